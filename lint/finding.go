@@ -1,0 +1,111 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Severity grades a Finding. The zero value is Info.
+type Severity int
+
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	default:
+		return "info"
+	}
+}
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "info", "note":
+		return Info, nil
+	}
+	return Info, fmt.Errorf("unknown severity %q (want error, warning or info)", s)
+}
+
+// MarshalText makes Severity appear as its name in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a severity name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Finding is one problem lint found in one place. Findings are data: a bad
+// manifest produces findings, a tool failure produces an error.
+type Finding struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Col      int      `json:"column"`
+	EndLine  int      `json:"endLine,omitempty"`
+	EndCol   int      `json:"endColumn,omitempty"`
+	Severity Severity `json:"severity"`
+	Rule     string   `json:"rule"`
+	Message  string   `json:"message"`
+	// Object names the object the finding is about, kubectl style
+	// ("deployment.apps/web"), empty when the finding is about a file.
+	Object string `json:"object,omitempty"`
+	// Namespace of the object, when it has one.
+	Namespace string `json:"namespace,omitempty"`
+	// Field is the dotted path of the field ("spec.replicas"), when known.
+	Field string `json:"field,omitempty"`
+}
+
+// Report is the result of linting a set of paths.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	Files    int       `json:"files"`
+	Objects  int       `json:"objects"`
+}
+
+// Count returns how many findings have the given severity.
+func (r Report) Count(s Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Sort orders findings by file, line, column, rule and message, so every
+// output is deterministic.
+func Sort(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Col != b.Col {
+			return a.Col < b.Col
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+}

@@ -1,0 +1,11 @@
+// Package manifest loads Kubernetes manifests from files, directories,
+// standard input and kustomize directories into Objects that remember where
+// every field came from: file, document index, and line:column.
+//
+// Loading never panics on bad input. Problems with the input itself (invalid
+// YAML, duplicate keys, alias bombs, binary files, documents that are not
+// objects) are returned as *Problem values carrying file:line:col, so lint can
+// report them beside schema and policy findings. Only failures of the tool or
+// the environment (a path that does not exist, an unreadable directory) are
+// returned as errors.
+package manifest

@@ -1,0 +1,167 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+const originAnnotation = "config.kubernetes.io/origin"
+
+var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+func isKustomizeDir(dir string) bool {
+	return kustomizationFile(dir) != ""
+}
+
+func kustomizationFile(dir string) string {
+	for _, n := range kustomizationNames {
+		if fileExists(filepath.Join(dir, n)) {
+			return filepath.Join(dir, n)
+		}
+	}
+	return ""
+}
+
+// originFS is the disk with one change: the top kustomization asks for
+// origin annotations, so every built object can be traced to its file.
+type originFS struct {
+	filesys.FileSystem
+	top string
+}
+
+func (f originFS) ReadFile(path string) ([]byte, error) {
+	data, err := f.FileSystem.ReadFile(path)
+	if err != nil || filepath.Clean(path) != f.top {
+		return data, err
+	}
+	var k map[string]any
+	if kyaml.Unmarshal(data, &k) != nil || k == nil {
+		return data, nil
+	}
+	if bm, ok := k["buildMetadata"].([]any); ok {
+		for _, v := range bm {
+			if v == "originAnnotations" {
+				return data, nil
+			}
+		}
+		k["buildMetadata"] = append(bm, "originAnnotations")
+	} else {
+		k["buildMetadata"] = []any{"originAnnotations"}
+	}
+	return kyaml.Marshal(k)
+}
+
+// buildKustomization runs kustomize in-process on dir and maps every object
+// back to the document it came from, so positions point into the user's
+// files rather than into kustomize's output.
+func buildKustomization(dir string) ([]*Object, []*Problem) {
+	kfile := kustomizationFile(dir)
+	abs, err := filepath.Abs(kfile)
+	if err != nil {
+		return nil, []*Problem{{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: err.Error()}}
+	}
+	raw, _ := os.ReadFile(kfile)
+	userAsked := bytes.Contains(raw, []byte("originAnnotations"))
+	fsys := originFS{FileSystem: filesys.MakeFsOnDisk(), top: abs}
+	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
+	rm, err := k.Run(fsys, dir)
+	if err != nil {
+		return nil, []*Problem{{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize",
+			Message: "kustomize build failed: " + kustomizeError(err)}}
+	}
+	origins := map[string][]*Object{}
+	var objs []*Object
+	var probs []*Problem
+	for i, r := range rm.Resources() {
+		y, err := r.AsYAML()
+		var content map[string]any
+		if err == nil {
+			content, err = decodeMap(y)
+		}
+		if err != nil {
+			probs = append(probs, &Problem{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: err.Error()})
+			continue
+		}
+		file, src := kfile, (*Object)(nil)
+		if origin, _ := r.GetOrigin(); origin != nil && origin.Path != "" && origin.Repo == "" {
+			file = filepath.Join(dir, origin.Path)
+			src = findOrigin(origins, file, r)
+		}
+		if !userAsked {
+			dropAnnotation(content, originAnnotation)
+		}
+		o := &Object{File: file, Doc: i, Kustomization: dir, Content: content}
+		if src != nil {
+			o.Doc, o.root, o.lineOffset = src.Doc, src.root, src.lineOffset
+		}
+		if p := o.fillIdentity(); p != nil {
+			probs = append(probs, p)
+			continue
+		}
+		objs = append(objs, o)
+	}
+	return objs, probs
+}
+
+// findOrigin finds the document in file that r was made from (by its
+// original kind and name, before kustomize renamed it).
+func findOrigin(cache map[string][]*Object, file string, r *resource.Resource) *Object {
+	objs, ok := cache[file]
+	if !ok {
+		data, err := os.ReadFile(file)
+		if err == nil {
+			objs, _ = Parse(file, data)
+		}
+		cache[file] = objs
+	}
+	// kustomize has dropped the original name by now; namePrefix and
+	// nameSuffix keep it inside the new one, so take the longest match.
+	kind, name := r.GetKind(), r.GetName()
+	var best *Object
+	for _, o := range objs {
+		if o.Kind == kind && strings.Contains(name, o.Name) && (best == nil || len(o.Name) > len(best.Name)) {
+			best = o
+		}
+	}
+	return best
+}
+
+func dropAnnotation(content map[string]any, key string) {
+	md, _ := content["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	if ann == nil {
+		return
+	}
+	delete(ann, key)
+	if len(ann) == 0 {
+		delete(md, "annotations")
+	}
+}
+
+// kustomizeError formats kustomize's error text on one line.
+func kustomizeError(err error) string {
+	return strings.ReplaceAll(fmt.Sprint(err), "\n", " ")
+}
+
+// decodeMap decodes kustomize's output with the same scalar rules as files.
+func decodeMap(y []byte) (map[string]any, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal(y, &n); err != nil {
+		return nil, err
+	}
+	d := newDecoder("", 0, countNodes(&n))
+	m, _ := d.value(&n, 0).(map[string]any)
+	if m == nil {
+		return nil, fmt.Errorf("kustomize produced a document that is not a mapping")
+	}
+	return m, nil
+}

@@ -1,0 +1,196 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Options control what Load reads.
+type Options struct {
+	// Exclude holds glob patterns (with "**") of files and directories not
+	// to read. A pattern without "/" also matches base names.
+	Exclude []string
+	// Stdin is read for the path "-".
+	Stdin io.Reader
+	// Concurrency is how many files are parsed at once (default: CPUs).
+	Concurrency int
+}
+
+// Result is what Load found.
+type Result struct {
+	Objects  []*Object
+	Problems []*Problem
+	// Files counts the files (and kustomizations) read.
+	Files int
+}
+
+// task is one unit of loading: a file, stdin, or a kustomization.
+type task struct {
+	path      string
+	kustomize bool
+	stdin     bool
+}
+
+// Load reads every path: files, directories (recursively, .yaml .yml .json),
+// "-" for standard input, and kustomize directories (built in-process).
+// Objects come back in a stable order: paths in the order given, files in
+// lexical order, documents in file order.
+func Load(paths []string, opts Options) (*Result, error) {
+	var tasks []task
+	for _, p := range paths {
+		ts, err := collect(p, opts.Exclude)
+		if err != nil {
+			return nil, err
+		}
+		tasks = append(tasks, ts...)
+	}
+	type out struct {
+		objs  []*Object
+		probs []*Problem
+		err   error
+	}
+	results := make([]out, len(tasks))
+	n := opts.Concurrency
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				o, p, err := runTask(tasks[i], opts)
+				results[i] = out{o, p, err}
+			}
+		}()
+	}
+	for i := range tasks {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	res := &Result{Files: len(tasks)}
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		res.Objects = append(res.Objects, r.objs...)
+		res.Problems = append(res.Problems, r.probs...)
+	}
+	return res, nil
+}
+
+func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
+	switch {
+	case t.stdin:
+		if opts.Stdin == nil {
+			return nil, nil, errors.New("reading standard input: no input stream")
+		}
+		data, err := io.ReadAll(opts.Stdin)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		o, p := Parse("<stdin>", data)
+		return o, p, nil
+	case t.kustomize:
+		o, p := buildKustomization(t.path)
+		return o, p, nil
+	}
+	data, err := os.ReadFile(t.path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", t.path, err)
+	}
+	o, p := Parse(t.path, data)
+	return o, p, nil
+}
+
+// collect expands one user-given path into tasks.
+func collect(p string, exclude []string) ([]task, error) {
+	if p == "-" {
+		return []task{{path: "-", stdin: true}}, nil
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", p, err)
+	}
+	if !fi.IsDir() {
+		return []task{{path: p}}, nil
+	}
+	if isKustomizeDir(p) {
+		return []task{{path: p, kustomize: true}}, nil
+	}
+	var tasks []task
+	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("walking %s: %w", path, err)
+		}
+		if path != p && excluded(path, exclude) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if path == p {
+				return nil
+			}
+			name := d.Name()
+			if strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" {
+				return filepath.SkipDir
+			}
+			if fileExists(filepath.Join(path, "Chart.yaml")) {
+				return filepath.SkipDir // a Helm chart: templates are not manifests
+			}
+			if isKustomizeDir(path) {
+				tasks = append(tasks, task{path: path, kustomize: true})
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".yaml", ".yml", ".json":
+			tasks = append(tasks, task{path: path})
+		}
+		return nil
+	})
+	return tasks, err
+}
+
+func excluded(path string, patterns []string) bool {
+	slash := filepath.ToSlash(filepath.Clean(path))
+	base := filepath.Base(path)
+	for _, pat := range patterns {
+		pat = strings.TrimSuffix(filepath.ToSlash(pat), "/")
+		if ok, _ := doublestar.Match(pat, slash); ok {
+			return true
+		}
+		if !strings.Contains(pat, "/") {
+			if ok, _ := doublestar.Match(pat, base); ok {
+				return true
+			}
+		}
+		if ok, _ := doublestar.Match(strings.TrimPrefix(pat, "./"), strings.TrimPrefix(slash, "./")); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}

@@ -1,0 +1,128 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n"
+
+func TestLoadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a.yaml":                       strings.Replace(cm, "%s", "a", 1),
+		"sub/b.yml":                    strings.Replace(cm, "%s", "b", 1),
+		"sub/c.json":                   `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}`,
+		"sub/notes.txt":                "not yaml",
+		"skip/d.yaml":                  strings.Replace(cm, "%s", "d", 1),
+		".github/workflows/ci.yml":     "on: push\njobs: {}\n",
+		"chart/Chart.yaml":             "name: x\n",
+		"chart/templates/t.yaml":       "{{ .Values.x }}\n",
+		"values.yaml":                  "replicaCount: 1\n",
+		"kustomization-free/e.yaml":    strings.Replace(cm, "%s", "e", 1),
+		"kustomization-free/list.yaml": "- not\n- an object\n",
+	})
+	res, err := Load([]string{dir}, Options{Exclude: []string{"skip", "**/list.yaml"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range res.Objects {
+		names = append(names, o.Name)
+	}
+	if got := strings.Join(names, ","); got != "a,e,b,c" {
+		t.Errorf("objects = %s, want a,e,b,c", got)
+	}
+	if len(res.Problems) != 0 {
+		t.Errorf("problems: %v", res.Problems)
+	}
+	c := res.Objects[3]
+	if c.Pos("metadata", "name") != (Pos{1, 64}) {
+		t.Errorf("json position = %v", c.Pos("metadata", "name"))
+	}
+}
+
+func TestLoadStdinAndMissing(t *testing.T) {
+	res, err := Load([]string{"-"}, Options{Stdin: strings.NewReader(strings.Replace(cm, "%s", "x", 1))})
+	if err != nil || len(res.Objects) != 1 || res.Objects[0].File != "<stdin>" {
+		t.Fatalf("stdin: %v %+v", err, res)
+	}
+	if _, err := Load([]string{"/does/not/exist"}, Options{}); err == nil || !strings.Contains(err.Error(), "/does/not/exist") {
+		t.Errorf("missing path error = %v", err)
+	}
+}
+
+func TestLoadKustomize(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources:\n- deploy.yaml\n- cm.yaml\n",
+		"base/deploy.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: my-app
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: my-app}}
+  template:
+    metadata: {labels: {app: my-app}}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.30
+`,
+		"base/cm.yaml":               "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: two\ndata:\n  k: v\n",
+		"overlay/kustomization.yaml": "namespace: demo\nnamePrefix: prod-\nresources:\n- ../base\npatches:\n- patch: |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: my-app}\n    spec: {replicas: 4}\n",
+	})
+	res, err := Load([]string{filepath.Join(dir, "overlay")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 0 || len(res.Objects) != 3 {
+		t.Fatalf("objects=%d problems=%v", len(res.Objects), res.Problems)
+	}
+	var dep, two *Object
+	for _, o := range res.Objects {
+		switch o.Name {
+		case "prod-my-app":
+			dep = o
+		case "prod-two":
+			two = o
+		}
+	}
+	if dep == nil || two == nil {
+		t.Fatalf("missing objects: %v", res.Objects)
+	}
+	if dep.Namespace != "demo" || dep.Content["spec"].(map[string]any)["replicas"] != int64(4) {
+		t.Errorf("kustomize output not used: ns=%q spec=%v", dep.Namespace, dep.Content["spec"])
+	}
+	if _, ok := dep.Annotations()["config.kubernetes.io/origin"]; ok {
+		t.Error("origin annotation leaked into the object")
+	}
+	if filepath.Base(dep.File) != "deploy.yaml" || dep.Pos("spec", "template", "spec", "containers", "0", "image") != (Pos{13, 16}) {
+		t.Errorf("deployment maps to %s:%v", dep.File, dep.Pos("spec", "template", "spec", "containers", "0", "image"))
+	}
+	if filepath.Base(two.File) != "cm.yaml" || two.Pos("data", "k") != (Pos{11, 6}) {
+		t.Errorf("second document maps to %s:%v", two.File, two.Pos("data", "k"))
+	}
+	// kustomize errors are problems at the kustomization file
+	writeFiles(t, dir, map[string]string{"broken/kustomization.yaml": "resources:\n- missing.yaml\n"})
+	res, err = Load([]string{filepath.Join(dir, "broken")}, Options{})
+	if err != nil || len(res.Problems) != 1 || !strings.HasSuffix(res.Problems[0].File, "kustomization.yaml") {
+		t.Fatalf("broken kustomization: %v %v", err, res)
+	}
+}

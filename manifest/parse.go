@@ -1,0 +1,190 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// MaxDocumentBytes bounds a single YAML document. The API server refuses
+// request bodies over 3 MiB, so nothing bigger can be a real object.
+const MaxDocumentBytes = 4 << 20
+
+// Parse reads the YAML or JSON stream data (named file in messages) into
+// objects. Problems with the input are returned, never panicked on.
+func Parse(file string, data []byte) ([]*Object, []*Problem) {
+	if p := checkText(file, data); p != nil {
+		return nil, []*Problem{p}
+	}
+	var objs []*Object
+	var probs []*Problem
+	doc := 0
+	for _, c := range splitDocuments(data) {
+		if len(bytes.TrimSpace(c.data)) == 0 {
+			continue
+		}
+		if len(c.data) > MaxDocumentBytes {
+			probs = append(probs, &Problem{File: file, Pos: Pos{c.line, 1}, Rule: "invalid-yaml",
+				Message: fmt.Sprintf("document is %.1f MiB; the API server refuses objects over 3 MiB, so this cannot be a Kubernetes object (split it)", float64(len(c.data))/(1<<20))})
+			doc++
+			continue
+		}
+		o, p := parseDocument(file, doc, c)
+		objs = append(objs, o...)
+		probs = append(probs, p...)
+		if len(o) > 0 || len(p) > 0 {
+			doc++
+		}
+	}
+	return objs, probs
+}
+
+func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
+	var n yaml.Node
+	if err := yaml.Unmarshal(c.data, &n); err != nil {
+		return nil, []*Problem{yamlProblem(file, c, err)}
+	}
+	if len(n.Content) == 0 {
+		return nil, nil // only comments
+	}
+	root := n.Content[0]
+	off := c.line - 1
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return nil, nil // "~" or "null": an empty document
+	}
+	if root.Kind != yaml.MappingNode {
+		if nonObjectFile(file) {
+			return nil, nil
+		}
+		return nil, []*Problem{{File: file, Pos: Pos{root.Line + off, root.Column}, Rule: "not-an-object",
+			Message: fmt.Sprintf("document is a %s, not a Kubernetes object (a mapping with apiVersion and kind)", kindName(root))}}
+	}
+	d := newDecoder(file, off, countNodes(root))
+	content, _ := d.value(root, 0).(map[string]any)
+	if d.exhausted {
+		return nil, d.problems
+	}
+	_, hasKind := content["kind"]
+	_, hasAPI := content["apiVersion"]
+	if !hasKind && !hasAPI {
+		return nil, d.problems // some other YAML file: a values file, a workflow, ...
+	}
+	o := &Object{File: file, Doc: doc, Content: content, root: root, lineOffset: off}
+	probs := d.problems
+	if p := o.fillIdentity(); p != nil {
+		return nil, append(probs, p)
+	}
+	if items, ok := content["items"].([]any); ok && strings.HasSuffix(o.Kind, "List") {
+		return expandList(o, items, probs)
+	}
+	return []*Object{o}, probs
+}
+
+// fillIdentity sets apiVersion, kind, name and namespace from Content.
+func (o *Object) fillIdentity() *Problem {
+	for _, f := range []string{"apiVersion", "kind"} {
+		v, ok := o.Content[f]
+		s, isStr := v.(string)
+		switch {
+		case !ok:
+			return &Problem{File: o.File, Pos: o.Start(), Rule: "schema",
+				Message: fmt.Sprintf("object has no %s; every Kubernetes object needs apiVersion and kind", f)}
+		case !isStr || s == "":
+			return &Problem{File: o.File, Pos: o.Pos(f), Rule: "schema",
+				Message: fmt.Sprintf("%s must be a non-empty string", f)}
+		}
+	}
+	o.APIVersion = o.Content["apiVersion"].(string)
+	o.Kind = o.Content["kind"].(string)
+	o.Name = o.GetString("metadata", "name")
+	if o.Name == "" {
+		o.Name = o.GetString("metadata", "generateName")
+	}
+	o.Namespace = o.GetString("metadata", "namespace")
+	return nil
+}
+
+func expandList(list *Object, items []any, probs []*Problem) ([]*Object, []*Problem) {
+	_, itemsNode, _ := list.lookup([]string{"items"})
+	var out []*Object
+	for i, it := range items {
+		m, ok := it.(map[string]any)
+		var node *yaml.Node
+		if itemsNode != nil && i < len(itemsNode.Content) {
+			node = deref(itemsNode.Content[i])
+		}
+		if !ok || node == nil {
+			probs = append(probs, &Problem{File: list.File, Pos: list.Pos("items", strconv.Itoa(i)), Rule: "not-an-object",
+				Message: fmt.Sprintf("items[%d] of %s is not an object", i, list.Kind)})
+			continue
+		}
+		o := &Object{File: list.File, Doc: list.Doc, Content: m, root: node, lineOffset: list.lineOffset}
+		if p := o.fillIdentity(); p != nil {
+			probs = append(probs, p)
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, probs
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlProblem turns a yaml.v3 error into a Problem at the right line, and
+// finds the column the parser does not report.
+func yamlProblem(file string, c chunk, err error) *Problem {
+	msg := err.Error()
+	line := 0
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+		// yaml.v3 reports parser errors at the 0-based line of the
+		// construct being parsed; make it 1-based.
+		if strings.HasPrefix(msg, "did not find expected") {
+			line++
+		}
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	lines := bytes.Split(c.data, []byte("\n"))
+	if line < 1 || line > len(lines) {
+		line = len(lines)
+		if line < 1 {
+			line = 1
+		}
+	}
+	for line > 1 && len(bytes.TrimSpace(lines[line-1])) == 0 {
+		line--
+	}
+	text := lines[line-1]
+	col := 1 + len(text) - len(bytes.TrimLeft(text, " "))
+	if strings.Contains(msg, "cannot start any token") {
+		if i := bytes.IndexByte(text, '\t'); i >= 0 {
+			col = i + 1
+			msg = "tab character in indentation; YAML allows only spaces for indentation"
+		}
+	}
+	return &Problem{File: file, Pos: Pos{line + c.line - 1, col}, Rule: "invalid-yaml",
+		Message: "invalid YAML: " + msg}
+}
+
+// nonObjectFile reports files that are YAML but never Kubernetes objects.
+func nonObjectFile(file string) bool {
+	base := strings.ToLower(filepath.Base(file))
+	switch base {
+	case "kustomization.yaml", "kustomization.yml", "chart.yaml", "chart.lock",
+		".pre-commit-hooks.yaml", ".pre-commit-config.yaml", ".kubeplan.yaml",
+		"action.yml", "action.yaml", ".gitlab-ci.yml", "docker-compose.yml", "docker-compose.yaml":
+		return true
+	}
+	if strings.HasPrefix(base, "values") && (strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml")) {
+		return true
+	}
+	slash := filepath.ToSlash(file)
+	return strings.Contains(slash, ".github/")
+}

@@ -1,0 +1,25 @@
+package manifest
+
+import "fmt"
+
+// Pos is a 1-based line and column in a file. The zero Pos means unknown.
+type Pos struct {
+	Line int `json:"line"`
+	Col  int `json:"column"`
+}
+
+// Problem is something wrong with the input: it can be reported at a place in
+// a file and the user can fix it there.
+type Problem struct {
+	File string
+	Pos
+	End Pos
+	// Rule is a short id for the kind of problem ("invalid-yaml",
+	// "duplicate-key", "not-an-object", ...).
+	Rule    string
+	Message string
+}
+
+func (p *Problem) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Message)
+}
