@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/render"
+)
+
+type lintFlags struct {
+	kubeVersion   string
+	output        string
+	configFile    string
+	exclude       []string
+	crds          []string
+	ignoreMissing bool
+	namespace     string
+	listRules     bool
+	concurrency   int
+}
+
+func newLintCmd(s streams) *cobra.Command {
+	f := &lintFlags{}
+	cmd := &cobra.Command{
+		Use:   "lint [PATH...]",
+		Short: "Check manifests offline: YAML, schemas, CRDs, removed APIs and footgun policies",
+		Long: `Lint Kubernetes manifests without touching any network or cluster.
+
+PATH may be a file, a directory (read recursively: .yaml, .yml, .json), a kustomize
+directory (one with kustomization.yaml, built in-process), or - for standard input.
+Without PATH the current directory is linted.
+
+Every finding names file:line:col. Objects are validated against the Kubernetes ` + "1.37" + `
+schemas built into kubeplan, custom resources against the CustomResourceDefinitions in the
+set or in --crds, and apiVersions against what --kube-version serves.
+
+Skip a rule for one object with the annotation
+  kubeplan.dev/ignore: image-latest,replicas-zero
+
+Settings are read from .kubeplan.yaml in the current directory (or --config):
+  kubeVersion: "1.35"          # like --kube-version
+  exclude: ["charts/**"]       # like --exclude
+  crds: ["crds/"]              # like --crds
+  ignoreMissingSchemas: false  # like --ignore-missing-schemas
+  rules:                       # off, error, warning or info per rule id
+    image-latest: warning
+
+Exit codes: 0 no error-level finding, 1 error-level findings, 2 lint could not run
+(bad flag, unreadable path, bad config).`,
+		Example: `  kubeplan lint deploy/
+  kubeplan lint --output sarif . > kubeplan.sarif
+  cat app.yaml | kubeplan lint -
+  kubeplan lint --list-rules`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLint(cmd, s, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version to check served APIs against (1.33 to 1.37; default 1.37)")
+	fl.StringVarP(&f.output, "output", "o", "", "output format: "+strings.Join(render.LintFormats(), ", ")+" (default text, or github when GITHUB_ACTIONS=true)")
+	fl.StringVar(&f.configFile, "config", "", "config file (default .kubeplan.yaml in the current directory, if present)")
+	fl.StringArrayVar(&f.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
+	fl.StringArrayVar(&f.crds, "crds", nil, "file or directory of extra CustomResourceDefinitions (repeatable)")
+	fl.BoolVar(&f.ignoreMissing, "ignore-missing-schemas", false, "report custom resources without a CRD as warnings, not errors")
+	fl.StringVarP(&f.namespace, "namespace", "n", "", "namespace the manifests are meant for (enables namespace-mismatch)")
+	fl.BoolVar(&f.listRules, "list-rules", false, "list every rule with its id, default severity and description, then exit")
+	fl.IntVar(&f.concurrency, "concurrency", 0, "files and objects checked in parallel (default: number of CPUs)")
+	return cmd
+}
+
+
+func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
+	format, err := lintFormat(cmd, f.output)
+	if err != nil {
+		return err
+	}
+	if f.listRules {
+		return listRules(s, format)
+	}
+	cfgPath, explicit := f.configFile, f.configFile != ""
+	if !explicit {
+		cfgPath = config.DefaultFile
+	}
+	cfg, err := config.Load(cfgPath, explicit)
+	if err != nil {
+		return err
+	}
+	opts := lint.Options{
+		KubeVersion:          cfg.KubeVersion,
+		Namespace:            f.namespace,
+		IgnoreMissingSchemas: cfg.IgnoreMissingSchemas || f.ignoreMissing,
+		Concurrency:          f.concurrency,
+		Rules:                map[string]lint.RuleSetting{},
+	}
+	if cmd.Flags().Changed("kube-version") {
+		opts.KubeVersion = f.kubeVersion
+	}
+	if opts.KubeVersion, err = lint.NormalizeKubeVersion(opts.KubeVersion); err != nil {
+		return err
+	}
+	for id, v := range cfg.Rules {
+		if !lint.KnownRule(id) {
+			return fmt.Errorf("%s: unknown rule %q (kubeplan lint --list-rules shows them)", cfg.Where(id), id)
+		}
+		rs, err := lint.ParseRuleSetting(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cfg.Where(id), err)
+		}
+		opts.Rules[id] = rs
+	}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	exclude := append(append([]string{}, cfg.Exclude...), f.exclude...)
+	loadOpts := manifest.Options{Exclude: exclude, Stdin: s.in, Concurrency: f.concurrency}
+	res, err := manifest.Load(args, loadOpts)
+	if err != nil {
+		return err
+	}
+	if crdPaths := append(append([]string{}, cfg.CRDs...), f.crds...); len(crdPaths) > 0 {
+		crdRes, err := manifest.Load(crdPaths, manifest.Options{Concurrency: f.concurrency})
+		if err != nil {
+			return fmt.Errorf("--crds: %w", err)
+		}
+		opts.CRDs = crdRes.Objects
+		res.Problems = append(res.Problems, crdRes.Problems...)
+	}
+	rep, err := lint.Run(res, opts)
+	if err != nil {
+		return err
+	}
+	ro := render.LintOptions{Color: format == "text" && colorEnabled(s.out), ToolVersion: kubeplanVersion()}
+	for _, r := range lint.Rules() {
+		ro.Rules = append(ro.Rules, render.RuleInfo{ID: r.ID, Description: r.Description, Severity: r.Severity})
+	}
+	if err := render.Lint(s.out, format, rep, ro); err != nil {
+		return err
+	}
+	if rep.Count(lint.Error) > 0 {
+		return exitError{exitFindings}
+	}
+	return nil
+}
+
+func lintFormat(cmd *cobra.Command, output string) (string, error) {
+	if !cmd.Flags().Changed("output") {
+		if os.Getenv("GITHUB_ACTIONS") == "true" {
+			return "github", nil
+		}
+		return "text", nil
+	}
+	if !slices.Contains(render.LintFormats(), output) {
+		return "", fmt.Errorf("unknown --output %q: want one of %s", output, strings.Join(render.LintFormats(), ", "))
+	}
+	return output, nil
+}
+
+func listRules(s streams, format string) error {
+	rules := lint.Rules()
+	if format == "json" {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rules)
+	}
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RULE\tSEVERITY\tKIND\tDESCRIPTION")
+	for _, r := range rules {
+		k := "check"
+		if r.Policy {
+			k = "policy"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, k, r.Description)
+	}
+	return tw.Flush()
+}

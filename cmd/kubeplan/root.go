@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes shared by every command.
+const (
+	exitOK       = 0 // success; for lint: no error-level finding
+	exitFindings = 1 // lint found errors; plan/apply failed
+	exitUsage    = 2 // the command could not run: bad flag, unreadable path, bad config
+)
+
+// streams are the command's input and outputs: data to out, logs to err.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// exitError carries an exit code through cobra without printing anything.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// Main runs kubeplan with args and returns the process exit code. Every
+// error is printed once, here.
+func Main(args []string, s streams) int {
+	root := newRoot(s)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintln(s.err, "kubeplan: "+err.Error())
+	return exitUsage
+}
+
+func newRoot(s streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "kubeplan",
+		Short: "Lint, plan and apply Kubernetes manifests from git, the Terraform way",
+		Long: `kubeplan keeps Kubernetes namespaces equal to what a git repository says:
+lint before commit, plan on every pull request, apply on merge and on a schedule.
+
+Exit codes: 0 success, 1 findings or failed operation, 2 the command could not run
+(bad flag, unreadable path, bad config).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.in)
+	root.SetOut(s.out)
+	root.SetErr(s.err)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
+	})
+	root.AddCommand(newLintCmd(s), newVersionCmd(s))
+	return root
+}
+
+// colorEnabled reports whether w is a terminal and NO_COLOR is unset.
+func colorEnabled(w io.Writer) bool {
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

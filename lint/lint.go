@@ -1,0 +1,219 @@
+package lint
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/policies"
+)
+
+// IgnoreAnnotation lists rule ids not to report for one object.
+const IgnoreAnnotation = "kubeplan.dev/ignore"
+
+// linter holds what one run needs: the API index, the schemas, the CRDs.
+type linter struct {
+	opts        Options
+	kubeVersion string
+	index       *schemas.APIIndex
+	crds        map[string]*crdVersion
+}
+
+var builtins builtinSchemas
+
+// Run lints a loaded set: loading problems, API versions, schemas, CRDs and
+// policies. It returns an error only when linting itself could not work.
+func Run(res *manifest.Result, opts Options) (Report, error) {
+	kv, err := NormalizeKubeVersion(opts.KubeVersion)
+	if err != nil {
+		return Report{}, err
+	}
+	idx, err := schemas.Index()
+	if err != nil {
+		return Report{}, fmt.Errorf("reading the built-in API index: %w", err)
+	}
+	if err := builtins.init(); err != nil {
+		return Report{}, err
+	}
+	l := &linter{opts: opts, kubeVersion: kv, index: idx}
+	var findings []Finding
+	for _, p := range res.Problems {
+		findings = append(findings, problemFinding(p))
+	}
+	crdFindings := []Finding{}
+	l.crds, crdFindings = collectCRDs(append(append([]*manifest.Object{}, res.Objects...), opts.CRDs...))
+	findings = append(findings, crdFindings...)
+
+	perObject, err := l.checkAll(res.Objects)
+	if err != nil {
+		return Report{}, err
+	}
+	findings = append(findings, perObject...)
+	findings = append(findings, runPolicies(res.Objects, opts)...)
+	findings = applySettings(findings, res.Objects, opts.Rules)
+	Sort(findings)
+	return Report{Findings: findings, Files: res.Files, Objects: len(res.Objects)}, nil
+}
+
+// checkAll validates every object, in parallel, keeping input order.
+func (l *linter) checkAll(objs []*manifest.Object) ([]Finding, error) {
+	n := l.opts.Concurrency
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	results := make([][]Finding, len(objs))
+	errs := make([]error, len(objs))
+	var wg sync.WaitGroup
+	next := make(chan int, n)
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i], errs[i] = l.checkObject(objs[i])
+			}
+		}()
+	}
+	for i := range objs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []Finding
+	for i := range objs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out = append(out, results[i]...)
+	}
+	return out, nil
+}
+
+func (l *linter) checkObject(o *manifest.Object) ([]Finding, error) {
+	verdict, findings := l.checkAPI(o)
+	switch verdict {
+	case apiBuiltin:
+		c, err := builtins.get(o.APIVersion, o.Kind)
+		if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			return findings, nil // served by an older version only: no 1.37 schema
+		}
+		if err := c.schema.Validate(o.Content); err != nil {
+			findings = append(findings, schemaFindings(o, c, err, "schema")...)
+		}
+	case apiCustom:
+		findings = append(findings, l.checkCustom(o)...)
+	}
+	return findings, nil
+}
+
+// checkCustom validates a custom resource against its CRD.
+func (l *linter) checkCustom(o *manifest.Object) []Finding {
+	cv, ok := l.crds[crdKey(o.Group(), o.Version(), o.Kind)]
+	if !ok {
+		sev := Error
+		hint := "add the CustomResourceDefinition to the linted files or pass it with --crds, or use --ignore-missing-schemas"
+		if l.opts.IgnoreMissingSchemas {
+			sev, hint = Warning, "not validated"
+		}
+		return []Finding{objectFinding(o, []string{"kind"}, sev, "missing-schema",
+			fmt.Sprintf("no schema for %s %s: no CustomResourceDefinition for it was found; %s", o.APIVersion, o.Kind, hint))}
+	}
+	if !cv.served {
+		return []Finding{objectFinding(o, []string{"apiVersion"}, Error, "crd-schema",
+			fmt.Sprintf("version %s of %s is not served by its CustomResourceDefinition (%s:%d)", o.Version(), o.Kind, cv.crd.File, cv.crd.Start().Line))}
+	}
+	if cv.compiled == nil {
+		return nil
+	}
+	var findings []Finding
+	if err := cv.compiled.schema.Validate(o.Content); err != nil {
+		findings = append(findings, schemaFindings(o, cv.compiled, err, "crd-schema")...)
+		return findings
+	}
+	var vs []celViolation
+	checkCEL(cv.raw, o.Content, nil, &vs)
+	for _, v := range vs {
+		findings = append(findings, objectFinding(o, v.path, Error, "crd-validation", fieldPrefix(v.path)+v.message))
+	}
+	return findings
+}
+
+func fieldPrefix(path []string) string {
+	if len(path) == 0 {
+		return ""
+	}
+	return fieldPath(path) + ": "
+}
+
+// objectFinding makes a finding about the field at path of o.
+func objectFinding(o *manifest.Object, path []string, sev Severity, rule, msg string) Finding {
+	start, end := o.Span(path...)
+	f := Finding{File: o.File, Line: start.Line, Col: start.Col, Severity: sev, Rule: rule, Message: msg,
+		Object: o.String(), Namespace: o.Namespace, Field: fieldPath(path)}
+	if end != start {
+		f.EndLine, f.EndCol = end.Line, end.Col
+	}
+	return f
+}
+
+func problemFinding(p *manifest.Problem) Finding {
+	f := Finding{File: p.File, Line: p.Line, Col: p.Col, Severity: Error, Rule: p.Rule, Message: p.Message}
+	if p.End.Line > 0 {
+		f.EndLine, f.EndCol = p.End.Line, p.End.Col
+	}
+	return f
+}
+
+// runPolicies runs every enabled built-in rule.
+func runPolicies(objs []*manifest.Object, opts Options) []Finding {
+	var out []Finding
+	for _, r := range policies.All() {
+		if s, ok := opts.Rules[r.ID]; ok && s.Off {
+			continue
+		}
+		sev, _ := ParseSeverity(r.Severity)
+		for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace}) {
+			out = append(out, objectFinding(v.Object, v.Path, sev, r.ID, v.Message))
+		}
+	}
+	return out
+}
+
+// applySettings drops findings an object's ignore annotation names, and
+// re-grades or drops findings by rule as configured.
+func applySettings(fs []Finding, objs []*manifest.Object, rules map[string]RuleSetting) []Finding {
+	ignored := map[string]map[string]bool{} // object file+name -> rule ids
+	for _, o := range objs {
+		a := o.Annotations()[IgnoreAnnotation]
+		if a == "" {
+			continue
+		}
+		set := map[string]bool{}
+		for _, id := range strings.Split(a, ",") {
+			set[strings.TrimSpace(id)] = true
+		}
+		ignored[ignoreKey(o.File, o.String(), o.Namespace)] = set
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Object != "" && ignored[ignoreKey(f.File, f.Object, f.Namespace)][f.Rule] {
+			continue
+		}
+		if s, ok := rules[f.Rule]; ok {
+			if s.Off {
+				continue
+			}
+			f.Severity = s.Severity
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func ignoreKey(file, obj, ns string) string { return file + "\x00" + ns + "\x00" + obj }

@@ -1,0 +1,63 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// Options control a lint run.
+type Options struct {
+	// KubeVersion is the Kubernetes minor version to check served APIs
+	// against ("1.37"); empty means schemas.KubeVersion.
+	KubeVersion string
+	// Namespace is the namespace the set is meant for, "" if not given.
+	Namespace string
+	// CRDs are extra CustomResourceDefinitions (from --crds) that
+	// validate custom resources but are not themselves linted.
+	CRDs []*manifest.Object
+	// IgnoreMissingSchemas turns "no schema for this kind" into a warning.
+	IgnoreMissingSchemas bool
+	// Rules re-grades or disables rules by id.
+	Rules map[string]RuleSetting
+	// Concurrency bounds parallel validation (default: CPUs).
+	Concurrency int
+}
+
+// RuleSetting is what a config file says about one rule.
+type RuleSetting struct {
+	Off      bool
+	Severity Severity
+}
+
+// ParseRuleSetting reads "off", "error", "warning" or "info".
+func ParseRuleSetting(s string) (RuleSetting, error) {
+	if s == "off" || s == "disabled" || s == "false" {
+		return RuleSetting{Off: true}, nil
+	}
+	sev, err := ParseSeverity(s)
+	if err != nil {
+		return RuleSetting{}, fmt.Errorf("rule setting %q: want off, error, warning or info", s)
+	}
+	return RuleSetting{Severity: sev}, nil
+}
+
+// NormalizeKubeVersion turns "v1.33.2", "1.33" into "1.33" and checks that
+// the version is one kubeplan has an API index for.
+func NormalizeKubeVersion(v string) (string, error) {
+	if v == "" {
+		return schemas.KubeVersion, nil
+	}
+	s := strings.TrimPrefix(v, "v")
+	if parts := strings.Split(s, "."); len(parts) >= 2 {
+		s = parts[0] + "." + parts[1]
+	}
+	for _, known := range schemas.Versions() {
+		if s == known {
+			return s, nil
+		}
+	}
+	return "", fmt.Errorf("unsupported --kube-version %q: kubeplan knows %s", v, strings.Join(schemas.Versions(), ", "))
+}

@@ -1,0 +1,53 @@
+package lint
+
+import (
+	"sort"
+
+	"github.com/kubeplan/kubeplan/policies"
+)
+
+// RuleInfo describes one rule for --list-rules, SARIF and config checks.
+type RuleInfo struct {
+	ID          string   `json:"id"`
+	Severity    Severity `json:"severity"`
+	Description string   `json:"description"`
+	// Policy is true for the built-in policies of package policies, false
+	// for the checks lint itself makes (YAML, schema, APIs).
+	Policy bool `json:"policy"`
+}
+
+// checks are the findings lint itself makes.
+var checks = []RuleInfo{
+	{ID: "invalid-yaml", Severity: Error, Description: "the file is not valid UTF-8 YAML or JSON (syntax, tabs, binary data, alias bombs, oversized documents)"},
+	{ID: "duplicate-key", Severity: Error, Description: "a mapping sets the same key twice; YAML keeps only one of them"},
+	{ID: "not-an-object", Severity: Error, Description: "a document is a list or a scalar where a Kubernetes object was expected"},
+	{ID: "schema", Severity: Error, Description: "the object does not match its Kubernetes schema (wrong types, unknown fields, missing required fields)"},
+	{ID: "unknown-api", Severity: Error, Description: "the Kubernetes version does not serve this apiVersion/kind; names what it serves instead"},
+	{ID: "removed-api", Severity: Error, Description: "the apiVersion was removed from Kubernetes; names its replacement"},
+	{ID: "deprecated-api", Severity: Warning, Description: "the apiVersion is deprecated and will be removed; names its replacement"},
+	{ID: "missing-schema", Severity: Error, Description: "a custom resource whose CustomResourceDefinition is not in the set or in --crds"},
+	{ID: "crd-schema", Severity: Error, Description: "a custom resource does not match the openAPIV3Schema of its CRD (or the CRD schema is invalid)"},
+	{ID: "crd-validation", Severity: Error, Description: "a custom resource fails an x-kubernetes-validations CEL rule of its CRD"},
+	{ID: "kustomize", Severity: Error, Description: "kustomize could not build a kustomization directory"},
+}
+
+// Rules lists every rule id lint can report, sorted by id.
+func Rules() []RuleInfo {
+	out := append([]RuleInfo{}, checks...)
+	for _, r := range policies.All() {
+		sev, _ := ParseSeverity(r.Severity)
+		out = append(out, RuleInfo{ID: r.ID, Severity: sev, Description: r.Description, Policy: true})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// KnownRule reports whether id names a rule.
+func KnownRule(id string) bool {
+	for _, r := range Rules() {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,20 @@
+// Package schemas owns kubeplan's offline knowledge of the built-in
+// Kubernetes API, generated from Go modules and embedded in the binary:
+//
+//   - the JSON schemas of every built-in GroupVersionKind of Kubernetes
+//     KubeVersion, strict and standalone like yannh/kubernetes-json-schema's
+//     "-standalone-strict" flavour, which Dir unpacks once into a
+//     content-addressed cache directory for kubeconform
+//     (schema location Dir() + "/" + FileTemplate);
+//   - an index (Index) of the resources each Kubernetes minor in Versions
+//     serves, and of the introduced/deprecated/removed releases of every API
+//     type, for the deprecated-API checks.
+//
+// The artifacts (k8s-v<minor>.tar.gz, apis.json.gz, zz_generated.go) are
+// produced by internal/schemagen through `go generate ./lint/schemas/` and
+// must never be edited by hand. Schema files follow kubeconform v0.8.0's
+// naming: "deployment-apps-v1.json", "service-v1.json".
+//
+// Dir honours KUBEPLAN_CACHE_DIR, else the user cache directory, else a
+// per-user directory under os.TempDir().
+package schemas

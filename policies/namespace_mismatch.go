@@ -1,0 +1,26 @@
+package policies
+
+import (
+	"fmt"
+
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+var namespaceMismatch = Rule{
+	ID:          "namespace-mismatch",
+	Severity:    SeverityError,
+	Description: "metadata.namespace must match --namespace when both are given",
+	Check:       eachObject(checkNamespaceMismatch),
+}
+
+func checkNamespaceMismatch(o *manifest.Object, opts Options) []Violation {
+	if opts.Namespace == "" || o.Namespace == "" || o.Namespace == opts.Namespace {
+		return nil
+	}
+	return []Violation{{
+		Object: o,
+		Path:   []string{"metadata", "namespace"},
+		Message: fmt.Sprintf("metadata.namespace is %q but --namespace is %q; remove metadata.namespace to use --namespace, or change one of them so they agree",
+			o.Namespace, opts.Namespace),
+	}}
+}

@@ -1,0 +1,47 @@
+package policies
+
+import "github.com/kubeplan/kubeplan/manifest"
+
+var plaintextSecret = Rule{
+	ID:          "plaintext-secret",
+	Severity:    SeverityError,
+	Description: "Secrets must not carry plain-text data or stringData in git (use SOPS, SealedSecrets or ExternalSecrets)",
+	Check:       eachObject(checkPlaintextSecret),
+}
+
+func checkPlaintextSecret(o *manifest.Object, _ Options) []Violation {
+	if o.Kind != "Secret" || o.Group() != "" {
+		return nil
+	}
+	if _, ok := o.Content["sops"]; ok {
+		return nil // SOPS-encrypted: the values are ciphertext
+	}
+	for _, field := range []string{"data", "stringData"} {
+		if v, _ := o.Get(field); nonEmpty(v) {
+			// Never quote a value or key here: the message ends up in logs,
+			// PR comments and SARIF.
+			return []Violation{{
+				Object: o,
+				Path:   []string{field},
+				Message: "Secret has " + field + ", so its values would be stored in git in plain text (base64 is not encryption); " +
+					"encrypt it with SOPS, or use a SealedSecret or an ExternalSecret instead",
+			}}
+		}
+	}
+	return nil
+}
+
+func nonEmpty(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case map[string]any:
+		return len(v) > 0
+	case []any:
+		return len(v) > 0
+	case string:
+		return v != ""
+	default:
+		return true
+	}
+}
