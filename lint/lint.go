@@ -134,7 +134,6 @@ func (l *linter) checkCustom(o *manifest.Object) []Finding {
 	var findings []Finding
 	if err := cv.compiled.schema.Validate(o.Content); err != nil {
 		findings = append(findings, schemaFindings(o, cv.compiled, err, "crd-schema")...)
-		return findings
 	}
 	var vs []celViolation
 	checkCEL(cv.raw, o.Content, nil, &vs)

@@ -163,10 +163,15 @@ func yamlProblem(file string, c chunk, err error) *Problem {
 	}
 	text := lines[line-1]
 	col := 1 + len(text) - len(bytes.TrimLeft(text, " "))
-	if strings.Contains(msg, "cannot start any token") {
-		if i := bytes.IndexByte(text, '\t'); i >= 0 {
-			col = i + 1
-			msg = "tab character in indentation; YAML allows only spaces for indentation"
+	if strings.Contains(msg, "cannot start any token") || strings.Contains(msg, "tab character") {
+		// The parser may name the line before the tab: look from there.
+		for l := line; l <= len(lines) && l <= line+1; l++ {
+			indent := lines[l-1][:len(lines[l-1])-len(bytes.TrimLeft(lines[l-1], " \t"))]
+			if i := bytes.IndexByte(indent, '\t'); i >= 0 {
+				line, col = l, i+1
+				msg = "tab character in indentation; YAML allows only spaces for indentation"
+				break
+			}
 		}
 	}
 	return &Problem{File: file, Pos: Pos{line + c.line - 1, col}, Rule: "invalid-yaml",

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The CLI is tested as scripts in testdata/script/*.txtar: the real command
+// runs in-process as "kubeplan", expected output lives in the archives.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"kubeplan": func() {
+			os.Exit(Main(os.Args[1:], streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+		},
+	})
+}
+
+func TestScripts(t *testing.T) {
+	cache := t.TempDir()
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata", "script"),
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("KUBEPLAN_CACHE_DIR", cache)
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv("GITHUB_ACTIONS", "")
+			return nil
+		},
+		UpdateScripts: os.Getenv("KUBEPLAN_UPDATE_SCRIPTS") == "1",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": cmdExitCode,
+		},
+	})
+}
+
+// cmdExitCode runs "exitcode N program args..." and fails unless the program
+// exits with exactly N. Its stdout and stderr are kept for stdout/stderr.
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %v", err)
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		got = ee.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("exitcode: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
