@@ -94,6 +94,10 @@ func (l *linter) checkAll(objs []*manifest.Object) ([]Finding, error) {
 
 func (l *linter) checkObject(o *manifest.Object) ([]Finding, error) {
 	verdict, findings := l.checkAPI(o)
+	if o.Name == "" {
+		findings = append(findings, objectFinding(o, []string{"metadata"}, Error, "schema",
+			"metadata.name is missing; every object needs a name (or generateName)"))
+	}
 	switch verdict {
 	case apiBuiltin:
 		c, err := builtins.get(o.APIVersion, o.Kind)

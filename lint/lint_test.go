@@ -107,6 +107,10 @@ func TestRequired(t *testing.T) {
 	expect(t, lintSrc(t, src, Options{}), "6:5 schema missing required field \"port\" in spec.ports[0]")
 }
 
+func TestMissingName(t *testing.T) {
+	expect(t, lintSrc(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {a: b}\n", Options{}), "3:1 schema metadata.name is missing")
+}
+
 func TestAPIVersions(t *testing.T) {
 	src := "apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: a}\n---\napiVersion: apps/v1beta9\nkind: Deployment\nmetadata: {name: b}\n---\napiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: c}\n"
 	expect(t, lintSrc(t, src, Options{}),

@@ -125,6 +125,12 @@ func collect(p string, exclude []string) ([]task, error) {
 		return nil, fmt.Errorf("cannot read %s: %w", p, err)
 	}
 	if !fi.IsDir() {
+		for _, n := range kustomizationNames {
+			if filepath.Base(p) == n {
+				// naming the kustomization file means its build
+				return []task{{path: filepath.Dir(p), kustomize: true}}, nil
+			}
+		}
 		return []task{{path: p}}, nil
 	}
 	if isKustomizeDir(p) {

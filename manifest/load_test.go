@@ -126,3 +126,19 @@ spec:
 		t.Fatalf("broken kustomization: %v %v", err, res)
 	}
 }
+
+func TestLoadKustomizationFileBuildsDir(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: demo\nresources: [cm.yaml]\n",
+		"cm.yaml":            strings.Replace(cm, "%s", "x", 1),
+	})
+	res, err := Load([]string{filepath.Join(dir, "kustomization.yaml")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 1 || res.Objects[0].Namespace != "demo" {
+		t.Fatalf("kustomization file: %v %+v", err, res)
+	}
+	objs, probs := Parse("component.yaml", []byte("apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"))
+	if len(objs) != 0 || len(probs) != 0 {
+		t.Errorf("kustomize component reported as an object: %v %v", objs, probs)
+	}
+}

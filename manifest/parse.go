@@ -74,6 +74,9 @@ func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
 	if !hasKind && !hasAPI {
 		return nil, d.problems // some other YAML file: a values file, a workflow, ...
 	}
+	if av, _ := content["apiVersion"].(string); strings.HasPrefix(av, "kustomize.config.k8s.io/") {
+		return nil, d.problems // kustomize's own configuration, never sent to a cluster
+	}
 	o := &Object{File: file, Doc: doc, Content: content, root: root, lineOffset: off}
 	probs := d.problems
 	if p := o.fillIdentity(); p != nil {
