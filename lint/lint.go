@@ -8,7 +8,6 @@ import (
 
 	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
-	"github.com/kubeplan/kubeplan/policies"
 )
 
 // IgnoreAnnotation lists rule ids not to report for one object.
@@ -173,19 +172,9 @@ func problemFinding(p *manifest.Problem) Finding {
 	return f
 }
 
-// runPolicies runs every enabled built-in rule.
+// runPolicies runs every enabled built-in rule over the whole set.
 func runPolicies(objs []*manifest.Object, opts Options) []Finding {
-	var out []Finding
-	for _, r := range policies.All() {
-		if s, ok := opts.Rules[r.ID]; ok && s.Off {
-			continue
-		}
-		sev, _ := ParseSeverity(r.Severity)
-		for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace}) {
-			out = append(out, objectFinding(v.Object, v.Path, sev, r.ID, v.Message))
-		}
-	}
-	return out
+	return append(runPolicyRules(objs, opts, false), runPolicyRules(objs, opts, true)...)
 }
 
 // applySettings drops findings an object's ignore annotation names, and

@@ -14,24 +14,27 @@ const mergeTag = "!!merge"
 // decoder turns a yaml.Node tree into plain values. It reports duplicate
 // keys and stops alias expansion that would blow up (billion laughs).
 type decoder struct {
-	file       string
-	lineOffset int
-	budget     int // nodes that may still be produced
-	problems   []*Problem
-	exhausted  bool
+	file      string
+	lines     *lineMap
+	budget    int // nodes that may still be produced
+	problems  []*Problem
+	exhausted bool
+	// alias is the outermost alias being expanded: where an alias bomb is
+	// reported, rather than at whichever node ran out of budget.
+	alias *yaml.Node
 }
 
 // maxExpansion bounds how many nodes alias expansion may add on top of the
 // document's own size.
 const maxExpansion = 100_000
 
-func newDecoder(file string, lineOffset, ownNodes int) *decoder {
-	return &decoder{file: file, lineOffset: lineOffset, budget: ownNodes + maxExpansion}
+func newDecoder(file string, lines *lineMap, ownNodes int) *decoder {
+	return &decoder{file: file, lines: lines, budget: ownNodes + maxExpansion}
 }
 
 func (d *decoder) problem(n *yaml.Node, rule, format string, args ...any) {
 	d.problems = append(d.problems, &Problem{
-		File: d.file, Pos: Pos{Line: n.Line + d.lineOffset, Col: n.Column},
+		File: d.file, Pos: d.lines.pos(n.Line, n.Column),
 		Rule: rule, Message: fmt.Sprintf(format, args...),
 	})
 }
@@ -43,6 +46,9 @@ func (d *decoder) value(n *yaml.Node, depth int) any {
 	d.budget--
 	if d.budget < 0 {
 		d.exhausted = true
+		if d.alias != nil {
+			n = d.alias
+		}
 		d.problem(n, "invalid-yaml", "YAML aliases expand to too many nodes (more than %d); this looks like an alias bomb, refusing to expand it", maxExpansion)
 		return nil
 	}
@@ -55,6 +61,10 @@ func (d *decoder) value(n *yaml.Node, depth int) any {
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			return nil
+		}
+		if d.alias == nil {
+			d.alias = n
+			defer func() { d.alias = nil }()
 		}
 		return d.value(n.Alias, depth+1)
 	case yaml.MappingNode:
@@ -88,7 +98,7 @@ func (d *decoder) mapping(n *yaml.Node, depth int) map[string]any {
 		key := keyString(k)
 		if _, dup := out[key]; dup {
 			first := firstKey(n, key)
-			d.problem(k, "duplicate-key", "duplicate key %q (first defined at line %d); YAML keeps only one of them, remove the other", key, first.Line+d.lineOffset)
+			d.problem(k, "duplicate-key", "duplicate key %q (first defined at line %d); YAML keeps only one of them, remove the other", key, d.lines.pos(first.Line, first.Column).Line)
 			continue
 		}
 		out[key] = d.value(v, depth+1)

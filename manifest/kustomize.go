@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -101,7 +100,7 @@ func buildKustomization(dir string) ([]*Object, []*Problem) {
 		}
 		o := &Object{File: file, Doc: i, Kustomization: dir, Content: content}
 		if src != nil {
-			o.Doc, o.root, o.lineOffset = src.Doc, src.root, src.lineOffset
+			o.Doc, o.root, o.lines = src.Doc, src.root, src.lines
 		}
 		if p := o.fillIdentity(); p != nil {
 			probs = append(probs, p)
@@ -154,12 +153,15 @@ func kustomizeError(err error) string {
 
 // decodeMap decodes kustomize's output with the same scalar rules as files.
 func decodeMap(y []byte) (map[string]any, error) {
-	var n yaml.Node
-	if err := yaml.Unmarshal(y, &n); err != nil {
+	n, _, err := decodeYAML(y)
+	if err != nil {
 		return nil, err
 	}
-	d := newDecoder("", 0, countNodes(&n))
-	m, _ := d.value(&n, 0).(map[string]any)
+	if n == nil {
+		return nil, fmt.Errorf("kustomize produced an empty document")
+	}
+	d := newDecoder("", nil, countNodes(n))
+	m, _ := d.value(n, 0).(map[string]any)
 	if m == nil {
 		return nil, fmt.Errorf("kustomize produced a document that is not a mapping")
 	}

@@ -31,10 +31,10 @@ type Object struct {
 	// would be sent to the API server.
 	Content map[string]any
 
-	// root is the mapping node the positions are looked up in; lineOffset
-	// is added to its line numbers to make them file lines.
-	root       *yaml.Node
-	lineOffset int
+	// root is the mapping node the positions are looked up in; lines
+	// turns its positions into file positions.
+	root  *yaml.Node
+	lines *lineMap
 }
 
 // Group returns the API group ("" for the core group).
@@ -122,7 +122,7 @@ func (o *Object) Start() Pos {
 	if o.root == nil {
 		return Pos{Line: 1, Col: 1}
 	}
-	return Pos{Line: o.root.Line + o.lineOffset, Col: o.root.Column}
+	return o.lines.pos(o.root.Line, o.root.Column)
 }
 
 // Pos returns the position a message about the field at path should point
@@ -171,7 +171,7 @@ func (o *Object) pos(n *yaml.Node) Pos {
 	if n == nil {
 		return o.Start()
 	}
-	return Pos{Line: n.Line + o.lineOffset, Col: n.Column}
+	return o.lines.pos(n.Line, n.Column)
 }
 
 // lookup walks path in the node tree. It returns the node to point at for

@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -44,16 +46,62 @@ func Parse(file string, data []byte) ([]*Object, []*Problem) {
 	return objs, probs
 }
 
-func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
+// decodeYAML parses the first YAML document of data into a node tree (nil
+// when there is none) and returns the next document if yaml.v3 finds one.
+// yaml.v3 recovers only its own errors; any other panic inside it becomes an
+// error here, so bad input can never crash the process.
+func decodeYAML(data []byte) (doc, next *yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			doc, next, err = nil, nil, parserPanic{r}
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var n yaml.Node
-	if err := yaml.Unmarshal(c.data, &n); err != nil {
-		return nil, []*Problem{yamlProblem(file, c, err)}
+	if err := dec.Decode(&n); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil, nil
+		}
+		return nil, nil, err
 	}
-	if len(n.Content) == 0 {
+	var m yaml.Node
+	switch err := dec.Decode(&m); {
+	case errors.Is(err, io.EOF):
+		return &n, nil, nil
+	case err != nil:
+		return &n, nil, err
+	}
+	return &n, &m, nil
+}
+
+// parserPanic is a panic inside yaml.v3, caught.
+type parserPanic struct{ v any }
+
+func (p parserPanic) Error() string {
+	return fmt.Sprintf("the YAML parser failed on this document (%v)", p.v)
+}
+
+func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
+	lines := newLineMap(c)
+	n, next, err := decodeYAML(c.data)
+	var pp parserPanic
+	if errors.As(err, &pp) {
+		// no position known: the document's first line
+		return nil, []*Problem{{File: file, Pos: Pos{c.line, 1}, Rule: "invalid-yaml", Message: "invalid YAML: " + pp.Error()}}
+	}
+	if err != nil {
+		return nil, []*Problem{yamlProblem(file, c, lines, err)}
+	}
+	if next != nil {
+		// kubectl splits a stream only at a line that is "---" and nothing
+		// else (but a comment); what follows another marker would be lost.
+		return nil, []*Problem{{File: file, Pos: lines.pos(next.Line, next.Column), Rule: "invalid-yaml",
+			Message: `a second YAML document starts here without a "---" line of its own; put "---" alone on a line between documents`}}
+	}
+	if n == nil || len(n.Content) == 0 {
 		return nil, nil // only comments
 	}
 	root := n.Content[0]
-	off := c.line - 1
 	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
 		return nil, nil // "~" or "null": an empty document
 	}
@@ -61,10 +109,10 @@ func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
 		if nonObjectFile(file) {
 			return nil, nil
 		}
-		return nil, []*Problem{{File: file, Pos: Pos{root.Line + off, root.Column}, Rule: "not-an-object",
+		return nil, []*Problem{{File: file, Pos: lines.pos(root.Line, root.Column), Rule: "not-an-object",
 			Message: fmt.Sprintf("document is a %s, not a Kubernetes object (a mapping with apiVersion and kind)", kindName(root))}}
 	}
-	d := newDecoder(file, off, countNodes(root))
+	d := newDecoder(file, lines, countNodes(root))
 	content, _ := d.value(root, 0).(map[string]any)
 	if d.exhausted {
 		return nil, d.problems
@@ -77,7 +125,7 @@ func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
 	if av, _ := content["apiVersion"].(string); strings.HasPrefix(av, "kustomize.config.k8s.io/") {
 		return nil, d.problems // kustomize's own configuration, never sent to a cluster
 	}
-	o := &Object{File: file, Doc: doc, Content: content, root: root, lineOffset: off}
+	o := &Object{File: file, Doc: doc, Content: content, root: root, lines: lines}
 	probs := d.problems
 	if p := o.fillIdentity(); p != nil {
 		return nil, append(probs, p)
@@ -126,7 +174,7 @@ func expandList(list *Object, items []any, probs []*Problem) ([]*Object, []*Prob
 				Message: fmt.Sprintf("items[%d] of %s is not an object", i, list.Kind)})
 			continue
 		}
-		o := &Object{File: list.File, Doc: list.Doc, Content: m, root: node, lineOffset: list.lineOffset}
+		o := &Object{File: list.File, Doc: list.Doc, Content: m, root: node, lines: list.lines}
 		if p := o.fillIdentity(); p != nil {
 			probs = append(probs, p)
 			continue
@@ -140,7 +188,7 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // yamlProblem turns a yaml.v3 error into a Problem at the right line, and
 // finds the column the parser does not report.
-func yamlProblem(file string, c chunk, err error) *Problem {
+func yamlProblem(file string, c chunk, lm *lineMap, err error) *Problem {
 	msg := err.Error()
 	line := 0
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -151,6 +199,8 @@ func yamlProblem(file string, c chunk, err error) *Problem {
 		if strings.HasPrefix(msg, "did not find expected") {
 			line++
 		}
+		// yaml.v3 lines can run ahead of the file's "\n" lines.
+		line = lm.pos(line, 1).Line - (c.line - 1)
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}

@@ -11,6 +11,7 @@ var duplicateObject = Rule{
 	Severity:    SeverityError,
 	Description: "each object (group, kind, namespace, name) must be defined only once",
 	Check:       checkDuplicateObject,
+	SetWide:     true,
 }
 
 func checkDuplicateObject(objs []*manifest.Object, opts Options) []Violation {

@@ -38,6 +38,11 @@ type Rule struct {
 	Description string
 	// Check returns the violations in objs, in input order.
 	Check func(objs []*manifest.Object, opts Options) []Violation
+	// SetWide is true when Check needs the whole set at once; other rules
+	// look at one object at a time and may be run on any subset. A set-wide
+	// rule only uses an object's identity and metadata.name position, so it
+	// may be given manifest.Object.Slim copies.
+	SetWide bool
 }
 
 var rules = sortedRules(

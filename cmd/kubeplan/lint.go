@@ -122,21 +122,29 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	}
 	exclude := append(append([]string{}, cfg.Exclude...), f.exclude...)
 	loadOpts := manifest.Options{Exclude: exclude, Stdin: s.in, Concurrency: f.concurrency}
-	res, err := manifest.Load(args, loadOpts)
+	srcs, err := manifest.Collect(args, loadOpts)
 	if err != nil {
 		return err
 	}
+	var crdProblems []*manifest.Problem
 	if crdPaths := append(append([]string{}, cfg.CRDs...), f.crds...); len(crdPaths) > 0 {
 		crdRes, err := manifest.Load(crdPaths, manifest.Options{Concurrency: f.concurrency})
 		if err != nil {
 			return fmt.Errorf("--crds: %w", err)
 		}
 		opts.CRDs = crdRes.Objects
-		res.Problems = append(res.Problems, crdRes.Problems...)
+		crdProblems = crdRes.Problems
 	}
-	rep, err := lint.Run(res, opts)
+	rep, err := lint.RunSources(srcs, opts)
 	if err != nil {
 		return err
+	}
+	if len(crdProblems) > 0 {
+		for _, p := range crdProblems {
+			rep.Findings = append(rep.Findings, lint.Finding{File: p.File, Line: p.Line, Col: p.Col,
+				Severity: lint.Error, Rule: p.Rule, Message: p.Message})
+		}
+		lint.Sort(rep.Findings)
 	}
 	ro := render.LintOptions{Color: format == "text" && colorEnabled(s.out), ToolVersion: kubeplanVersion()}
 	for _, r := range lint.Rules() {

@@ -10,7 +10,7 @@ import (
 
 // generatorVersion changes whenever the generated text changes, so that an
 // old corpus is regenerated.
-const generatorVersion = 1
+const generatorVersion = 2
 
 // params are what a corpus is generated from.
 type params struct {
@@ -30,15 +30,18 @@ func (p params) validate() error {
 	return nil
 }
 
-// manifestFile records what a generated corpus holds; it is written last.
-const manifestFile = "corpus.json"
+// manifestPath is where the manifest of the corpus in dir is kept: beside
+// it, not in it, since both tools would read a .json file in it. It is
+// written last, once the corpus is complete.
+func manifestPath(dir string) string { return filepath.Clean(dir) + ".json" }
 
 // corpusManifest is the content of manifestFile.
 type corpusManifest struct {
-	Params  params          `json:"params"`
-	Counts  map[string]int  `json:"counts"`  // objects by kind
-	Invalid []invalidObject `json:"invalid"` // objects made invalid on purpose
-	Bytes   int64           `json:"bytes"`   // size of the corpus files
+	Params  params           `json:"params"`
+	Counts  map[string]int   `json:"counts"`  // objects by kind
+	Sizes   map[string]int64 `json:"sizes"`   // bytes of YAML by kind
+	Invalid []invalidObject  `json:"invalid"` // objects made invalid on purpose
+	Bytes   int64            `json:"bytes"`   // size of the corpus files
 }
 
 // invalidObject is one object the generator made invalid.
@@ -53,7 +56,7 @@ type invalidObject struct {
 // readManifest returns the manifest of dir's corpus, or nil when there is
 // none or it cannot be read.
 func readManifest(dir string) *corpusManifest {
-	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	b, err := os.ReadFile(manifestPath(dir))
 	if err != nil {
 		return nil
 	}
@@ -69,5 +72,5 @@ func writeManifest(dir string, m *corpusManifest) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, manifestFile), append(b, '\n'), 0o644)
+	return os.WriteFile(manifestPath(dir), append(b, '\n'), 0o644)
 }

@@ -1,0 +1,71 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Source is one unit of input found by Collect: a file, standard input, or
+// a kustomization directory. Lint streams over sources so that a large
+// repository never has to be held in memory at once.
+type Source struct {
+	t    task
+	data []byte // stdin content, read once by Collect
+}
+
+// Path is the file or directory the source reads.
+func (s *Source) Path() string { return s.t.path }
+
+// Kustomize reports whether the source is a kustomization directory.
+func (s *Source) Kustomize() bool { return s.t.kustomize }
+
+// Collect expands paths into sources in a stable order, like Load, without
+// parsing anything. Standard input is read here, once.
+func Collect(paths []string, opts Options) ([]*Source, error) {
+	var out []*Source
+	for _, p := range paths {
+		ts, err := collect(p, opts.Exclude)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			s := &Source{t: t}
+			if t.stdin {
+				if opts.Stdin == nil {
+					return nil, fmt.Errorf("reading standard input: no input stream")
+				}
+				data, err := io.ReadAll(opts.Stdin)
+				if err != nil {
+					return nil, fmt.Errorf("reading standard input: %w", err)
+				}
+				s.data = data
+			}
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// Load parses the source.
+func (s *Source) Load() ([]*Object, []*Problem, error) {
+	if s.t.stdin {
+		o, p := Parse("<stdin>", s.data)
+		return o, p, nil
+	}
+	return runTask(s.t, Options{})
+}
+
+// MayHoldCRD reports, cheaply and without parsing, whether the source could
+// contain a CustomResourceDefinition (kustomizations and stdin always may).
+func (s *Source) MayHoldCRD() (bool, error) {
+	if s.t.stdin || s.t.kustomize {
+		return true, nil
+	}
+	data, err := os.ReadFile(s.t.path)
+	if err != nil {
+		return false, fmt.Errorf("reading %s: %w", s.t.path, err)
+	}
+	return bytes.Contains(data, []byte("CustomResourceDefinition")), nil
+}
