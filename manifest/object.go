@@ -35,6 +35,8 @@ type Object struct {
 	// turns its positions into file positions.
 	root  *yaml.Node
 	lines *lineMap
+	// slim is set on copies made by Slim, which have no tree.
+	slim *slimInfo
 }
 
 // Group returns the API group ("" for the core group).
@@ -103,7 +105,12 @@ func (o *Object) GetString(path ...string) string {
 func (o *Object) Labels() map[string]string { return o.stringMap("metadata", "labels") }
 
 // Annotations returns metadata.annotations as strings.
-func (o *Object) Annotations() map[string]string { return o.stringMap("metadata", "annotations") }
+func (o *Object) Annotations() map[string]string {
+	if o.slim != nil {
+		return o.slim.ann
+	}
+	return o.stringMap("metadata", "annotations")
+}
 
 func (o *Object) stringMap(path ...string) map[string]string {
 	v, _ := o.Get(path...)
@@ -119,6 +126,9 @@ func (o *Object) stringMap(path ...string) map[string]string {
 
 // Start is the position of the object's first field.
 func (o *Object) Start() Pos {
+	if o.slim != nil {
+		return o.slim.start
+	}
 	if o.root == nil {
 		return Pos{Line: 1, Col: 1}
 	}
@@ -137,6 +147,10 @@ func (o *Object) Pos(path ...string) Pos {
 // KeyPos returns the position of the key of the field at path (the item for
 // list elements), or of the deepest existing ancestor.
 func (o *Object) KeyPos(path ...string) Pos {
+	if o.slim != nil {
+		s, _ := o.slimSpan(path)
+		return s
+	}
 	key, _, _ := o.lookup(path)
 	return o.pos(key)
 }
@@ -144,6 +158,9 @@ func (o *Object) KeyPos(path ...string) Pos {
 // Span returns start and end of the field at path, see Pos. End is on the
 // same line and just past a scalar's text; for other nodes it equals start.
 func (o *Object) Span(path ...string) (start, end Pos) {
+	if o.slim != nil {
+		return o.slimSpan(path)
+	}
 	key, val, full := o.lookup(path)
 	n := key
 	if full && val != nil && val.Kind == yaml.ScalarNode {

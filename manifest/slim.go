@@ -1,48 +1,51 @@
 package manifest
 
-import yaml "go.yaml.in/yaml/v3"
+// slimInfo is what a Slim copy keeps in place of the node tree.
+type slimInfo struct {
+	start, nameStart, nameEnd Pos
+	hasName                   bool
+	ann                       map[string]string
+}
 
 // Slim returns a copy of o that keeps only its identity, the annotations
 // named in keep, and the positions of its start and metadata.name: enough
-// for set-wide checks such as duplicate detection, at a tiny fraction of the
-// memory.
+// for set-wide checks such as duplicate detection, in a few hundred bytes
+// instead of the whole tree. On a slim copy Content is nil, Pos and Span
+// know only metadata.name (other paths give the object's start), and
+// Annotations returns only the kept annotations.
 func (o *Object) Slim(keep ...string) *Object {
 	s := &Object{File: o.File, Doc: o.Doc, Kustomization: o.Kustomization,
-		APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, lines: o.lines}
-	md := map[string]any{}
-	for _, k := range []string{"name", "namespace", "generateName"} {
-		if v := o.GetString("metadata", k); v != "" {
-			md[k] = v
-		}
-	}
+		APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace}
+	info := &slimInfo{start: o.Start(), hasName: o.HasName()}
+	info.nameStart, info.nameEnd = o.Span("metadata", "name")
 	if len(keep) > 0 {
 		ann := o.Annotations()
-		kept := map[string]any{}
 		for _, k := range keep {
 			if v, ok := ann[k]; ok {
-				kept[k] = v
+				if info.ann == nil {
+					info.ann = map[string]string{}
+				}
+				info.ann[k] = v
 			}
 		}
-		if len(kept) > 0 {
-			md["annotations"] = kept
-		}
 	}
-	s.Content = map[string]any{"apiVersion": o.APIVersion, "kind": o.Kind, "metadata": md}
-	if o.root == nil {
-		return s
-	}
-	root := &yaml.Node{Kind: yaml.MappingNode, Line: o.root.Line, Column: o.root.Column}
-	if k, _, ok := o.lookup([]string{"metadata"}); ok {
-		meta := &yaml.Node{Kind: yaml.MappingNode, Line: k.Line, Column: k.Column}
-		if nk, nv, ok := o.lookup([]string{"metadata", "name"}); ok && nv != nil {
-			meta.Content = []*yaml.Node{copyScalar(nk), copyScalar(nv)}
-		}
-		root.Content = []*yaml.Node{copyScalar(k), meta}
-	}
-	s.root = root
+	s.slim = info
 	return s
 }
 
-func copyScalar(n *yaml.Node) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Value: n.Value, Line: n.Line, Column: n.Column, Style: n.Style, Tag: n.Tag}
+// HasName reports whether the object sets metadata.name (rather than only
+// metadata.generateName).
+func (o *Object) HasName() bool {
+	if o.slim != nil {
+		return o.slim.hasName
+	}
+	return o.GetString("metadata", "name") != ""
+}
+
+// slimSpan answers Span on a slim copy.
+func (o *Object) slimSpan(path []string) (Pos, Pos) {
+	if len(path) == 2 && path[0] == "metadata" && path[1] == "name" && o.slim.hasName {
+		return o.slim.nameStart, o.slim.nameEnd
+	}
+	return o.slim.start, o.slim.start
 }

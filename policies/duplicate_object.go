@@ -20,7 +20,7 @@ func checkDuplicateObject(objs []*manifest.Object, opts Options) []Violation {
 	for _, o := range objs {
 		// Objects with only generateName get a new name on every create,
 		// so they never collide.
-		if o == nil || o.Kind == "" || o.GetString("metadata", "name") == "" {
+		if o == nil || o.Kind == "" || !o.HasName() {
 			continue
 		}
 		key := o.Key()
