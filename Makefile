@@ -17,7 +17,7 @@ test: vet
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
 bench: bench-lint
 
-bench-lint: build
+bench-lint:
 	$(GO) run ./internal/benchlint
 
 # Regenerate the embedded Kubernetes schemas and API index from the modules.

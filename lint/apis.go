@@ -13,9 +13,9 @@ import (
 type apiVerdict int
 
 const (
-	apiBuiltin apiVerdict = iota // served by Kubernetes: validate with the built-in schema
-	apiCustom                    // not a Kubernetes API: look for a CRD
-	apiRejected                  // a finding was made; do not validate further
+	apiBuiltin  apiVerdict = iota // served by Kubernetes: validate with the built-in schema
+	apiCustom                     // not a Kubernetes API: look for a CRD
+	apiRejected                   // a finding was made; do not validate further
 )
 
 // checkAPI decides whether the kube version serves o's apiVersion/kind,

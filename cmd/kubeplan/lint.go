@@ -77,7 +77,6 @@ Exit codes: 0 no error-level finding, 1 error-level findings, 2 lint could not r
 	return cmd
 }
 
-
 func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	format, err := lintFormat(cmd, f.output)
 	if err != nil {

@@ -25,7 +25,8 @@ func benchCorpus(b *testing.B) string {
 }
 
 // BenchmarkLintCorpus does in-process what `kubeplan lint -o json corpus`
-// does, for profiling where kubeplan's time and memory go:
+// does (manifest.Collect, lint.RunSources, the JSON report), for profiling
+// where kubeplan's time and memory go:
 //
 //	go test ./internal/benchlint -run '^$' -bench LintCorpus -benchtime 1x -cpuprofile cpu.out -memprofile mem.out
 //	go tool pprof -top internal/benchlint/benchlint.test cpu.out
@@ -51,8 +52,9 @@ func BenchmarkLintCorpus(b *testing.B) {
 }
 
 // BenchmarkLoadCorpus measures manifest.Load alone: reading and parsing the
-// YAML with positions. It also reports the live heap that the loaded corpus
-// holds (live-MiB), which lint.Run keeps until the end.
+// whole corpus with positions. It also reports the live heap the loaded
+// corpus holds (live-MiB): what lint.Run, unlike lint.RunSources, keeps
+// until the end.
 func BenchmarkLoadCorpus(b *testing.B) {
 	dir := benchCorpus(b)
 	b.ReportAllocs()

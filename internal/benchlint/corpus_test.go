@@ -68,7 +68,8 @@ func TestEnsureCorpusRegeneratesOnlyWhenParamsChange(t *testing.T) {
 	}
 }
 
-// TestKubeplanFindsExactlyThePlantedDefects lints a small corpus in-process:
+// TestKubeplanFindsExactlyThePlantedDefects lints a small corpus in-process,
+// the way `kubeplan lint` does:
 // every planted defect is an error, and nothing else is.
 func TestKubeplanFindsExactlyThePlantedDefects(t *testing.T) {
 	t.Setenv("KUBEPLAN_CACHE_DIR", t.TempDir())
@@ -79,11 +80,11 @@ func TestKubeplanFindsExactlyThePlantedDefects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
+	srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := lint.Run(res, lint.Options{})
+	rep, err := lint.RunSources(srcs, lint.Options{}) // as `kubeplan lint` does
 	if err != nil {
 		t.Fatal(err)
 	}

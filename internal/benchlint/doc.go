@@ -10,8 +10,9 @@
 //     Deployments, Services, ConfigMaps and Widget custom resources, the
 //     Widget CustomResourceDefinition alone in its own file, and about 0.5%
 //     invalid objects (replicas: three, unknown fields, a CR with a wrong
-//     type, an enum or a required field violated). params.go regenerates it
-//     only when it is missing or the parameters changed.
+//     type, an enum or a required field violated). ensureCorpus regenerates
+//     it only when it is missing or the parameters changed, which
+//     params.go records beside it (corpus.json).
 //   - crdschema.go: the Widget openAPIV3Schema converted to the strict JSON
 //     schema kubeconform expects (widget-example-v1.json), next to the
 //     built-in schemas kubeplan extracts (schemas.Dir()), so both tools use
@@ -31,6 +32,7 @@
 // warm-up of each, so that load from other processes hits both alike; the
 // wall ratio is the median of the per-pair ratios.
 //
-// bench_test.go lints the same corpus in-process (manifest.Load + lint.Run)
-// for profiling with go test -cpuprofile; see docs/benchmarks.md.
+// bench_test.go lints the same corpus in-process, as the CLI does
+// (manifest.Collect + lint.RunSources), for profiling with
+// go test -cpuprofile; see docs/benchmarks.md.
 package main

@@ -53,14 +53,15 @@ func describeMachine(root string) machine {
 }
 
 // gitCommit names the commit of the working tree, marked when it has
-// uncommitted changes (other work in progress is then measured too).
+// uncommitted changes outside docs/ (work in progress is then measured too).
 func gitCommit(root string) string {
 	out, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
 	if err != nil {
 		return "?"
 	}
 	c := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(strings.TrimSpace(string(st))) > 0 {
+	st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs").Output()
+	if err == nil && len(strings.TrimSpace(string(st))) > 0 {
 		c += " with uncommitted changes"
 	}
 	return c
