@@ -69,6 +69,13 @@ func collectCRDs(objs []*manifest.Object) (map[string]*crdVersion, []Finding) {
 	return out, findings
 }
 
+// CRDToJSONSchema converts a CRD version's openAPIV3Schema into the strict
+// JSON schema kubeplan validates its custom resources with (for tools and
+// benchmarks that must use the very same schema).
+func CRDToJSONSchema(openAPIV3Schema map[string]any) map[string]any {
+	return crdToJSONSchema(openAPIV3Schema, true)
+}
+
 func mustGet(o *manifest.Object, path ...string) any {
 	v, _ := o.Get(path...)
 	return v

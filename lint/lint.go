@@ -2,10 +2,9 @@ package lint
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 
+	"github.com/kubeplan/kubeplan/internal/parallel"
 	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
 )
@@ -26,18 +25,10 @@ var builtins builtinSchemas
 // Run lints a loaded set: loading problems, API versions, schemas, CRDs and
 // policies. It returns an error only when linting itself could not work.
 func Run(res *manifest.Result, opts Options) (Report, error) {
-	kv, err := NormalizeKubeVersion(opts.KubeVersion)
+	l, err := newLinter(opts)
 	if err != nil {
 		return Report{}, err
 	}
-	idx, err := schemas.Index()
-	if err != nil {
-		return Report{}, fmt.Errorf("reading the built-in API index: %w", err)
-	}
-	if err := builtins.init(); err != nil {
-		return Report{}, err
-	}
-	l := &linter{opts: opts, kubeVersion: kv, index: idx}
 	var findings []Finding
 	for _, p := range res.Problems {
 		findings = append(findings, problemFinding(p))
@@ -57,30 +48,29 @@ func Run(res *manifest.Result, opts Options) (Report, error) {
 	return Report{Findings: findings, Files: res.Files, Objects: len(res.Objects)}, nil
 }
 
+// newLinter checks the options and loads the API index and schemas.
+func newLinter(opts Options) (*linter, error) {
+	kv, err := NormalizeKubeVersion(opts.KubeVersion)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := schemas.Index()
+	if err != nil {
+		return nil, fmt.Errorf("reading the built-in API index: %w", err)
+	}
+	if err := builtins.init(); err != nil {
+		return nil, err
+	}
+	return &linter{opts: opts, kubeVersion: kv, index: idx}, nil
+}
+
 // checkAll validates every object, in parallel, keeping input order.
 func (l *linter) checkAll(objs []*manifest.Object) ([]Finding, error) {
-	n := l.opts.Concurrency
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
 	results := make([][]Finding, len(objs))
 	errs := make([]error, len(objs))
-	var wg sync.WaitGroup
-	next := make(chan int, n)
-	for w := 0; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i], errs[i] = l.checkObject(objs[i])
-			}
-		}()
-	}
-	for i := range objs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(l.opts.Concurrency, len(objs), func(i int) {
+		results[i], errs[i] = l.checkObject(objs[i])
+	})
 	var out []Finding
 	for i := range objs {
 		if errs[i] != nil {

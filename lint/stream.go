@@ -1,11 +1,7 @@
 package lint
 
 import (
-	"fmt"
-	"runtime"
-	"sync"
-
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/parallel"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/policies"
 )
@@ -16,18 +12,10 @@ import (
 // resources are validated whatever order the files come in. The result is
 // the same as loading everything and calling Run.
 func RunSources(srcs []*manifest.Source, opts Options) (Report, error) {
-	kv, err := NormalizeKubeVersion(opts.KubeVersion)
+	l, err := newLinter(opts)
 	if err != nil {
 		return Report{}, err
 	}
-	idx, err := schemas.Index()
-	if err != nil {
-		return Report{}, fmt.Errorf("reading the built-in API index: %w", err)
-	}
-	if err := builtins.init(); err != nil {
-		return Report{}, err
-	}
-	l := &linter{opts: opts, kubeVersion: kv, index: idx}
 
 	// Phase 1: sources that may define CRDs are loaded whole, up front.
 	type loaded struct {
@@ -64,40 +52,23 @@ func RunSources(srcs []*manifest.Source, opts Options) (Report, error) {
 		err      error
 	}
 	results := make([]result, len(srcs))
-	n := opts.Concurrency
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	var wg sync.WaitGroup
-	next := make(chan int, n)
-	for w := 0; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				objs, probs := pre[i].objs, pre[i].probs
-				if !pre[i].ok {
-					var err error
-					if objs, probs, err = srcs[i].Load(); err != nil {
-						results[i].err = err
-						continue
-					}
-				}
-				pre[i] = loaded{}
-				fs, err := l.checkBatch(objs, probs)
-				r := result{findings: fs, objects: len(objs), err: err}
-				for _, o := range objs {
-					r.slims = append(r.slims, o.Slim(IgnoreAnnotation))
-				}
-				results[i] = r
+	parallel.Each(opts.Concurrency, len(srcs), func(i int) {
+		objs, probs := pre[i].objs, pre[i].probs
+		if !pre[i].ok {
+			var err error
+			if objs, probs, err = srcs[i].Load(); err != nil {
+				results[i].err = err
+				return
 			}
-		}()
-	}
-	for i := range srcs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		}
+		pre[i] = loaded{}
+		fs, err := l.checkBatch(objs, probs)
+		r := result{findings: fs, objects: len(objs), err: err}
+		for _, o := range objs {
+			r.slims = append(r.slims, o.Slim(IgnoreAnnotation))
+		}
+		results[i] = r
+	})
 
 	rep := Report{Files: len(srcs)}
 	var slims []*manifest.Object

@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/kubeplan/kubeplan/internal/parallel"
 )
 
 // Options control what Load reads.
@@ -59,27 +59,10 @@ func Load(paths []string, opts Options) (*Result, error) {
 		err   error
 	}
 	results := make([]out, len(tasks))
-	n := opts.Concurrency
-	if n <= 0 {
-		n = runtime.GOMAXPROCS(0)
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				o, p, err := runTask(tasks[i], opts)
-				results[i] = out{o, p, err}
-			}
-		}()
-	}
-	for i := range tasks {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(opts.Concurrency, len(tasks), func(i int) {
+		o, p, err := runTask(tasks[i], opts)
+		results[i] = out{o, p, err}
+	})
 	res := &Result{Files: len(tasks)}
 	for _, r := range results {
 		if r.err != nil {
