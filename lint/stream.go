@@ -43,11 +43,11 @@ func RunSources(srcs []*manifest.Source, opts Options) (Report, error) {
 	var findings []Finding
 	l.crds, findings = collectCRDs(crdObjs)
 
-	// Phase 2: every source, in parallel, keeping only findings and slim
-	// copies for the set-wide rules.
+	// Phase 2: every source, in parallel, keeping only findings and, for
+	// the set-wide rules, a small record of each object's identity.
 	type result struct {
 		findings []Finding
-		slims    []*manifest.Object
+		records  []identity
 		objects  int
 		err      error
 	}
@@ -63,27 +63,82 @@ func RunSources(srcs []*manifest.Source, opts Options) (Report, error) {
 		}
 		pre[i] = loaded{}
 		fs, err := l.checkBatch(objs, probs)
-		r := result{findings: fs, objects: len(objs), err: err}
-		for _, o := range objs {
-			r.slims = append(r.slims, o.Slim(IgnoreAnnotation))
+		r := result{findings: applySettings(fs, objs, opts.Rules), objects: len(objs), err: err}
+		for j, o := range objs {
+			if o.HasName() {
+				r.records = append(r.records, identity{key: setKey(o, opts.Namespace), src: i, obj: j})
+			}
 		}
 		results[i] = r
 	})
 
 	rep := Report{Files: len(srcs)}
-	var slims []*manifest.Object
+	var records []identity
 	for _, r := range results {
 		if r.err != nil {
 			return Report{}, r.err
 		}
 		findings = append(findings, r.findings...)
-		slims = append(slims, r.slims...)
+		records = append(records, r.records...)
 		rep.Objects += r.objects
 	}
-	findings = append(findings, runSetWide(slims, opts)...)
-	rep.Findings = applySettings(findings, slims, opts.Rules)
+	setWide, err := setWideFindings(srcs, records, opts)
+	if err != nil {
+		return Report{}, err
+	}
+	rep.Findings = append(findings, setWide...)
 	Sort(rep.Findings)
 	return rep, nil
+}
+
+// identity is what the stream keeps of an object for the set-wide rules:
+// its key, and where to load it from again.
+type identity struct {
+	key      string
+	src, obj int
+}
+
+// setKey is the key under which an object could collide with another.
+func setKey(o *manifest.Object, namespace string) string {
+	ns := o.Namespace
+	if ns == "" {
+		ns = namespace
+	}
+	return o.Group() + "/" + o.Kind + "/" + ns + "/" + o.Name
+}
+
+// setWideFindings runs the set-wide rules over the objects that share a key
+// with another: only those can collide, and only those are loaded again,
+// so a clean set of any size costs nothing here.
+func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) ([]Finding, error) {
+	byKey := map[string][]identity{}
+	for _, r := range records {
+		byKey[r.key] = append(byKey[r.key], r)
+	}
+	var group []identity
+	for _, r := range records {
+		if len(byKey[r.key]) > 1 {
+			group = append(group, r)
+		}
+	}
+	if len(group) == 0 {
+		return nil, nil
+	}
+	loaded := map[int][]*manifest.Object{}
+	var objs []*manifest.Object
+	for _, r := range group {
+		if _, ok := loaded[r.src]; !ok {
+			o, _, err := srcs[r.src].Load()
+			if err != nil {
+				return nil, err
+			}
+			loaded[r.src] = o
+		}
+		if r.obj < len(loaded[r.src]) {
+			objs = append(objs, loaded[r.src][r.obj])
+		}
+	}
+	return applySettings(runSetWide(objs, opts), objs, opts.Rules), nil
 }
 
 // checkBatch makes every per-object finding for the objects of one source.

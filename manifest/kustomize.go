@@ -100,7 +100,8 @@ func buildKustomization(dir string) ([]*Object, []*Problem) {
 		}
 		o := &Object{File: file, Doc: i, Kustomization: dir, Content: content}
 		if src != nil {
-			o.Doc, o.root, o.lines = src.Doc, src.root, src.lines
+			o.Doc = src.Doc
+			o.root, o.lines = src.tree()
 		}
 		if p := o.fillIdentity(); p != nil {
 			probs = append(probs, p)

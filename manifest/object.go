@@ -35,8 +35,9 @@ type Object struct {
 	// turns its positions into file positions.
 	root  *yaml.Node
 	lines *lineMap
-	// slim is set on copies made by Slim, which have no tree.
-	slim *slimInfo
+	// lazy, when root is nil, is where the tree is parsed from the first
+	// time a position is asked for (objects the fast decoder read).
+	lazy *lazySrc
 }
 
 // Group returns the API group ("" for the core group).
@@ -106,9 +107,6 @@ func (o *Object) Labels() map[string]string { return o.stringMap("metadata", "la
 
 // Annotations returns metadata.annotations as strings.
 func (o *Object) Annotations() map[string]string {
-	if o.slim != nil {
-		return o.slim.ann
-	}
 	return o.stringMap("metadata", "annotations")
 }
 
@@ -126,13 +124,14 @@ func (o *Object) stringMap(path ...string) map[string]string {
 
 // Start is the position of the object's first field.
 func (o *Object) Start() Pos {
-	if o.slim != nil {
-		return o.slim.start
-	}
-	if o.root == nil {
+	root, lines := o.tree()
+	if root == nil {
+		if o.lazy != nil {
+			return Pos{Line: o.lazy.line, Col: 1}
+		}
 		return Pos{Line: 1, Col: 1}
 	}
-	return o.lines.pos(o.root.Line, o.root.Column)
+	return lines.pos(root.Line, root.Column)
 }
 
 // Pos returns the position a message about the field at path should point
@@ -147,10 +146,6 @@ func (o *Object) Pos(path ...string) Pos {
 // KeyPos returns the position of the key of the field at path (the item for
 // list elements), or of the deepest existing ancestor.
 func (o *Object) KeyPos(path ...string) Pos {
-	if o.slim != nil {
-		s, _ := o.slimSpan(path)
-		return s
-	}
 	key, _, _ := o.lookup(path)
 	return o.pos(key)
 }
@@ -158,9 +153,6 @@ func (o *Object) KeyPos(path ...string) Pos {
 // Span returns start and end of the field at path, see Pos. End is on the
 // same line and just past a scalar's text; for other nodes it equals start.
 func (o *Object) Span(path ...string) (start, end Pos) {
-	if o.slim != nil {
-		return o.slimSpan(path)
-	}
 	key, val, full := o.lookup(path)
 	n := key
 	if full && val != nil && val.Kind == yaml.ScalarNode {
@@ -188,15 +180,17 @@ func (o *Object) pos(n *yaml.Node) Pos {
 	if n == nil {
 		return o.Start()
 	}
-	return o.lines.pos(n.Line, n.Column)
+	_, lines := o.tree()
+	return lines.pos(n.Line, n.Column)
 }
 
 // lookup walks path in the node tree. It returns the node to point at for
 // the deepest part found (the key node for map entries), its value node, and
 // whether the whole path was found.
 func (o *Object) lookup(path []string) (key, val *yaml.Node, full bool) {
-	cur := o.root
-	key = o.root
+	root, _ := o.tree()
+	cur := root
+	key = root
 	for _, p := range path {
 		cur = deref(cur)
 		if cur == nil {

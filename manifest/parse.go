@@ -82,6 +82,11 @@ func (p parserPanic) Error() string {
 }
 
 func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
+	if content, ok := fastDecode(c.data); ok {
+		if objs, probs, done := fastObjects(file, doc, c, content); done {
+			return objs, probs
+		}
+	}
 	lines := newLineMap(c)
 	n, next, err := decodeYAML(c.data)
 	var pp parserPanic
@@ -134,6 +139,30 @@ func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
 		return expandList(o, items, probs)
 	}
 	return []*Object{o}, probs
+}
+
+// fastObjects makes the object of a document the fast decoder read. Its
+// positions are parsed later, and only if asked for. done is false for the
+// rare documents it leaves to the full path (lists).
+func fastObjects(file string, doc int, c chunk, content map[string]any) (objs []*Object, probs []*Problem, done bool) {
+	_, hasKind := content["kind"]
+	_, hasAPI := content["apiVersion"]
+	if !hasKind && !hasAPI {
+		return nil, nil, true // some other YAML file: a values file, a workflow, ...
+	}
+	if av, _ := content["apiVersion"].(string); strings.HasPrefix(av, "kustomize.config.k8s.io/") {
+		return nil, nil, true
+	}
+	if k, _ := content["kind"].(string); strings.HasSuffix(k, "List") {
+		if _, isList := content["items"]; isList {
+			return nil, nil, false
+		}
+	}
+	o := &Object{File: file, Doc: doc, Content: content, lazy: newLazy(file, c)}
+	if p := o.fillIdentity(); p != nil {
+		return nil, []*Problem{p}, true
+	}
+	return []*Object{o}, nil, true
 }
 
 // fillIdentity sets apiVersion, kind, name and namespace from Content.

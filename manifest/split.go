@@ -11,6 +11,7 @@ import (
 type chunk struct {
 	data []byte
 	line int
+	off  int // byte offset of data in the file
 }
 
 // splitDocuments cuts a YAML stream at "---" lines the way kubectl does: a
@@ -27,13 +28,13 @@ func splitDocuments(data []byte) []chunk {
 		}
 		l := bytes.TrimRight(data[i:next], "\r\n")
 		if isSeparator(l) {
-			out = append(out, chunk{data: data[start:i], line: startLine})
+			out = append(out, chunk{data: data[start:i], line: startLine, off: start})
 			start, startLine = next, line+1
 		}
 		i = next
 		line++
 	}
-	out = append(out, chunk{data: data[start:], line: startLine})
+	out = append(out, chunk{data: data[start:], line: startLine, off: start})
 	return out
 }
 

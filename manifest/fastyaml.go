@@ -1,0 +1,710 @@
+package manifest
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// fastDecode decodes the block-style YAML that nearly every Kubernetes
+// manifest is written in, straight into plain values, many times faster than
+// building a yaml.v3 node tree. It knows a strict subset of YAML: block
+// mappings and sequences, plain and quoted one-line scalars, one-line flow
+// collections, and literal block scalars. On anything else (anchors, tags,
+// multi-line flow or plain scalars, duplicate keys, errors of any kind) it
+// gives up and returns ok=false, and the caller decodes the document with
+// yaml.v3, which also reports problems with their positions. When it
+// succeeds its result is exactly what the yaml.v3 path produces; a
+// differential fuzz test holds it to that.
+func fastDecode(data []byte) (map[string]any, bool) {
+	if hasOddBreaks(data) || !printable(data) {
+		return nil, false
+	}
+	p := &fastParser{}
+	if !p.split(data) {
+		return nil, false
+	}
+	p.skipBlank()
+	if p.i >= len(p.lines) {
+		return nil, false
+	}
+	first := p.lines[p.i]
+	if first.indent != 0 || startsSeq(first.text) {
+		return nil, false
+	}
+	m, ok := p.mapping(0)
+	if !ok {
+		return nil, false
+	}
+	p.skipBlank()
+	if p.i != len(p.lines) {
+		return nil, false
+	}
+	return m, true
+}
+
+type fastLine struct {
+	indent int
+	text   []byte // content after the indentation, trailing spaces and \r removed
+	// padded is true when spaces or tabs were trimmed from the end, which
+	// matters inside literal block scalars.
+	padded bool
+}
+
+type fastParser struct {
+	lines []fastLine
+	i     int
+	depth int
+	// finalNL is whether the input ends with a line break, which decides
+	// the last line break of a block scalar that runs to the end.
+	finalNL bool
+}
+
+// maxFastDepth bounds nesting; deeper documents go to yaml.v3 and its limits.
+const maxFastDepth = 64
+
+// printable reports whether data is valid UTF-8 made only of characters
+// YAML allows: no C0 controls but tab and line breaks, no DEL, no C1
+// controls, no U+FFFE/U+FFFF. yaml.v3 rejects the rest, with a position.
+func printable(data []byte) bool {
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c < 0x80 {
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r == 0xfffe || r == 0xffff {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// hasOddBreaks finds line breaks yaml.v3 knows but the fast path does not:
+// a lone \r, NEL, LS, PS. A BOM is left to yaml.v3 as well.
+func hasOddBreaks(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		return true
+	}
+	for i := bytes.IndexByte(data, '\r'); i >= 0; {
+		if i+1 >= len(data) || data[i+1] != '\n' {
+			return true
+		}
+		j := bytes.IndexByte(data[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return bytes.Contains(data, []byte("\xc2\x85")) || bytes.Contains(data, []byte("\xe2\x80\xa8")) || bytes.Contains(data, []byte("\xe2\x80\xa9"))
+}
+
+func (p *fastParser) split(data []byte) bool {
+	p.finalNL = len(data) > 0 && data[len(data)-1] == '\n'
+	p.lines = make([]fastLine, 0, bytes.Count(data, []byte("\n"))+1)
+	for len(data) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			l, data = data, nil
+		}
+		l = bytes.TrimSuffix(l, []byte("\r"))
+		trimmed := bytes.TrimRight(l, " \t")
+		padded := len(trimmed) != len(l)
+		l = trimmed
+		ind := 0
+		for ind < len(l) && l[ind] == ' ' {
+			ind++
+		}
+		if ind < len(l) && l[ind] == '\t' {
+			return false // tab in indentation: an error yaml.v3 will report
+		}
+		text := l[ind:]
+		if len(text) > 0 && (text[0] == '%' || bytes.HasPrefix(text, []byte("---")) || bytes.HasPrefix(text, []byte("..."))) && ind == 0 {
+			return false
+		}
+		p.lines = append(p.lines, fastLine{indent: ind, text: text, padded: padded})
+	}
+	return true
+}
+
+// skipBlank moves past empty and comment-only lines.
+func (p *fastParser) skipBlank() {
+	for p.i < len(p.lines) {
+		t := p.lines[p.i].text
+		if len(t) != 0 && t[0] != '#' {
+			return
+		}
+		p.i++
+	}
+}
+
+// next returns the next content line, or nil.
+func (p *fastParser) next() *fastLine {
+	p.skipBlank()
+	if p.i >= len(p.lines) {
+		return nil
+	}
+	return &p.lines[p.i]
+}
+
+func startsSeq(t []byte) bool {
+	return len(t) > 0 && t[0] == '-' && (len(t) == 1 || t[1] == ' ')
+}
+
+// mapping parses a block mapping whose keys are at indent ind.
+func (p *fastParser) mapping(ind int) (map[string]any, bool) {
+	if p.depth++; p.depth > maxFastDepth {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
+	m := make(map[string]any, 4)
+	for {
+		l := p.next()
+		if l == nil || l.indent < ind {
+			return m, true
+		}
+		if l.indent > ind || startsSeq(l.text) {
+			return nil, false
+		}
+		key, rest, ok := splitKey(l.text)
+		if !ok {
+			return nil, false
+		}
+		if _, dup := m[key]; dup || key == "<<" {
+			return nil, false
+		}
+		p.i++
+		v, ok := p.value(ind, rest, true)
+		if !ok {
+			return nil, false
+		}
+		m[key] = v
+	}
+}
+
+// sequence parses a block sequence whose dashes are at indent ind.
+func (p *fastParser) sequence(ind int) ([]any, bool) {
+	if p.depth++; p.depth > maxFastDepth {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
+	s := make([]any, 0, 2)
+	for {
+		l := p.next()
+		if l == nil || l.indent < ind {
+			return s, true
+		}
+		if l.indent > ind || !startsSeq(l.text) {
+			if l.indent == ind {
+				return s, true // the parent mapping continues
+			}
+			return nil, false
+		}
+		rest := l.text[1:]
+		sp := 0
+		for sp < len(rest) && rest[sp] == ' ' {
+			sp++
+		}
+		rest = rest[sp:]
+		if len(rest) == 0 || rest[0] == '#' {
+			p.i++
+			v, ok := p.value(ind, nil, false)
+			if !ok {
+				return nil, false
+			}
+			s = append(s, v)
+			continue
+		}
+		// "- key: v" or "- - x": the rest of the line is a nested block
+		// node that starts at the column after the dash.
+		col := ind + 1 + sp
+		if startsSeq(rest) {
+			l.indent, l.text = col, rest
+			v, ok := p.sequence(col)
+			if !ok {
+				return nil, false
+			}
+			s = append(s, v)
+			continue
+		}
+		if _, _, isKey := splitKey(rest); isKey && rest[0] != '{' && rest[0] != '[' && rest[0] != '"' && rest[0] != '\'' {
+			l.indent, l.text = col, rest
+			v, ok := p.mapping(col)
+			if !ok {
+				return nil, false
+			}
+			s = append(s, v)
+			continue
+		}
+		if rest[0] == '"' || rest[0] == '\'' {
+			if _, _, isKey := splitKey(rest); isKey {
+				return nil, false // a quoted key in compact form: leave it to yaml.v3
+			}
+		}
+		p.i++
+		v, ok := p.value(ind, rest, false)
+		if !ok {
+			return nil, false
+		}
+		s = append(s, v)
+	}
+}
+
+// value parses what follows "key:" or "- " on the current line (rest), and
+// any block node on the following lines. ind is the indent of the key or
+// dash; inMap says whether a same-indent sequence may be the value.
+func (p *fastParser) value(ind int, rest []byte, inMap bool) (any, bool) {
+	if len(rest) == 0 || rest[0] == '#' {
+		l := p.next()
+		switch {
+		case l == nil || l.indent < ind:
+			return nil, true
+		case l.indent == ind:
+			if inMap && startsSeq(l.text) {
+				return p.sequence(ind)
+			}
+			return nil, true
+		case startsSeq(l.text):
+			return p.sequence(l.indent)
+		default:
+			return p.mapping(l.indent)
+		}
+	}
+	var v any
+	var ok bool
+	switch rest[0] {
+	case '|':
+		return p.literal(ind, rest)
+	case '{', '[':
+		var tail []byte
+		v, tail, ok = flowNode(rest, p.depth)
+		if !ok || !onlyComment(tail) {
+			return nil, false
+		}
+	case '"', '\'':
+		var tail []byte
+		v, tail, ok = quoted(rest)
+		if !ok || !onlyComment(tail) {
+			return nil, false
+		}
+	default:
+		s := stripComment(rest)
+		if !plainOK(s, false) {
+			return nil, false
+		}
+		v, ok = resolvePlain(string(s))
+		if !ok {
+			return nil, false
+		}
+	}
+	// A more-indented line after a scalar would continue it (multi-line
+	// plain scalar) or be an error: either way, yaml.v3's business.
+	if l := p.next(); l != nil && l.indent > ind {
+		return nil, false
+	}
+	return v, true
+}
+
+// literal parses a "|", "|-" or "|+" block scalar.
+func (p *fastParser) literal(ind int, header []byte) (any, bool) {
+	h := stripComment(header)
+	chomp := byte(0)
+	switch string(h) {
+	case "|":
+	case "|-":
+		chomp = '-'
+	case "|+":
+		chomp = '+'
+	default:
+		return nil, false
+	}
+	var parts []string
+	blockInd := -1
+	trailing := 0 // empty lines seen since the last content line
+	for p.i < len(p.lines) {
+		l := p.lines[p.i]
+		if l.padded {
+			return nil, false // whitespace that a literal would keep
+		}
+		if len(l.text) == 0 {
+			trailing++
+			p.i++
+			continue
+		}
+		if blockInd < 0 {
+			if l.indent <= ind {
+				break
+			}
+			blockInd = l.indent
+		}
+		if l.indent < blockInd {
+			if l.indent > ind {
+				return nil, false
+			}
+			break
+		}
+		for ; trailing > 0; trailing-- {
+			parts = append(parts, "")
+		}
+		parts = append(parts, strings.Repeat(" ", l.indent-blockInd)+string(l.text))
+		p.i++
+	}
+	if blockInd < 0 {
+		return nil, false // empty block scalar: rare, leave it to yaml.v3
+	}
+	if p.i >= len(p.lines) && !p.finalNL {
+		return nil, false // runs to an end without a line break
+	}
+	s := strings.Join(parts, "\n")
+	switch chomp {
+	case 0:
+		s += "\n"
+	case '+':
+		s += "\n" + strings.Repeat("\n", trailing)
+	}
+	return s, true
+}
+
+// splitKey splits "key: rest" (or "key:" at the end of the line).
+func splitKey(t []byte) (string, []byte, bool) {
+	if len(t) == 0 {
+		return "", nil, false
+	}
+	if t[0] == '"' || t[0] == '\'' {
+		v, tail, ok := quoted(t)
+		if !ok || len(tail) == 0 || tail[0] != ':' || (len(tail) > 1 && tail[1] != ' ') {
+			return "", nil, false
+		}
+		s, _ := v.(string)
+		return s, trimLeftSpace(tail[1:]), true
+	}
+	if !plainStart(t[0], t) {
+		return "", nil, false
+	}
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case ':':
+			if i+1 == len(t) || t[i+1] == ' ' {
+				key := bytes.TrimRight(t[:i], " ")
+				if len(key) == 0 || bytes.Contains(key, []byte(" #")) {
+					return "", nil, false
+				}
+				return string(key), trimLeftSpace(t[i+1:]), true
+			}
+		case '#':
+			if i > 0 && t[i-1] == ' ' {
+				return "", nil, false
+			}
+		}
+	}
+	return "", nil, false
+}
+
+func trimLeftSpace(b []byte) []byte { return bytes.TrimLeft(b, " ") }
+
+// plainStart reports whether c can start a plain scalar or key here.
+func plainStart(c byte, t []byte) bool {
+	switch c {
+	case '&', '*', '!', '|', '>', '%', '@', '`', '{', '}', '[', ']', ',', '#', '"', '\'':
+		return false
+	case '?', ':', '-':
+		return len(t) > 1 && t[1] != ' '
+	}
+	return true
+}
+
+// plainOK checks a block-context plain scalar: nothing that would make it
+// something else or an error.
+func plainOK(s []byte, flow bool) bool {
+	if len(s) == 0 || !plainStart(s[0], s) {
+		return false
+	}
+	if bytes.Contains(s, []byte(": ")) || bytes.HasSuffix(s, []byte(":")) || bytes.Contains(s, []byte(" #")) {
+		return false
+	}
+	if flow && bytes.ContainsAny(s, ",[]{}") {
+		return false
+	}
+	return utf8.Valid(s)
+}
+
+// stripComment removes a " #" comment and trailing spaces from a plain
+// scalar's line.
+func stripComment(b []byte) []byte {
+	for i := 1; i < len(b); i++ {
+		if b[i] == '#' && (b[i-1] == ' ' || b[i-1] == '\t') {
+			return bytes.TrimRight(b[:i], " \t")
+		}
+	}
+	return b
+}
+
+func onlyComment(tail []byte) bool {
+	tail = bytes.TrimLeft(tail, " \t")
+	return len(tail) == 0 || tail[0] == '#'
+}
+
+// quoted parses a one-line single- or double-quoted scalar at the start of
+// b and returns the rest of the line.
+func quoted(b []byte) (any, []byte, bool) {
+	q := b[0]
+	var sb strings.Builder
+	for i := 1; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == q && q == '\'':
+			if i+1 < len(b) && b[i+1] == '\'' {
+				sb.WriteByte('\'')
+				i++
+				continue
+			}
+			return sb.String(), b[i+1:], true
+		case c == q:
+			return sb.String(), b[i+1:], true
+		case c == '\\' && q == '"':
+			if i+1 >= len(b) {
+				return nil, nil, false
+			}
+			i++
+			switch b[i] {
+			case 'n':
+				sb.WriteByte('\n')
+			case 't':
+				sb.WriteByte('\t')
+			case 'r':
+				sb.WriteByte('\r')
+			case '"', '\\', '/':
+				sb.WriteByte(b[i])
+			case '0':
+				sb.WriteByte(0)
+			case 'u':
+				if i+4 >= len(b) {
+					return nil, nil, false
+				}
+				r, err := strconv.ParseUint(string(b[i+1:i+5]), 16, 32)
+				if err != nil || (r >= 0xD800 && r <= 0xDFFF) {
+					return nil, nil, false
+				}
+				sb.WriteRune(rune(r))
+				i += 4
+			default:
+				return nil, nil, false
+			}
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return nil, nil, false // not closed on this line
+}
+
+// flowNode parses a one-line flow collection or scalar at the start of b.
+func flowNode(b []byte, depth int) (any, []byte, bool) {
+	if depth > maxFastDepth {
+		return nil, nil, false
+	}
+	b = trimLeftSpace(b)
+	if len(b) == 0 {
+		return nil, nil, false
+	}
+	switch b[0] {
+	case '{':
+		m := map[string]any{}
+		b = trimLeftSpace(b[1:])
+		if len(b) > 0 && b[0] == '}' {
+			return m, b[1:], true
+		}
+		for {
+			k, rest, ok := flowKey(b)
+			if !ok {
+				return nil, nil, false
+			}
+			if _, dup := m[k]; dup || k == "<<" {
+				return nil, nil, false
+			}
+			var v any
+			rest = trimLeftSpace(rest)
+			if len(rest) > 0 && (rest[0] == ',' || rest[0] == '}') {
+				v = nil
+			} else if v, rest, ok = flowNode(rest, depth+1); !ok {
+				return nil, nil, false
+			}
+			m[k] = v
+			rest = trimLeftSpace(rest)
+			if len(rest) == 0 {
+				return nil, nil, false
+			}
+			if rest[0] == '}' {
+				return m, rest[1:], true
+			}
+			if rest[0] != ',' {
+				return nil, nil, false
+			}
+			b = trimLeftSpace(rest[1:])
+			if len(b) > 0 && b[0] == '}' {
+				return m, b[1:], true
+			}
+		}
+	case '[':
+		s := []any{}
+		b = trimLeftSpace(b[1:])
+		if len(b) > 0 && b[0] == ']' {
+			return s, b[1:], true
+		}
+		for {
+			v, rest, ok := flowNode(b, depth+1)
+			if !ok {
+				return nil, nil, false
+			}
+			if _, isKey, _ := flowKey(b); isKey != nil {
+				return nil, nil, false // "[a: b]" single-pair mappings
+			}
+			s = append(s, v)
+			rest = trimLeftSpace(rest)
+			if len(rest) == 0 {
+				return nil, nil, false
+			}
+			if rest[0] == ']' {
+				return s, rest[1:], true
+			}
+			if rest[0] != ',' {
+				return nil, nil, false
+			}
+			b = trimLeftSpace(rest[1:])
+			if len(b) > 0 && b[0] == ']' {
+				return s, b[1:], true
+			}
+		}
+	case '"', '\'':
+		return quoted(b)
+	}
+	end := 0
+	for end < len(b) && !strings.ContainsRune(",[]{}#", rune(b[end])) {
+		if b[end] == ':' && (end+1 == len(b) || b[end+1] == ' ' || b[end+1] == ',') {
+			return nil, nil, false
+		}
+		end++
+	}
+	if end < len(b) && b[end] == '#' {
+		return nil, nil, false
+	}
+	s := bytes.TrimRight(b[:end], " ")
+	if !plainOK(s, true) {
+		return nil, nil, false
+	}
+	v, ok := resolvePlain(string(s))
+	return v, b[end:], ok
+}
+
+// flowKey reads "key:" inside a flow mapping.
+func flowKey(b []byte) (string, []byte, bool) {
+	if len(b) == 0 {
+		return "", nil, false
+	}
+	if b[0] == '"' || b[0] == '\'' {
+		v, tail, ok := quoted(b)
+		if !ok {
+			return "", nil, false
+		}
+		tail = trimLeftSpace(tail)
+		if len(tail) == 0 || tail[0] != ':' {
+			return "", nil, false
+		}
+		s, _ := v.(string)
+		return s, tail[1:], true
+	}
+	if !plainStart(b[0], b) || b[0] == '-' || b[0] == '?' || b[0] == ':' {
+		return "", nil, false
+	}
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case ':':
+			if i+1 < len(b) && b[i+1] == ' ' {
+				k := bytes.TrimRight(b[:i], " ")
+				if len(k) == 0 {
+					return "", nil, false
+				}
+				return string(k), b[i+1:], true
+			}
+			return "", nil, false
+		case ',', '[', ']', '{', '}', '#':
+			return "", nil, false
+		}
+	}
+	return "", nil, false
+}
+
+// resolvePlain gives a plain scalar its YAML 1.2 core schema type, the way
+// yaml.v3 does. Forms whose resolution is subtle (other number bases,
+// underscores, leading zeros, infinities, timestamps-like values) return
+// ok=false so yaml.v3 decides.
+func resolvePlain(s string) (any, bool) {
+	switch s {
+	case "~", "null", "Null", "NULL":
+		return nil, true
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	c := s[0]
+	if !(c >= '0' && c <= '9') && c != '-' && c != '+' && c != '.' {
+		return s, true
+	}
+	digits, dots, exps, others := 0, 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch >= '0' && ch <= '9':
+			digits++
+		case ch == '.':
+			dots++
+		case ch == 'e' || ch == 'E':
+			exps++
+		case (ch == '-' || ch == '+') && (i == 0 || s[i-1] == 'e' || s[i-1] == 'E'):
+		default:
+			others++
+		}
+	}
+	if others > 0 {
+		// "1.30.2", "10Gi", "2020-01-01", "500m", "1h": strings, unless
+		// they might be something yaml.v3 knows (hex, octal, binary, .inf).
+		body := strings.ToLower(strings.TrimLeft(s, "+-"))
+		if body == ".inf" || body == ".nan" ||
+			strings.HasPrefix(body, "0x") || strings.HasPrefix(body, "0o") || strings.HasPrefix(body, "0b") ||
+			strings.Contains(s, "_") || strings.Contains(s, ":") || looksLikeTimestamp(s) {
+			return nil, false
+		}
+		return s, true
+	}
+	body := strings.TrimLeft(s, "+-")
+	if digits == 0 || len(body) == 0 {
+		return s, true // "-", ".", "+.": strings
+	}
+	if dots == 0 && exps == 0 {
+		if len(body) > 1 && body[0] == '0' {
+			return nil, false // leading zero: let yaml.v3 decide
+		}
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i, true
+		}
+		return nil, false
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && dots <= 1 && exps <= 1 {
+		return f, true
+	}
+	if dots > 1 && exps == 0 {
+		return s, true // "1.2.3"
+	}
+	return nil, false
+}
+
+func looksLikeTimestamp(s string) bool {
+	return len(s) >= 8 && s[4] == '-' && s[0] >= '0' && s[0] <= '9'
+}

@@ -1,0 +1,54 @@
+package manifest
+
+import (
+	"os"
+	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// lazySrc is the document an object was decoded from by the fast path. The
+// position tree is built from it only when a position is asked for, which
+// for a clean manifest is never.
+type lazySrc struct {
+	file string // the file it came from; re-read when data is nil
+	data []byte
+	off  int // byte offset of the document in file
+	n    int // its length
+	line int // file line of its first byte
+
+	once  sync.Once
+	root  *yaml.Node
+	lines *lineMap
+}
+
+func newLazy(file string, c chunk) *lazySrc {
+	return &lazySrc{file: file, data: c.data, off: c.off, n: len(c.data), line: c.line}
+}
+
+// tree returns the position tree and line map, building them on first use.
+// It returns a nil root when the document cannot be read or parsed again
+// (the file changed meanwhile); positions then fall back to the document's
+// first line.
+func (o *Object) tree() (*yaml.Node, *lineMap) {
+	if o.root != nil || o.lazy == nil {
+		return o.root, o.lines
+	}
+	z := o.lazy
+	z.once.Do(func() {
+		data := z.data
+		if data == nil {
+			all, err := os.ReadFile(z.file)
+			if err != nil || z.off+z.n > len(all) {
+				return
+			}
+			data = all[z.off : z.off+z.n]
+		}
+		n, _, err := decodeYAML(data)
+		if err != nil || n == nil || len(n.Content) == 0 {
+			return
+		}
+		z.root, z.lines = n.Content[0], newLineMap(chunk{data: data, line: z.line, off: z.off})
+	})
+	return z.root, z.lines
+}
