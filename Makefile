@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build test vet bench bench-lint generate fuzz clean
+.PHONY: build test vet bench bench-lint generate fuzz clean testcluster
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -29,3 +29,14 @@ fuzz:
 
 clean:
 	rm -rf bin .bench
+
+# testcluster: a real kube-apiserver + etcd + controllers for tests and the demo (separate Go module;
+# see testcluster/main.go). The ldflags make discovery report the Kubernetes release it is built from.
+K8S_VERSION := $(shell awk '$$1 == "k8s.io/kubernetes" { print $$2 }' testcluster/go.mod)
+K8S_MINOR   := $(word 2,$(subst ., ,$(K8S_VERSION)))
+K8S_LDFLAGS := $(foreach p,k8s.io/component-base/version k8s.io/client-go/pkg/version,\
+	-X $(p).gitVersion=$(K8S_VERSION) -X $(p).gitMajor=1 -X $(p).gitMinor=$(K8S_MINOR) \
+	-X $(p).gitTreeState=clean -X $(p).gitCommit=)
+
+testcluster:
+	cd testcluster && $(GO) build -ldflags "-s -w $(K8S_LDFLAGS)" -o ../bin/testcluster .

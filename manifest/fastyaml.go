@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -18,7 +17,9 @@ import (
 // succeeds its result is exactly what the yaml.v3 path produces; a
 // differential fuzz test holds it to that.
 func fastDecode(data []byte) (map[string]any, bool) {
-	if hasOddBreaks(data) || !printable(data) {
+	// Tabs are whitespace in some places of YAML and content in others;
+	// the few manifests with tabs go to yaml.v3.
+	if hasOddBreaks(data) || bytes.IndexByte(data, '\t') >= 0 || !printable(data) {
 		return nil, false
 	}
 	p := &fastParser{}
@@ -373,14 +374,20 @@ func (p *fastParser) literal(ind int, header []byte) (any, bool) {
 	return s, true
 }
 
+// maxKeyBytes stays under YAML's 1024-character limit on implicit keys.
+const maxKeyBytes = 1000
+
 // splitKey splits "key: rest" (or "key:" at the end of the line).
 func splitKey(t []byte) (string, []byte, bool) {
 	if len(t) == 0 {
 		return "", nil, false
 	}
+	if c := bytes.IndexByte(t, ':'); c > maxKeyBytes {
+		return "", nil, false
+	}
 	if t[0] == '"' || t[0] == '\'' {
 		v, tail, ok := quoted(t)
-		if !ok || len(tail) == 0 || tail[0] != ':' || (len(tail) > 1 && tail[1] != ' ') {
+		if !ok || len(t)-len(tail) > maxKeyBytes || len(tail) == 0 || tail[0] != ':' || (len(tail) > 1 && tail[1] != ' ') {
 			return "", nil, false
 		}
 		s, _ := v.(string)
@@ -393,7 +400,7 @@ func splitKey(t []byte) (string, []byte, bool) {
 		switch t[i] {
 		case ':':
 			if i+1 == len(t) || t[i+1] == ' ' {
-				key := bytes.TrimRight(t[:i], " ")
+				key := bytes.TrimRight(t[:i], " \t")
 				if len(key) == 0 || bytes.Contains(key, []byte(" #")) {
 					return "", nil, false
 				}
@@ -408,303 +415,5 @@ func splitKey(t []byte) (string, []byte, bool) {
 	return "", nil, false
 }
 
-func trimLeftSpace(b []byte) []byte { return bytes.TrimLeft(b, " ") }
+func trimLeftSpace(b []byte) []byte { return bytes.TrimLeft(b, " \t") }
 
-// plainStart reports whether c can start a plain scalar or key here.
-func plainStart(c byte, t []byte) bool {
-	switch c {
-	case '&', '*', '!', '|', '>', '%', '@', '`', '{', '}', '[', ']', ',', '#', '"', '\'':
-		return false
-	case '?', ':', '-':
-		return len(t) > 1 && t[1] != ' '
-	}
-	return true
-}
-
-// plainOK checks a block-context plain scalar: nothing that would make it
-// something else or an error.
-func plainOK(s []byte, flow bool) bool {
-	if len(s) == 0 || !plainStart(s[0], s) {
-		return false
-	}
-	if bytes.Contains(s, []byte(": ")) || bytes.HasSuffix(s, []byte(":")) || bytes.Contains(s, []byte(" #")) {
-		return false
-	}
-	if flow && bytes.ContainsAny(s, ",[]{}") {
-		return false
-	}
-	return utf8.Valid(s)
-}
-
-// stripComment removes a " #" comment and trailing spaces from a plain
-// scalar's line.
-func stripComment(b []byte) []byte {
-	for i := 1; i < len(b); i++ {
-		if b[i] == '#' && (b[i-1] == ' ' || b[i-1] == '\t') {
-			return bytes.TrimRight(b[:i], " \t")
-		}
-	}
-	return b
-}
-
-func onlyComment(tail []byte) bool {
-	tail = bytes.TrimLeft(tail, " \t")
-	return len(tail) == 0 || tail[0] == '#'
-}
-
-// quoted parses a one-line single- or double-quoted scalar at the start of
-// b and returns the rest of the line.
-func quoted(b []byte) (any, []byte, bool) {
-	q := b[0]
-	var sb strings.Builder
-	for i := 1; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case c == q && q == '\'':
-			if i+1 < len(b) && b[i+1] == '\'' {
-				sb.WriteByte('\'')
-				i++
-				continue
-			}
-			return sb.String(), b[i+1:], true
-		case c == q:
-			return sb.String(), b[i+1:], true
-		case c == '\\' && q == '"':
-			if i+1 >= len(b) {
-				return nil, nil, false
-			}
-			i++
-			switch b[i] {
-			case 'n':
-				sb.WriteByte('\n')
-			case 't':
-				sb.WriteByte('\t')
-			case 'r':
-				sb.WriteByte('\r')
-			case '"', '\\', '/':
-				sb.WriteByte(b[i])
-			case '0':
-				sb.WriteByte(0)
-			case 'u':
-				if i+4 >= len(b) {
-					return nil, nil, false
-				}
-				r, err := strconv.ParseUint(string(b[i+1:i+5]), 16, 32)
-				if err != nil || (r >= 0xD800 && r <= 0xDFFF) {
-					return nil, nil, false
-				}
-				sb.WriteRune(rune(r))
-				i += 4
-			default:
-				return nil, nil, false
-			}
-		default:
-			sb.WriteByte(c)
-		}
-	}
-	return nil, nil, false // not closed on this line
-}
-
-// flowNode parses a one-line flow collection or scalar at the start of b.
-func flowNode(b []byte, depth int) (any, []byte, bool) {
-	if depth > maxFastDepth {
-		return nil, nil, false
-	}
-	b = trimLeftSpace(b)
-	if len(b) == 0 {
-		return nil, nil, false
-	}
-	switch b[0] {
-	case '{':
-		m := map[string]any{}
-		b = trimLeftSpace(b[1:])
-		if len(b) > 0 && b[0] == '}' {
-			return m, b[1:], true
-		}
-		for {
-			k, rest, ok := flowKey(b)
-			if !ok {
-				return nil, nil, false
-			}
-			if _, dup := m[k]; dup || k == "<<" {
-				return nil, nil, false
-			}
-			var v any
-			rest = trimLeftSpace(rest)
-			if len(rest) > 0 && (rest[0] == ',' || rest[0] == '}') {
-				v = nil
-			} else if v, rest, ok = flowNode(rest, depth+1); !ok {
-				return nil, nil, false
-			}
-			m[k] = v
-			rest = trimLeftSpace(rest)
-			if len(rest) == 0 {
-				return nil, nil, false
-			}
-			if rest[0] == '}' {
-				return m, rest[1:], true
-			}
-			if rest[0] != ',' {
-				return nil, nil, false
-			}
-			b = trimLeftSpace(rest[1:])
-			if len(b) > 0 && b[0] == '}' {
-				return m, b[1:], true
-			}
-		}
-	case '[':
-		s := []any{}
-		b = trimLeftSpace(b[1:])
-		if len(b) > 0 && b[0] == ']' {
-			return s, b[1:], true
-		}
-		for {
-			v, rest, ok := flowNode(b, depth+1)
-			if !ok {
-				return nil, nil, false
-			}
-			if _, isKey, _ := flowKey(b); isKey != nil {
-				return nil, nil, false // "[a: b]" single-pair mappings
-			}
-			s = append(s, v)
-			rest = trimLeftSpace(rest)
-			if len(rest) == 0 {
-				return nil, nil, false
-			}
-			if rest[0] == ']' {
-				return s, rest[1:], true
-			}
-			if rest[0] != ',' {
-				return nil, nil, false
-			}
-			b = trimLeftSpace(rest[1:])
-			if len(b) > 0 && b[0] == ']' {
-				return s, b[1:], true
-			}
-		}
-	case '"', '\'':
-		return quoted(b)
-	}
-	end := 0
-	for end < len(b) && !strings.ContainsRune(",[]{}#", rune(b[end])) {
-		if b[end] == ':' && (end+1 == len(b) || b[end+1] == ' ' || b[end+1] == ',') {
-			return nil, nil, false
-		}
-		end++
-	}
-	if end < len(b) && b[end] == '#' {
-		return nil, nil, false
-	}
-	s := bytes.TrimRight(b[:end], " ")
-	if !plainOK(s, true) {
-		return nil, nil, false
-	}
-	v, ok := resolvePlain(string(s))
-	return v, b[end:], ok
-}
-
-// flowKey reads "key:" inside a flow mapping.
-func flowKey(b []byte) (string, []byte, bool) {
-	if len(b) == 0 {
-		return "", nil, false
-	}
-	if b[0] == '"' || b[0] == '\'' {
-		v, tail, ok := quoted(b)
-		if !ok {
-			return "", nil, false
-		}
-		tail = trimLeftSpace(tail)
-		if len(tail) == 0 || tail[0] != ':' {
-			return "", nil, false
-		}
-		s, _ := v.(string)
-		return s, tail[1:], true
-	}
-	if !plainStart(b[0], b) || b[0] == '-' || b[0] == '?' || b[0] == ':' {
-		return "", nil, false
-	}
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case ':':
-			if i+1 < len(b) && b[i+1] == ' ' {
-				k := bytes.TrimRight(b[:i], " ")
-				if len(k) == 0 {
-					return "", nil, false
-				}
-				return string(k), b[i+1:], true
-			}
-			return "", nil, false
-		case ',', '[', ']', '{', '}', '#':
-			return "", nil, false
-		}
-	}
-	return "", nil, false
-}
-
-// resolvePlain gives a plain scalar its YAML 1.2 core schema type, the way
-// yaml.v3 does. Forms whose resolution is subtle (other number bases,
-// underscores, leading zeros, infinities, timestamps-like values) return
-// ok=false so yaml.v3 decides.
-func resolvePlain(s string) (any, bool) {
-	switch s {
-	case "~", "null", "Null", "NULL":
-		return nil, true
-	case "true", "True", "TRUE":
-		return true, true
-	case "false", "False", "FALSE":
-		return false, true
-	}
-	c := s[0]
-	if !(c >= '0' && c <= '9') && c != '-' && c != '+' && c != '.' {
-		return s, true
-	}
-	digits, dots, exps, others := 0, 0, 0, 0
-	for i := 0; i < len(s); i++ {
-		switch ch := s[i]; {
-		case ch >= '0' && ch <= '9':
-			digits++
-		case ch == '.':
-			dots++
-		case ch == 'e' || ch == 'E':
-			exps++
-		case (ch == '-' || ch == '+') && (i == 0 || s[i-1] == 'e' || s[i-1] == 'E'):
-		default:
-			others++
-		}
-	}
-	if others > 0 {
-		// "1.30.2", "10Gi", "2020-01-01", "500m", "1h": strings, unless
-		// they might be something yaml.v3 knows (hex, octal, binary, .inf).
-		body := strings.ToLower(strings.TrimLeft(s, "+-"))
-		if body == ".inf" || body == ".nan" ||
-			strings.HasPrefix(body, "0x") || strings.HasPrefix(body, "0o") || strings.HasPrefix(body, "0b") ||
-			strings.Contains(s, "_") || strings.Contains(s, ":") || looksLikeTimestamp(s) {
-			return nil, false
-		}
-		return s, true
-	}
-	body := strings.TrimLeft(s, "+-")
-	if digits == 0 || len(body) == 0 {
-		return s, true // "-", ".", "+.": strings
-	}
-	if dots == 0 && exps == 0 {
-		if len(body) > 1 && body[0] == '0' {
-			return nil, false // leading zero: let yaml.v3 decide
-		}
-		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return i, true
-		}
-		return nil, false
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && dots <= 1 && exps <= 1 {
-		return f, true
-	}
-	if dots > 1 && exps == 0 {
-		return s, true // "1.2.3"
-	}
-	return nil, false
-}
-
-func looksLikeTimestamp(s string) bool {
-	return len(s) >= 8 && s[4] == '-' && s[0] >= '0' && s[0] <= '9'
-}
