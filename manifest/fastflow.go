@@ -163,9 +163,6 @@ func flowKey(b []byte) (string, []byte, bool) {
 	if len(b) == 0 {
 		return "", nil, false
 	}
-	if c := bytes.IndexByte(b, ':'); c > maxKeyBytes {
-		return "", nil, false
-	}
 	if b[0] == '"' || b[0] == '\'' {
 		v, tail, ok := quoted(b)
 		if !ok || len(b)-len(tail) > maxKeyBytes {
@@ -184,7 +181,7 @@ func flowKey(b []byte) (string, []byte, bool) {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case ':':
-			if i+1 < len(b) && b[i+1] == ' ' {
+			if i+1 < len(b) && b[i+1] == ' ' && i <= maxKeyBytes {
 				k := bytes.TrimRight(b[:i], " \t")
 				if len(k) == 0 {
 					return "", nil, false

@@ -382,9 +382,6 @@ func splitKey(t []byte) (string, []byte, bool) {
 	if len(t) == 0 {
 		return "", nil, false
 	}
-	if c := bytes.IndexByte(t, ':'); c > maxKeyBytes {
-		return "", nil, false
-	}
 	if t[0] == '"' || t[0] == '\'' {
 		v, tail, ok := quoted(t)
 		if !ok || len(t)-len(tail) > maxKeyBytes || len(tail) == 0 || tail[0] != ':' || (len(tail) > 1 && tail[1] != ' ') {
@@ -400,6 +397,9 @@ func splitKey(t []byte) (string, []byte, bool) {
 		switch t[i] {
 		case ':':
 			if i+1 == len(t) || t[i+1] == ' ' {
+				if i > maxKeyBytes {
+					return "", nil, false
+				}
 				key := bytes.TrimRight(t[:i], " \t")
 				if len(key) == 0 || bytes.Contains(key, []byte(" #")) {
 					return "", nil, false
