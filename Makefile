@@ -1,4 +1,4 @@
-# kubeplan: `make build` builds bin/kubeplan, `make test` runs every test.
+# kubeplan: `make build` builds bin/kubeplan, `make test` runs every test (building bin/testcluster).
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
@@ -11,8 +11,10 @@ build:
 vet:
 	$(GO) vet ./...
 
-test: vet
+# The integration tests run against bin/testcluster, so `make test` builds it first.
+test: vet testcluster
 	$(GO) test ./...
+	cd testcluster && $(GO) vet ./... && $(GO) test ./...
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
 bench: bench-lint

@@ -24,7 +24,7 @@ import (
 const usage = `testcluster: a real kube-apiserver, etcd and controllers in one process, for tests.
 
 Usage:
-  testcluster start --dir DIR [--timeout 90s] [--verbose] [--v N]
+  testcluster start --dir DIR [--timeout 90s] [--verbose] [--v N] [--stop-on-stdin-eof]
       Make fresh PKI and etcd data in DIR, run the cluster in the foreground, write
       DIR/admin.kubeconfig (group system:masters) when it is ready, then print
       "ready DIR/admin.kubeconfig". Logs go to DIR/testcluster.log and DIR/etcd.log.
@@ -66,15 +66,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "testcluster: unknown command %q\n\n%s", args[0], usage)
 		return 2
 	}
+	var usage usageError
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "testcluster %s: %v (see testcluster help)\n", args[0], usage.err)
+		return 2
 	case err != nil:
 		fmt.Fprintf(stderr, "testcluster %s: %v\n", args[0], err)
 		return 1
 	}
 	return 0
 }
+
+// usageError is a mistake in the command line: exit code 2.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
 
 // warnUnversioned says so when the binary was built without the version ldflags
 // (plain `go build`): discovery then reports v0.0.0-master.

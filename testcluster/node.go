@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -76,6 +78,15 @@ func nodeStatus() v1.NodeStatus {
 			Architecture:            runtime.GOARCH,
 			ContainerRuntimeVersion: "testcluster://" + version.Get().GitVersion,
 			OSImage:                 "testcluster simulated node",
+			KernelVersion:           kernelVersion(),
 		},
 	}
+}
+
+func kernelVersion() string {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(b))
 }

@@ -28,6 +28,7 @@ type startOptions struct {
 	timeout   time.Duration
 	verbosity int
 	verbose   bool
+	stdinEOF  bool
 }
 
 func parseStart(args []string, stderr io.Writer) (*startOptions, error) {
@@ -38,14 +39,15 @@ func parseStart(args []string, stderr io.Writer) (*startOptions, error) {
 	fs.DurationVar(&o.timeout, "timeout", 90*time.Second, "give up if the cluster is not ready within this time")
 	fs.IntVar(&o.verbosity, "v", 0, "log verbosity of the Kubernetes components")
 	fs.BoolVar(&o.verbose, "verbose", false, "copy the logs to stderr too (they always go to DIR/"+logFileName+")")
+	fs.BoolVar(&o.stdinEOF, "stop-on-stdin-eof", false, "also stop when stdin is closed (so a parent that dies takes the cluster with it)")
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		return nil, usageError{err}
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected arguments: %q", fs.Args())
+		return nil, usageError{fmt.Errorf("unexpected arguments: %q", fs.Args())}
 	}
 	if o.dir == "" {
-		return nil, errors.New("--dir is required")
+		return nil, usageError{errors.New("--dir is required")}
 	}
 	abs, err := filepath.Abs(o.dir)
 	if err != nil {
@@ -81,10 +83,23 @@ func runStart(o *startOptions, stdout io.Writer) error {
 	defer stopSignals()
 	// A second signal kills the process the default way.
 	context.AfterFunc(signals, stopSignals)
+	if o.stdinEOF {
+		var stdinClosed context.CancelCauseFunc
+		signals, stdinClosed = context.WithCancelCause(signals)
+		go func() {
+			_, _ = io.Copy(io.Discard, os.Stdin)
+			stdinClosed(errors.New("stdin closed"))
+		}()
+	}
 
 	c, err := bootCluster(signals, o)
 	if c != nil {
 		defer c.shutdown()
+	}
+	if err != nil && signals.Err() != nil {
+		// Asked to stop while starting: that is a clean stop, not a failure.
+		klog.InfoS("testcluster: stopped while starting", "cause", context.Cause(signals))
+		return nil
 	}
 	if err != nil {
 		return err
@@ -94,7 +109,7 @@ func runStart(o *startOptions, stdout io.Writer) error {
 
 	select {
 	case <-signals.Done():
-		klog.InfoS("testcluster: shutting down on signal")
+		klog.InfoS("testcluster: shutting down", "cause", context.Cause(signals))
 		return nil
 	case err := <-c.failed:
 		return err
@@ -108,6 +123,8 @@ type cluster struct {
 	failed  chan error
 	etcd    interface{ Close() }
 	parts   []*component // in start order; stopped in reverse
+	api     *component
+	client  kubernetes.Interface
 	started time.Time
 }
 
@@ -149,9 +166,11 @@ func bootCluster(ctx context.Context, o *startOptions) (*cluster, error) {
 	}
 
 	apiArgs := apiserverArgs(o.dir, etcdURL)
-	c.parts = append(c.parts, startComponent("kube-apiserver", c.failed, func(ctx context.Context) error {
+	c.client = client
+	c.api = startComponent("kube-apiserver", c.failed, func(ctx context.Context) error {
 		return runAPIServer(ctx, apiArgs, listener)
-	}))
+	})
+	c.parts = append(c.parts, c.api)
 	if err := waitFor(ctx, client, c.failed, apiserverReady); err != nil {
 		return c, err
 	}
@@ -173,6 +192,7 @@ func bootCluster(ctx context.Context, o *startOptions) (*cluster, error) {
 
 // shutdown stops the components in reverse order, then etcd.
 func (c *cluster) shutdown() {
+	c.settleAPIServer()
 	for i := len(c.parts) - 1; i >= 0; i-- {
 		if err := c.parts[i].stop(shutdownTimeout); err != nil {
 			klog.ErrorS(err, "testcluster: shutdown")
@@ -204,4 +224,26 @@ func lockDir(dir string) (func(), error) {
 		return nil, fmt.Errorf("another testcluster is running in %s", dir)
 	}
 	return func() { f.Close() }, nil
+}
+
+// settleAPIServer waits (a bounded time) for a still-starting kube-apiserver to
+// finish its post-start hooks: cancelled midway, they end the process with
+// klog.Fatal instead of a clean exit.
+func (c *cluster) settleAPIServer() {
+	if c.api == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	for ctx.Err() == nil {
+		select {
+		case <-c.api.exited:
+			return
+		default:
+		}
+		if apiserverReady.ok(ctx, c.client) == nil {
+			return
+		}
+		time.Sleep(pollInterval)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -31,24 +32,25 @@ func parseUser(args []string, stderr io.Writer) (*userOptions, error) {
 	fs.StringVar(&o.name, "name", "", "user name: the certificate's CN, and DIR/NAME.kubeconfig (required)")
 	fs.Var((*repeated)(&o.groups), "group", "a group of the user (the certificate's O); repeat for more")
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		return nil, usageError{err}
 	}
+	var err error
 	switch {
 	case fs.NArg() > 0:
-		return nil, fmt.Errorf("unexpected arguments: %q", fs.Args())
+		err = fmt.Errorf("unexpected arguments: %q", fs.Args())
 	case o.dir == "":
-		return nil, errors.New("--dir is required")
+		err = errors.New("--dir is required")
 	case o.name == "":
-		return nil, errors.New("--name is required")
+		err = errors.New("--name is required")
 	case !validName.MatchString(o.name):
-		return nil, fmt.Errorf("--name %q: use letters, digits and . _ : @ - only", o.name)
+		err = fmt.Errorf("--name %q: use letters, digits and . _ : @ - only", o.name)
 	case reserved[o.name]:
-		return nil, fmt.Errorf("--name %q is reserved for the cluster's own kubeconfig", o.name)
+		err = fmt.Errorf("--name %q is reserved for the cluster's own kubeconfig", o.name)
+	case slices.Contains(o.groups, ""):
+		err = errors.New("--group must not be empty")
 	}
-	for _, g := range o.groups {
-		if g == "" {
-			return nil, errors.New("--group must not be empty")
-		}
+	if err != nil {
+		return nil, usageError{err}
 	}
 	return o, nil
 }

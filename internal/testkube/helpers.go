@@ -1,0 +1,102 @@
+package testkube
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Namespace creates a namespace named after t, waits for its default
+// ServiceAccount (pods cannot be created before the controllers add it), and
+// deletes the namespace when t ends (without waiting for it to go).
+func (c *Cluster) Namespace(t testing.TB) string {
+	t.Helper()
+	name := namespaceName(t.Name(), c.seq.Add(1))
+	r, err := c.admin()
+	if err != nil {
+		t.Fatalf("testkube: namespace %s: %v", name, err)
+	}
+	ns := map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}
+	if err := r.do(http.MethodPost, "/api/v1/namespaces", ns, http.StatusCreated); err != nil {
+		t.Fatalf("testkube: create namespace: %v", err)
+	}
+	sa := "/api/v1/namespaces/" + name + "/serviceaccounts/default"
+	for deadline := time.Now().Add(namespaceTimeout); ; time.Sleep(50 * time.Millisecond) {
+		err := r.do(http.MethodGet, sa, nil, http.StatusOK)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("testkube: namespace %s has no default ServiceAccount after %s: %v", name, namespaceTimeout, err)
+		}
+	}
+	t.Cleanup(func() {
+		if r, err := c.admin(); err == nil {
+			_ = r.do(http.MethodDelete, "/api/v1/namespaces/"+name, nil, http.StatusOK, http.StatusAccepted, http.StatusNotFound)
+		}
+	})
+	return name
+}
+
+const namespaceTimeout = 20 * time.Second
+
+var notDNS = regexp.MustCompile(`[^a-z0-9]+`)
+
+// namespaceName makes a DNS label from a test name and a sequence number.
+func namespaceName(test string, seq int64) string {
+	base := strings.Trim(notDNS.ReplaceAllString(strings.ToLower(test), "-"), "-")
+	suffix := fmt.Sprintf("-%d", seq)
+	if max := 63 - len(suffix); len(base) > max {
+		base = strings.TrimRight(base[:max], "-")
+	}
+	if base == "" {
+		base = "test"
+	}
+	return base + suffix
+}
+
+// User writes a kubeconfig for user name in groups (a client certificate
+// signed by the cluster's CA) and returns its path. The user has no rights
+// until a test binds some.
+func (c *Cluster) User(t testing.TB, name string, groups ...string) string {
+	t.Helper()
+	args := []string{"user", "--dir", c.dir, "--name", name}
+	for _, g := range groups {
+		args = append(args, "--group", g)
+	}
+	out, err := exec.Command(c.binary, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("testkube: testcluster %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return filepath.Join(c.dir, name+".kubeconfig")
+}
+
+// Kubectl runs kubectl against the cluster as admin (a --kubeconfig in args
+// takes precedence) and returns its stdout; it fails t when kubectl fails.
+func (c *Cluster) Kubectl(t testing.TB, args ...string) string {
+	t.Helper()
+	out, err := c.TryKubectl(args...)
+	if err != nil {
+		t.Fatalf("kubectl %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+// TryKubectl is Kubectl that returns kubectl's failure (with its stderr) instead of failing a test.
+func (c *Cluster) TryKubectl(args ...string) (string, error) {
+	cmd := exec.Command("kubectl", args...)
+	// A discovery cache per cluster: ports are reused, API sets may differ.
+	cmd.Env = append(cmd.Environ(), "KUBECONFIG="+c.kubeconfig, "KUBECACHEDIR="+filepath.Join(c.dir, "kubectl-cache"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.String(), fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.String(), nil
+}
