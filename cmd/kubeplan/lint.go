@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -61,16 +62,18 @@ Exit codes: 0 no error-level finding, 1 error-level findings, 2 lint could not r
   cat app.yaml | kubeplan lint -
   kubeplan lint --list-rules`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLint(cmd, s, f, args)
+			// lint's own failures mean it could not run: exit 2 (1 is findings).
+			var ee exitError
+			if err := runLint(cmd, s, f, args); err != nil && !errors.As(err, &ee) {
+				return usage(err)
+			} else {
+				return err
+			}
 		},
 	}
+	f.addInputFlags(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version to check served APIs against (1.33 to 1.37; default 1.37)")
 	fl.StringVarP(&f.output, "output", "o", "", "output format: "+strings.Join(render.LintFormats(), ", ")+" (default text, or github when GITHUB_ACTIONS=true)")
-	fl.StringVar(&f.configFile, "config", "", "config file (default .kubeplan.yaml in the current directory, if present)")
-	fl.StringArrayVar(&f.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
-	fl.StringArrayVar(&f.crds, "crds", nil, "file or directory of extra CustomResourceDefinitions (repeatable)")
-	fl.BoolVar(&f.ignoreMissing, "ignore-missing-schemas", false, "report custom resources without a CRD as warnings, not errors")
 	fl.StringVarP(&f.namespace, "namespace", "n", "", "namespace the manifests are meant for (enables namespace-mismatch)")
 	fl.BoolVar(&f.listRules, "list-rules", false, "list every rule with its id, default severity and description, then exit")
 	fl.IntVar(&f.concurrency, "concurrency", 0, "files and objects checked in parallel (default: number of CPUs)")
@@ -85,48 +88,20 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	if f.listRules {
 		return listRules(s, format)
 	}
-	cfgPath, explicit := f.configFile, f.configFile != ""
-	if !explicit {
-		cfgPath = config.DefaultFile
-	}
-	cfg, err := config.Load(cfgPath, explicit)
+	opts, exclude, crdPaths, err := lintSetup(cmd, f)
 	if err != nil {
 		return err
-	}
-	opts := lint.Options{
-		KubeVersion:          cfg.KubeVersion,
-		Namespace:            f.namespace,
-		IgnoreMissingSchemas: cfg.IgnoreMissingSchemas || f.ignoreMissing,
-		Concurrency:          f.concurrency,
-		Rules:                map[string]lint.RuleSetting{},
-	}
-	if cmd.Flags().Changed("kube-version") {
-		opts.KubeVersion = f.kubeVersion
-	}
-	if opts.KubeVersion, err = lint.NormalizeKubeVersion(opts.KubeVersion); err != nil {
-		return err
-	}
-	for id, v := range cfg.Rules {
-		if !lint.KnownRule(id) {
-			return fmt.Errorf("%s: unknown rule %q (kubeplan lint --list-rules shows them)", cfg.Where(id), id)
-		}
-		rs, err := lint.ParseRuleSetting(v)
-		if err != nil {
-			return fmt.Errorf("%s: %w", cfg.Where(id), err)
-		}
-		opts.Rules[id] = rs
 	}
 	if len(args) == 0 {
 		args = []string{"."}
 	}
-	exclude := append(append([]string{}, cfg.Exclude...), f.exclude...)
 	loadOpts := manifest.Options{Exclude: exclude, Stdin: s.in, Concurrency: f.concurrency}
 	srcs, err := manifest.Collect(args, loadOpts)
 	if err != nil {
 		return err
 	}
 	var crdProblems []*manifest.Problem
-	if crdPaths := append(append([]string{}, cfg.CRDs...), f.crds...); len(crdPaths) > 0 {
+	if len(crdPaths) > 0 {
 		crdRes, err := manifest.Load(crdPaths, manifest.Options{Concurrency: f.concurrency})
 		if err != nil {
 			return fmt.Errorf("--crds: %w", err)
@@ -188,4 +163,54 @@ func listRules(s streams, format string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, k, r.Description)
 	}
 	return tw.Flush()
+}
+
+// lintSetup reads the config file and the flags into lint options, the
+// exclude globs and the extra CRD paths.
+func lintSetup(cmd *cobra.Command, f *lintFlags) (lint.Options, []string, []string, error) {
+	cfgPath, explicit := f.configFile, f.configFile != ""
+	if !explicit {
+		cfgPath = config.DefaultFile
+	}
+	cfg, err := config.Load(cfgPath, explicit)
+	if err != nil {
+		return lint.Options{}, nil, nil, err
+	}
+	opts := lint.Options{
+		KubeVersion:          cfg.KubeVersion,
+		Namespace:            f.namespace,
+		IgnoreMissingSchemas: cfg.IgnoreMissingSchemas || f.ignoreMissing,
+		Concurrency:          f.concurrency,
+		Rules:                map[string]lint.RuleSetting{},
+	}
+	if cmd.Flags().Changed("kube-version") {
+		opts.KubeVersion = f.kubeVersion
+	}
+	if opts.KubeVersion, err = lint.NormalizeKubeVersion(opts.KubeVersion); err != nil {
+		return lint.Options{}, nil, nil, err
+	}
+	for id, v := range cfg.Rules {
+		if !lint.KnownRule(id) {
+			return lint.Options{}, nil, nil, fmt.Errorf("%s: unknown rule %q (kubeplan lint --list-rules shows them)", cfg.Where(id), id)
+		}
+		rs, err := lint.ParseRuleSetting(v)
+		if err != nil {
+			return lint.Options{}, nil, nil, fmt.Errorf("%s: %w", cfg.Where(id), err)
+		}
+		opts.Rules[id] = rs
+	}
+	exclude := append(append([]string{}, cfg.Exclude...), f.exclude...)
+	crdPaths := append(append([]string{}, cfg.CRDs...), f.crds...)
+	return opts, exclude, crdPaths, nil
+}
+
+// addInputFlags registers the flags that say what to read and how to lint
+// it, shared by lint and plan.
+func (f *lintFlags) addInputFlags(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version to check served APIs against (1.33 to 1.37; default 1.37)")
+	fl.StringVar(&f.configFile, "config", "", "config file (default .kubeplan.yaml in the current directory, if present)")
+	fl.StringArrayVar(&f.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
+	fl.StringArrayVar(&f.crds, "crds", nil, "file or directory of extra CustomResourceDefinitions (repeatable)")
+	fl.BoolVar(&f.ignoreMissing, "ignore-missing-schemas", false, "report custom resources without a CRD as warnings, not errors")
 }

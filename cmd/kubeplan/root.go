@@ -27,10 +27,26 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
+// usageError is an error that means the command could not run at all (bad
+// flag, unreadable path, bad config): exit code 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
+}
+
 // Main runs kubeplan with args and returns the process exit code. Every
 // error is printed once, here.
 func Main(args []string, s streams) int {
 	root := newRoot(s)
+	started := false
+	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -41,7 +57,11 @@ func Main(args []string, s streams) int {
 		return ee.code
 	}
 	fmt.Fprintln(s.err, "kubeplan: "+err.Error())
-	return exitUsage
+	var ue usageError
+	if !started || errors.As(err, &ue) {
+		return exitUsage // flags or arguments were wrong, or the input unreadable
+	}
+	return exitFindings // the operation failed
 }
 
 func newRoot(s streams) *cobra.Command {
@@ -52,7 +72,7 @@ func newRoot(s streams) *cobra.Command {
 lint before commit, plan on every pull request, apply on merge and on a schedule.
 
 Exit codes: 0 success, 1 findings or failed operation, 2 the command could not run
-(bad flag, unreadable path, bad config).`,
+(bad flag, unreadable path, bad config); plan --detailed-exitcode: 2 means changes.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -62,7 +82,7 @@ Exit codes: 0 success, 1 findings or failed operation, 2 the command could not r
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newPlanCmd(s), newVersionCmd(s))
 	return root
 }
 

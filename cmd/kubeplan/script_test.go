@@ -9,16 +9,30 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/kubeplan/kubeplan/internal/testkube"
 )
 
 // The CLI is tested as scripts in testdata/script/*.txtar: the real command
 // runs in-process as "kubeplan", expected output lives in the archives.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(stopCluster{m}, map[string]func(){
 		"kubeplan": func() {
 			os.Exit(Main(os.Args[1:], streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 		},
 	})
+}
+
+// stopCluster runs the tests, then stops the cluster the integration tests
+// shared (testkube.Main cannot be used: testscript.Main runs the tests).
+type stopCluster struct{ m *testing.M }
+
+func (s stopCluster) Run() int {
+	code := s.m.Run()
+	if err := testkube.StopShared(); err != nil && code == 0 {
+		code = 1
+	}
+	return code
 }
 
 func TestScripts(t *testing.T) {

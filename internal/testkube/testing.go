@@ -63,3 +63,13 @@ func Main(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// StopShared stops the package's Shared cluster, if one was started. Main
+// calls it; a TestMain that must hand m to another runner (testscript) calls
+// it after m.Run.
+func StopShared() error {
+	if c := shared.cluster; c != nil {
+		return c.Stop()
+	}
+	return nil
+}

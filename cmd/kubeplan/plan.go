@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/render"
+)
+
+type planFlags struct {
+	input            lintFlags
+	kube             *genericclioptions.ConfigFlags
+	applySet         string
+	fieldManager     string
+	out              string
+	output           string
+	detailedExitcode bool
+	adopt            bool
+	concurrency      int
+}
+
+func newPlanCmd(s streams) *cobra.Command {
+	f := &planFlags{kube: kube.Flags()}
+	cmd := &cobra.Command{
+		Use:   "plan [PATH...]",
+		Short: "Show what apply would change in the cluster: server-side dry-run, field diff, drift, prune preview",
+		Long: `Plan what applying the manifests would change, without changing anything.
+
+The manifests are linted first; any error-level finding stops the plan before a request is
+made. Then kubeplan checks that the identity may do everything the apply needs
+(SelfSubjectAccessReviews; every missing permission is listed with the kubectl auth can-i
+command that shows it), dry-runs every object server-side, diffs it against the live object,
+and lists the members of the ApplySet (--applyset) that are no longer in the manifests: they
+would be pruned. Fields someone changed in the cluster by hand are reported as drift.
+
+Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
+--detailed-exitcode: 0 no changes, 1 error, 2 changes.`,
+		Example: `  kubeplan plan -n store --applyset configmap/gitops-applyset manifests/
+  kubeplan plan -n store --applyset configmap/gitops-applyset -o markdown manifests/ > plan.md
+  kubeplan plan -n store --applyset configmap/gitops-applyset --out plan.json --detailed-exitcode manifests/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runPlan(cmd, s, f, args)
+		},
+	}
+	f.input.addInputFlags(cmd)
+	f.kube.AddFlags(cmd.Flags())
+	fl := cmd.Flags()
+	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet the manifests belong to, as RESOURCE/NAME (configmap/NAME or secret/NAME): enables the prune preview")
+	fl.StringVar(&f.fieldManager, "field-manager", "kubeplan", "server-side apply field manager")
+	fl.StringVar(&f.out, "out", "", "also write the plan to this file, for kubeplan apply PLANFILE (holds Secret values: keep it private)")
+	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.PlanFormats(), ", "))
+	fl.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
+	fl.BoolVar(&f.adopt, "adopt", false, "take over an ApplySet made by other tooling (kubectl): its members become prunable")
+	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
+	return cmd
+}
+
+func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
+	if !slices.Contains(render.PlanFormats(), f.output) {
+		return usage(fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.PlanFormats(), ", ")))
+	}
+	client, err := kube.New(f.kube)
+	if err != nil {
+		return usage(err)
+	}
+	ns := client.Namespace
+	f.input.namespace = ns
+	objs, err := lintForPlan(cmd, s, &f.input, args)
+	if err != nil {
+		return err
+	}
+	opts := plan.Options{Namespace: ns, FieldManager: f.fieldManager, Adopt: f.adopt, Concurrency: f.concurrency}
+	if f.applySet != "" {
+		as, err := applyset.ParseParentFlag(f.applySet, ns)
+		if err != nil {
+			return usage(err)
+		}
+		opts.ApplySet = &as
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	pl, err := plan.Make(ctx, client, objs, opts)
+	if err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := plan.Save(f.out, pl); err != nil {
+			return err
+		}
+	}
+	ro := render.PlanOptions{Color: f.output == "text" && colorEnabled(s.out)}
+	if err := render.Plan(s.out, f.output, pl, ro); err != nil {
+		return err
+	}
+	if f.detailedExitcode && pl.HasChanges() {
+		return exitError{2}
+	}
+	return nil
+}
+
+// lintForPlan loads the set and lints it; error-level findings stop the plan
+// before any request is made.
+func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string) ([]*manifest.Object, error) {
+	opts, exclude, crdPaths, err := lintSetup(cmd, f)
+	if err != nil {
+		return nil, usage(err)
+	}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	res, err := manifest.Load(args, manifest.Options{Exclude: exclude, Stdin: s.in})
+	if err != nil {
+		return nil, usage(err)
+	}
+	if len(crdPaths) > 0 {
+		crdRes, err := manifest.Load(crdPaths, manifest.Options{})
+		if err != nil {
+			return nil, usage(fmt.Errorf("--crds: %w", err))
+		}
+		opts.CRDs = crdRes.Objects
+	}
+	rep, err := lint.Run(res, opts)
+	if err != nil {
+		return nil, usage(err)
+	}
+	if n := rep.Count(lint.Error); n > 0 {
+		var errs []lint.Finding
+		for _, fd := range rep.Findings {
+			if fd.Severity == lint.Error {
+				errs = append(errs, fd)
+			}
+		}
+		rep.Findings = errs
+		_ = render.Lint(s.err, "text", rep, render.LintOptions{Color: colorEnabled(s.err)})
+		return nil, fmt.Errorf("lint found %d error(s); nothing was sent to the cluster", n)
+	}
+	return res.Objects, nil
+}

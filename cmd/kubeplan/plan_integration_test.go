@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = Main(args, streams{in: strings.NewReader(""), out: &out, err: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestIntegrationPlanCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test")
+	}
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	user := "gitops-" + ns
+	kc := c.User(t, user)
+	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=edit", "--user="+user)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "create", "deployments", "-n", ns); strings.TrimSpace(out) == "yes" {
+			break
+		}
+	}
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  replicas: 2\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: \"nginx:1.30\"}]\n")
+	write("configmap.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {currency: EUR}\n")
+	base := []string{"plan", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset"}
+
+	// A new set: exit 2 with --detailed-exitcode, the summary line last.
+	out := filepath.Join(t.TempDir(), "plan.json")
+	code, stdout, stderr := run(append(base, "--detailed-exitcode", "--out", out, dir)...)
+	if code != 2 || !strings.HasSuffix(stdout, "Plan: 2 to add, 0 to change, 0 to prune, 0 unchanged.\n") {
+		t.Fatalf("new set: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if p, err := plan.Load(out); err != nil || len(p.Changes) != 2 || p.Parent == nil || p.Parent.Exists {
+		t.Errorf("saved plan: %v %+v", err, p)
+	}
+	// Without --detailed-exitcode a plan with changes exits 0.
+	if code, _, _ := run(append(base, dir)...); code != 0 {
+		t.Errorf("plain plan exit %d", code)
+	}
+	// Markdown for pull requests.
+	if code, stdout, _ := run(append(base, "-o", "markdown", dir)...); code != 0 || !strings.Contains(stdout, "<details>") || !strings.Contains(stdout, "Plan: 2 to add") {
+		t.Errorf("markdown: exit %d\n%s", code, stdout)
+	}
+	// The seed's typo: lint stops the plan with file:line:col, exit 1.
+	write("deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector: {matchLabels: {app: web}}\n  replicas: three\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: \"nginx:1.30\"}]\n")
+	code, stdout, stderr = run(append(base, "--detailed-exitcode", dir)...)
+	want := filepath.Join(dir, "deployment.yaml") + ":7:13: error schema: spec.replicas must be an integer"
+	if code != 1 || stdout != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, "nothing was sent to the cluster") {
+		t.Errorf("typo: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	// Bad flags exit 2.
+	if code, _, stderr := run(append(base, "-o", "yaml", dir)...); code != 2 || !strings.Contains(stderr, `unknown --output "yaml"`) {
+		t.Errorf("bad output flag: exit %d %s", code, stderr)
+	}
+}

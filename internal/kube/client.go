@@ -1,0 +1,74 @@
+package kube
+
+import (
+	"fmt"
+	"net/http"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+)
+
+// Client is a connection to one cluster.
+type Client struct {
+	Config    *rest.Config
+	Dynamic   dynamic.Interface
+	Mapper    meta.ResettableRESTMapper
+	Namespace string // from -n, else the kubeconfig context, else "default"
+	// Requests counts the requests made, by HTTP method (for tests that
+	// prove a no-op makes no writes).
+	Requests *RequestCounter
+}
+
+// Flags are kubectl's connection flags (--kubeconfig, --context, -n, ...).
+func Flags() *genericclioptions.ConfigFlags {
+	f := genericclioptions.NewConfigFlags(false)
+	return f
+}
+
+// New connects with the given flags. It makes no request yet.
+func New(f *genericclioptions.ConfigFlags) (*Client, error) {
+	cfg, err := f.ToRESTConfig()
+	if err != nil {
+		return nil, fmt.Errorf("loading kubeconfig: %w", err)
+	}
+	ns, _, err := f.ToRawKubeConfigLoader().Namespace()
+	if err != nil {
+		return nil, fmt.Errorf("reading the namespace from kubeconfig: %w", err)
+	}
+	return NewForConfig(cfg, ns)
+}
+
+// NewForConfig builds a client from a REST config.
+func NewForConfig(cfg *rest.Config, namespace string) (*Client, error) {
+	cfg = rest.CopyConfig(cfg)
+	// kubeplan bounds its own concurrency; client-side throttling would only
+	// add latency (the server has priority and fairness).
+	cfg.QPS = -1
+	cfg.Burst = 0
+	counter := &RequestCounter{}
+	prev := cfg.WrapTransport
+	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
+		if prev != nil {
+			rt = prev(rt)
+		}
+		return counter.wrap(rt)
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("creating client: %w", err)
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("creating discovery client: %w", err)
+	}
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc))
+	if namespace == "" {
+		namespace = "default"
+	}
+	return &Client{Config: cfg, Dynamic: dyn, Mapper: mapper, Namespace: namespace, Requests: counter}, nil
+}

@@ -1,0 +1,11 @@
+// Package plan computes what applying a set of manifests would change in a
+// cluster, without changing it: an RBAC preflight, a server-side dry-run of
+// every object (first without force, to find fields someone else changed by
+// hand, then with force, to get the object as it will be), a noise-free diff
+// between the live object and the dry-run result, and a prune preview from the
+// ApplySet the set belongs to.
+//
+// The result is a Plan: plain data, rendered elsewhere (package render) and
+// executed by package apply. plan and apply share the dry-run and diff code,
+// so what plan shows is what apply does.
+package plan

@@ -1,0 +1,116 @@
+package plan
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeplan/kubeplan/internal/parallel"
+)
+
+// dryRunAll server-side dry-runs every target, concurrently, and classifies
+// it against its live version.
+func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*target]*unstructured.Unstructured) ([]Change, error) {
+	changes := make([]Change, len(targets))
+	errs := make([]*ObjectError, len(targets))
+	parallel.Each(p.opts.Concurrency, len(targets), func(i int) {
+		t := targets[i]
+		c, err := p.dryRun(ctx, t, live[t])
+		if err != nil {
+			errs[i] = &ObjectError{Ref: t.ref, Source: sourceOf(t.src), Err: err}
+			return
+		}
+		changes[i] = c
+	})
+	var all Errors
+	for _, e := range errs {
+		if e != nil {
+			all = append(all, e)
+		}
+	}
+	if len(all) > 0 {
+		return nil, all
+	}
+	return changes, nil
+}
+
+// dryRun applies t with dryRun=All: first without force, so fields another
+// manager owns with a different value come back as conflicts (drift), then,
+// only if there were conflicts, with force, to get the object as it will be.
+func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unstructured) (Change, error) {
+	c := Change{Ref: t.ref, Source: sourceOf(t.src), Object: t.obj.Object}
+	if live != nil {
+		c.LiveResourceVersion = live.GetResourceVersion()
+	}
+	if t.pending {
+		c.Action, c.AfterCRD = Create, true
+		c.Diff = Diff(nil, t.obj.Object)
+		return c, nil
+	}
+	data, err := json.Marshal(t.obj.Object)
+	if err != nil {
+		return c, fmt.Errorf("encoding: %w", err)
+	}
+	ri := p.c.Dynamic.Resource(t.gvr).Namespace(t.obj.GetNamespace())
+	apply := func(force bool) (*unstructured.Unstructured, error) {
+		return ri.Patch(ctx, t.obj.GetName(), types.ApplyPatchType, data, metav1.PatchOptions{
+			FieldManager: p.opts.FieldManager, DryRun: []string{metav1.DryRunAll}, Force: &force,
+		})
+	}
+	res, err := apply(false)
+	if apierrors.IsConflict(err) {
+		c.Drift = drift(err, live, t.obj)
+		res, err = apply(true)
+	}
+	if err != nil {
+		return c, explain(err)
+	}
+	var liveObj map[string]any
+	if live != nil {
+		liveObj = live.Object
+	}
+	switch {
+	case live == nil:
+		c.Action = Create
+	case Equal(liveObj, res.Object):
+		c.Action = Unchanged
+	default:
+		c.Action = Update
+	}
+	if c.Action != Unchanged {
+		c.Diff = Diff(liveObj, res.Object)
+	}
+	return c, nil
+}
+
+// explain turns an API error into a sentence about the object, naming the
+// fields the server refused (an immutable field, an invalid value).
+func explain(err error) error {
+	var se apierrors.APIStatus
+	if !errors.As(err, &se) {
+		return err
+	}
+	st := se.Status()
+	if st.Details == nil || len(st.Details.Causes) == 0 {
+		return fmt.Errorf("the server refused it: %s", st.Message)
+	}
+	var parts []string
+	for _, cause := range st.Details.Causes {
+		msg := cause.Message
+		if cause.Field != "" {
+			msg = cause.Field + ": " + msg
+		}
+		if strings.Contains(cause.Message, "immutable") {
+			msg += " (an immutable field: delete and recreate the object to change it)"
+		}
+		parts = append(parts, msg)
+	}
+	return fmt.Errorf("the server refused it: %s", strings.Join(parts, "; "))
+}

@@ -1,0 +1,236 @@
+package plan_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+func TestMain(m *testing.M) { testkube.Main(m) }
+
+const seedDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.30
+`
+const seedService = `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector: {app: web}
+  ports:
+  - port: 80
+    targetPort: 80
+`
+const seedConfigMap = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  currency: EUR
+`
+
+func writeSet(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func load(t *testing.T, dir string) []*manifest.Object {
+	t.Helper()
+	res, err := manifest.Load([]string{dir}, manifest.Options{})
+	if err != nil || len(res.Problems) > 0 {
+		t.Fatalf("loading %s: %v %v", dir, err, res.Problems)
+	}
+	return res.Objects
+}
+
+func client(t *testing.T, kubeconfig, ns string) *kube.Client {
+	t.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := kube.NewForConfig(cfg, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// narrow mints the seed's identity: a user bound to edit in ns only.
+func narrow(t *testing.T, c *testkube.Cluster, ns string) string {
+	t.Helper()
+	user := "gitops-" + ns
+	kc := c.User(t, user)
+	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=edit", "--user="+user)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "create", "deployments", "-n", ns); strings.TrimSpace(out) == "yes" {
+			break
+		}
+	}
+	return kc
+}
+
+func summary(p *plan.Plan) string { return p.Summary().String() }
+
+func find(p *plan.Plan, ref string) *plan.Change {
+	for i := range p.Changes {
+		if p.Changes[i].Ref.String() == ref {
+			return &p.Changes[i]
+		}
+	}
+	return nil
+}
+
+func TestIntegrationPlanSeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test")
+	}
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	kc := narrow(t, c, ns)
+	ctx := context.Background()
+	as := applyset.Parent{Kind: "ConfigMap", Name: "gitops-applyset", Namespace: ns}
+	opts := plan.Options{Namespace: ns, ApplySet: &as}
+	dir := writeSet(t, map[string]string{"deployment.yaml": seedDeployment, "service.yaml": seedService, "configmap.yaml": seedConfigMap})
+
+	// A new set: three to add, nothing written.
+	cl := client(t, kc, ns)
+	p, err := plan.Make(ctx, cl, load(t, dir), opts)
+	if err != nil {
+		t.Fatalf("plan of a new set with the narrow identity: %v", err)
+	}
+	if got := summary(p); got != "Plan: 3 to add, 0 to change, 0 to prune, 0 unchanged." {
+		t.Errorf("new set: %s", got)
+	}
+	if d := find(p, "deployment.apps/web"); d == nil || !strings.Contains(d.Diff, "+  replicas: 2") || d.Source.File != filepath.Join(dir, "deployment.yaml") {
+		t.Errorf("create diff/source: %+v", d)
+	}
+	if w := cl.Requests.Writes(); w != 0 {
+		t.Errorf("planning made %d write requests", w)
+	}
+
+	// Applied by kubectl into the same ApplySet (as the seed does), with
+	// kubeplan's field manager: kubeplan refuses the foreign set unless
+	// adopting, and then sees no change at all.
+	t.Setenv("KUBECTL_APPLYSET", "true")
+	c.Kubectl(t, "--kubeconfig", kc, "-n", ns, "apply", "--server-side", "--field-manager=kubeplan", "--prune", "--applyset=configmap/gitops-applyset", "-f", dir)
+	if _, err := plan.Make(ctx, client(t, kc, ns), load(t, dir), opts); err == nil || !strings.Contains(err.Error(), "kubectl") {
+		t.Errorf("foreign ApplySet not refused: %v", err)
+	}
+	opts.Adopt = true
+	p, err = plan.Make(ctx, client(t, kc, ns), load(t, dir), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := summary(p); got != "Plan: 0 to add, 0 to change, 0 to prune, 3 unchanged." || p.HasChanges() {
+		t.Errorf("applied set: %s", got)
+	}
+	for _, ch := range p.Changes {
+		if ch.Diff != "" || len(ch.Drift) > 0 {
+			t.Errorf("%s: unexpected diff %q drift %v", ch.Ref, ch.Diff, ch.Drift)
+		}
+	}
+
+	// Hand edits: kubectl scale shows up as drift naming its manager, and as
+	// the change that takes it back.
+	c.Kubectl(t, "-n", ns, "scale", "deployment/web", "--replicas=6")
+	c.Kubectl(t, "-n", ns, "create", "configmap", "made-by-hand", "--from-literal=a=b")
+	p, err = plan.Make(ctx, client(t, kc, ns), load(t, dir), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := find(p, "deployment.apps/web")
+	if web == nil || web.Action != plan.Update || len(web.Drift) != 1 {
+		t.Fatalf("scaled deployment: %+v", web)
+	}
+	if d := web.Drift[0]; d.Field != "spec.replicas" || d.Live != "6" || d.Want != "2" || !strings.Contains(d.Manager, "kubectl") {
+		t.Errorf("drift = %+v", d)
+	}
+	if !strings.Contains(web.Diff, "-  replicas: 6") || !strings.Contains(web.Diff, "+  replicas: 2") {
+		t.Errorf("drift diff:\n%s", web.Diff)
+	}
+
+	// A removed file is a prune; the hand-made ConfigMap and the parent never are.
+	os.Remove(filepath.Join(dir, "configmap.yaml"))
+	p, err = plan.Make(ctx, client(t, kc, ns), load(t, dir), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pruned []string
+	for _, ch := range p.Changes {
+		if ch.Action == plan.Prune {
+			pruned = append(pruned, ch.Ref.String())
+		}
+	}
+	if strings.Join(pruned, ",") != "configmap/settings" {
+		t.Errorf("pruned %v, want exactly configmap/settings", pruned)
+	}
+}
+
+func TestIntegrationPlanPermissionsAndSecrets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test")
+	}
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	kc := narrow(t, c, ns)
+	ctx := context.Background()
+	dir := writeSet(t, map[string]string{"deployment.yaml": seedDeployment,
+		"secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {password: hunter2}\n"})
+
+	// Into a namespace the identity may not write: every missing permission.
+	other := c.Namespace(t)
+	as := applyset.Parent{Kind: "ConfigMap", Name: "set", Namespace: other}
+	_, err := plan.Make(ctx, client(t, kc, other), load(t, dir), plan.Options{Namespace: other, ApplySet: &as})
+	var missing plan.MissingPermissions
+	if !errors.As(err, &missing) {
+		t.Fatalf("forbidden namespace: %v", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"kubectl auth can-i patch deployments.apps -n " + other, "kubectl auth can-i create secrets -n " + other, "kubectl auth can-i get configmaps/set -n " + other, "leases.coordination.k8s.io"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("missing permissions message lacks %q:\n%s", want, msg)
+		}
+	}
+
+	// Secret values never appear in the plan's diffs.
+	p, err := plan.Make(ctx, client(t, kc, ns), load(t, dir), plan.Options{Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := find(p, "secret/creds")
+	if s == nil || s.Action != plan.Create || !strings.Contains(s.Diff, "***") || strings.Contains(s.Diff, "hunter2") {
+		t.Errorf("secret change: %+v", s)
+	}
+}

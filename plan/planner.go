@@ -1,0 +1,98 @@
+package plan
+
+import (
+	"context"
+	"sort"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// Options control how a plan is made.
+type Options struct {
+	// Namespace is where namespaced objects without a namespace go (-n).
+	Namespace string
+	// FieldManager is the server-side apply field manager (default kubeplan).
+	FieldManager string
+	// ApplySet is the set's parent; nil plans without a prune preview.
+	ApplySet *applyset.Parent
+	// Adopt allows a parent made by other tooling (kubectl) to be taken over.
+	Adopt bool
+	// AllowOtherNamespaces lets objects name namespaces other than Namespace.
+	AllowOtherNamespaces bool
+	// Concurrency bounds the requests in flight (default 16).
+	Concurrency int
+	// Revision is the source revision the objects were read at, if known.
+	Revision string
+}
+
+type planner struct {
+	c    *kube.Client
+	opts Options
+}
+
+// Make computes the plan for objs against the cluster c. It writes nothing:
+// every request is a read, an access review or a dry-run. Problems with
+// individual objects are returned together as Errors; missing permissions
+// as *MissingPermissions.
+func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Options) (*Plan, error) {
+	if opts.FieldManager == "" {
+		opts.FieldManager = "kubeplan"
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 16
+	}
+	if opts.Namespace == "" {
+		opts.Namespace = c.Namespace
+	}
+	p := &planner{c: c, opts: opts}
+	targets, err := p.prepare(objs)
+	if err != nil {
+		return nil, err
+	}
+	set, err := p.preflightAndReadSet(ctx, targets)
+	if err != nil {
+		return nil, err
+	}
+	if set != nil {
+		for _, t := range targets {
+			labels := t.obj.GetLabels()
+			if labels == nil {
+				labels = map[string]string{}
+			}
+			labels[applyset.LabelPartOf] = set.parent.ID
+			t.obj.SetLabels(labels)
+		}
+	}
+	live, err := p.readLive(ctx, targets)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := p.dryRunAll(ctx, targets, live)
+	if err != nil {
+		return nil, err
+	}
+	pl := &Plan{Version: FormatVersion, Namespace: opts.Namespace, FieldManager: opts.FieldManager, Revision: opts.Revision, Changes: changes}
+	if set != nil {
+		pl.Parent = &set.parent
+		pl.Changes = append(pl.Changes, set.prunes(targets)...)
+	}
+	sortChanges(pl.Changes)
+	return pl, nil
+}
+
+var actionOrder = map[Action]int{Create: 0, Update: 1, Prune: 2, Unchanged: 3}
+
+func sortChanges(cs []Change) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if actionOrder[a.Action] != actionOrder[b.Action] {
+			return actionOrder[a.Action] < actionOrder[b.Action]
+		}
+		if a.Ref.Namespace != b.Ref.Namespace {
+			return a.Ref.Namespace < b.Ref.Namespace
+		}
+		return a.Ref.String() < b.Ref.String()
+	})
+}

@@ -1,0 +1,47 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// savedPlan is the file format of `kubeplan plan --out FILE`; see
+// docs/plan-format.md. Unlike the json output it holds the objects
+// themselves (Secret values included: keep plan files out of git and
+// logs), and the live resourceVersions the plan was computed from, so that
+// `kubeplan apply FILE` can refuse a plan that went stale.
+type savedPlan struct {
+	Kind string `json:"kind"` // "KubeplanPlan"
+	*Plan
+}
+
+const savedKind = "KubeplanPlan"
+
+// Save writes p to path, readable only by its owner.
+func Save(path string, p *Plan) error {
+	data, err := json.MarshalIndent(savedPlan{Kind: savedKind, Plan: p}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding the plan: %w", err)
+	}
+	if err := os.WriteFile(path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("writing the plan: %w", err)
+	}
+	return nil
+}
+
+// Load reads a plan written by Save, refusing other files and versions.
+func Load(path string) (*Plan, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the plan: %w", err)
+	}
+	var sp savedPlan
+	if err := json.Unmarshal(data, &sp); err != nil || sp.Kind != savedKind || sp.Plan == nil {
+		return nil, fmt.Errorf("%s is not a kubeplan plan file (written by kubeplan plan --out)", path)
+	}
+	if sp.Version != FormatVersion {
+		return nil, fmt.Errorf("%s is a version %d plan; this kubeplan reads version %d: make the plan again", path, sp.Version, FormatVersion)
+	}
+	return sp.Plan, nil
+}

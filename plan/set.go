@@ -1,0 +1,162 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+)
+
+// applySet is the live state of the set's parent and its members.
+type applySet struct {
+	parent  Parent
+	state   applyset.State
+	members []*unstructured.Unstructured
+}
+
+// preflightAndReadSet checks every permission the apply needs, reads the
+// ApplySet (its parent and its members), checks what pruning them needs, and
+// reports every missing permission together.
+func (p *planner) preflightAndReadSet(ctx context.Context, targets []*target) (*applySet, error) {
+	perms := applyPermissions(targets)
+	as := p.opts.ApplySet
+	if as != nil {
+		for _, verb := range []string{"get", "create", "patch"} {
+			perms = append(perms, Permission{Verb: verb, Resource: as.Resource(), Namespace: as.Namespace, Name: as.Name, Why: "the ApplySet parent"})
+		}
+		for _, verb := range []string{"get", "create", "update", "delete"} {
+			perms = append(perms, Permission{Verb: verb, Group: "coordination.k8s.io", Resource: "leases", Namespace: as.Namespace, Why: "the apply lock"})
+		}
+	}
+	missing, err := p.checkPermissions(ctx, perms)
+	if err != nil {
+		return nil, err
+	}
+	var set *applySet
+	if as != nil && !lacks(missing, "get", as.Resource()) {
+		if set, err = p.readSet(ctx, *as); err != nil {
+			return nil, err
+		}
+		more, err := p.checkPermissions(ctx, set.prunePermissions(p))
+		if err != nil {
+			return nil, err
+		}
+		missing = append(missing, more...)
+	}
+	if len(missing) > 0 {
+		return nil, missing
+	}
+	return set, nil
+}
+
+func lacks(m MissingPermissions, verb, resource string) bool {
+	for _, p := range m {
+		if p.Verb == verb && p.Resource == resource {
+			return true
+		}
+	}
+	return false
+}
+
+// readSet reads the parent and lists the members it names.
+func (p *planner) readSet(ctx context.Context, as applyset.Parent) (*applySet, error) {
+	gvr := schema.GroupVersionResource{Version: "v1", Resource: as.Resource()}
+	set := &applySet{parent: Parent{Ref: Ref{Version: "v1", Kind: as.Kind, Resource: as.Resource(), Namespace: as.Namespace, Name: as.Name}, ID: as.ID()}}
+	obj, err := p.c.Dynamic.Resource(gvr).Namespace(as.Namespace).Get(ctx, as.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return set, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the ApplySet parent %s: %w", as, err)
+	}
+	set.parent.Exists, set.parent.ResourceVersion = true, obj.GetResourceVersion()
+	st, err := as.Read(obj.GetLabels(), obj.GetAnnotations())
+	if errors.Is(err, applyset.ErrNotParent) {
+		return nil, fmt.Errorf("%s exists in namespace %s but is not an ApplySet parent; choose another --applyset name", as, as.Namespace)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !applyset.IsOurs(st.Tooling) && !p.opts.Adopt {
+		return nil, fmt.Errorf("the ApplySet %s was made by %s; kubeplan leaves other tools' sets alone (pass --adopt to take it over: its members will then be pruned by kubeplan)", as, st.Tooling)
+	}
+	set.state = st
+	for _, gr := range st.GroupResources {
+		gvk, err := p.c.Mapper.KindFor(gr.WithVersion(""))
+		if err == nil {
+			st.GroupKinds = applyset.Union(st.GroupKinds, []applyset.GroupKind{gvk.GroupKind()})
+		}
+	}
+	set.state = st
+	for _, gk := range st.GroupKinds {
+		m, err := p.c.Mapper.RESTMapping(gk)
+		if err != nil {
+			continue // the cluster no longer serves the type: nothing of it to prune
+		}
+		namespaces := []string{""}
+		if m.Scope.Name() == "namespace" {
+			namespaces = append([]string{as.Namespace}, st.Namespaces...)
+		}
+		for _, ns := range namespaces {
+			list, err := p.c.Dynamic.Resource(m.Resource).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: applyset.MemberSelector(set.parent.ID)})
+			if err != nil {
+				return nil, fmt.Errorf("listing the ApplySet's %s in %q: %w", m.Resource.Resource, ns, err)
+			}
+			for i := range list.Items {
+				set.members = append(set.members, &list.Items[i])
+			}
+		}
+	}
+	return set, nil
+}
+
+// prunePermissions are what pruning the set's member types needs.
+func (s *applySet) prunePermissions(p *planner) []Permission {
+	var out []Permission
+	for _, gk := range s.state.GroupKinds {
+		m, err := p.c.Mapper.RESTMapping(gk)
+		if err != nil {
+			continue
+		}
+		namespaces := []string{""}
+		if m.Scope.Name() == "namespace" {
+			namespaces = append([]string{s.parent.Ref.Namespace}, s.state.Namespaces...)
+		}
+		for _, ns := range namespaces {
+			for _, verb := range []string{"list", "delete"} {
+				out = append(out, Permission{Verb: verb, Group: m.Resource.Group, Resource: m.Resource.Resource, Namespace: ns, Why: "prune"})
+			}
+		}
+	}
+	return out
+}
+
+// prunes are the members that are no longer in the set.
+func (s *applySet) prunes(targets []*target) []Change {
+	keep := map[string]bool{}
+	for _, t := range targets {
+		keep[memberKey(t.ref.Group, t.ref.Kind, t.obj.GetNamespace(), t.obj.GetName())] = true
+	}
+	var out []Change
+	for _, m := range s.members {
+		gvk := m.GroupVersionKind()
+		if keep[memberKey(gvk.Group, gvk.Kind, m.GetNamespace(), m.GetName())] {
+			continue
+		}
+		out = append(out, Change{
+			Ref:                 Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: m.GetNamespace(), Name: m.GetName()},
+			Action:              Prune,
+			Diff:                Diff(m.Object, nil),
+			LiveResourceVersion: m.GetResourceVersion(),
+		})
+	}
+	return out
+}
+
+func memberKey(group, kind, ns, name string) string { return group + "/" + kind + "/" + ns + "/" + name }

@@ -1,0 +1,145 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FormatVersion is the version of the saved plan format; see docs/plan-format.md.
+const FormatVersion = 1
+
+// Action is what applying the plan does to one object.
+type Action string
+
+const (
+	Create    Action = "create"
+	Update    Action = "update"
+	Unchanged Action = "unchanged"
+	Prune     Action = "prune"
+)
+
+// Ref identifies an object in the cluster.
+type Ref struct {
+	Group     string `json:"group,omitempty"`
+	Version   string `json:"version"`
+	Kind      string `json:"kind"`
+	Resource  string `json:"resource,omitempty"` // plural REST resource, e.g. "deployments"
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+// String names the object the way kubectl prints it: "deployment.apps/web".
+func (r Ref) String() string {
+	k := strings.ToLower(r.Kind)
+	if r.Group != "" {
+		k += "." + r.Group
+	}
+	return k + "/" + r.Name
+}
+
+// Source is where in the input an object was defined.
+type Source struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"column"`
+}
+
+func (s Source) String() string {
+	if s.File == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col)
+}
+
+// Drift is a field whose live value was set by another field manager (a
+// hand edit, an autoscaler) and that applying will take back.
+type Drift struct {
+	Field   string `json:"field"`   // "spec.replicas"
+	Live    string `json:"live"`    // "6" (masked for Secrets)
+	Want    string `json:"want"`    // "3"
+	Manager string `json:"manager"` // "kubectl-scale"
+}
+
+// Change is the planned action for one object.
+type Change struct {
+	Ref    Ref    `json:"ref"`
+	Action Action `json:"action"`
+	// Source is where the object is defined; empty for prunes.
+	Source Source `json:"source,omitempty"`
+	// Diff is a unified diff of the live object against the object as it
+	// will be, normalized (no managedFields, resourceVersion, status, ...)
+	// and with Secret values masked. Empty when nothing changes.
+	Diff string `json:"diff,omitempty"`
+	// Drift lists fields changed in the cluster by someone else.
+	Drift []Drift `json:"drift,omitempty"`
+	// AfterCRD is true for a custom resource whose CRD is created by the
+	// same plan: it could not be dry-run and will be created after the CRD.
+	AfterCRD bool `json:"afterCRD,omitempty"`
+	// LiveResourceVersion is the live object's resourceVersion when the plan
+	// was made ("" when it did not exist): a saved plan is refused when it
+	// moved.
+	LiveResourceVersion string `json:"liveResourceVersion,omitempty"`
+	// Object is the object as it will be applied. It carries Secret values
+	// in the clear, so renderers never print it; it is kept for saved plans.
+	Object map[string]any `json:"object,omitempty"`
+}
+
+// Parent is the ApplySet parent the plan was computed against.
+type Parent struct {
+	Ref             Ref    `json:"ref"`
+	ID              string `json:"id"`
+	Exists          bool   `json:"exists"`
+	ResourceVersion string `json:"resourceVersion,omitempty"`
+}
+
+// Plan is everything applying a set would do, and what it was computed from.
+type Plan struct {
+	Version      int      `json:"version"`
+	Namespace    string   `json:"namespace"`
+	FieldManager string   `json:"fieldManager"`
+	Parent       *Parent  `json:"applyset,omitempty"`
+	Revision     string   `json:"revision,omitempty"` // source revision, when known
+	Changes      []Change `json:"changes"`
+}
+
+// Summary counts the changes of a plan by action.
+type Summary struct {
+	Add       int `json:"add"`
+	Change    int `json:"change"`
+	Prune     int `json:"prune"`
+	Unchanged int `json:"unchanged"`
+	Drifted   int `json:"drifted"`
+}
+
+// Summary counts the plan's changes.
+func (p *Plan) Summary() Summary {
+	var s Summary
+	for _, c := range p.Changes {
+		switch c.Action {
+		case Create:
+			s.Add++
+		case Update:
+			s.Change++
+		case Prune:
+			s.Prune++
+		case Unchanged:
+			s.Unchanged++
+		}
+		if len(c.Drift) > 0 {
+			s.Drifted++
+		}
+	}
+	return s
+}
+
+// String is the summary line users know from Terraform:
+// "Plan: 1 to add, 2 to change, 1 to prune, 5 unchanged."
+func (s Summary) String() string {
+	return fmt.Sprintf("Plan: %d to add, %d to change, %d to prune, %d unchanged.", s.Add, s.Change, s.Prune, s.Unchanged)
+}
+
+// HasChanges reports whether applying would write anything.
+func (p *Plan) HasChanges() bool {
+	s := p.Summary()
+	return s.Add+s.Change+s.Prune > 0
+}

@@ -1,0 +1,96 @@
+package render
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// PlanJSONVersion is the version of the plan JSON document. It changes only
+// when a field is removed or changes meaning; new fields may appear at any
+// time and readers must ignore fields they do not know. It is not the saved
+// plan format (plan.FormatVersion), which also holds the objects.
+const PlanJSONVersion = 1
+
+// planJSON writes the plan as one JSON document (two-space indent, final
+// newline). This is the documented, stable shape of
+// `kubeplan plan --output json` (docs/plan-output.md):
+//
+//	{
+//	  "version": 1,
+//	  "summary": {"add": 1, "change": 2, "prune": 1, "unchanged": 5, "drifted": 1},
+//	  "namespace": "store",
+//	  "revision": "3f2c1e0",            // optional, the source revision
+//	  "applyset": {                     // optional, the ApplySet parent
+//	    "ref": {"version": "v1", "kind": "ConfigMap", "resource": "configmaps", "namespace": "store", "name": "gitops-applyset"},
+//	    "id": "applyset-...-v1",
+//	    "exists": true,
+//	    "resourceVersion": "4711"       // optional
+//	  },
+//	  "changes": [                      // always an array; sorted by action
+//	    {                               // (create, update, prune, unchanged), then object
+//	      "ref": {"group": "apps", "version": "v1", "kind": "Deployment", "resource": "deployments", "namespace": "store", "name": "web"},
+//	      "action": "update",           // "create", "update", "prune" or "unchanged"
+//	      "source": {"file": "manifests/deployment.yaml", "line": 1, "column": 1},  // optional
+//	      "diff": "--- live\n+++ planned\n...", // optional, unified diff, Secret values masked
+//	      "drift": [{"field": "spec.replicas", "live": "6", "want": "3", "manager": "kubectl-scale"}], // optional
+//	      "afterCRD": true              // optional, created after its CRD, not dry-run
+//	    }
+//	  ]
+//	}
+//
+// The objects themselves (Change.Object, with Secret values in the clear)
+// and the live resourceVersions belong to saved plans and are never written.
+func planJSON(w io.Writer, p *plan.Plan, _ PlanOptions) error {
+	s := p.Summary()
+	doc := jsonPlanDoc{
+		Version: PlanJSONVersion,
+		Summary: jsonPlanSummary{
+			Add: s.Add, Change: s.Change, Prune: s.Prune, Unchanged: s.Unchanged, Drifted: s.Drifted,
+		},
+		Namespace: p.Namespace,
+		Revision:  p.Revision,
+		ApplySet:  p.Parent,
+		Changes:   []jsonChange{},
+	}
+	for _, c := range sortedChanges(p) {
+		jc := jsonChange{Ref: c.Ref, Action: c.Action, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD}
+		if c.Source != (plan.Source{}) {
+			src := c.Source
+			jc.Source = &src
+		}
+		doc.Changes = append(doc.Changes, jc)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+type jsonPlanDoc struct {
+	Version   int             `json:"version"`
+	Summary   jsonPlanSummary `json:"summary"`
+	Namespace string          `json:"namespace"`
+	Revision  string          `json:"revision,omitempty"`
+	ApplySet  *plan.Parent    `json:"applyset,omitempty"`
+	Changes   []jsonChange    `json:"changes"`
+}
+
+type jsonPlanSummary struct {
+	Add       int `json:"add"`
+	Change    int `json:"change"`
+	Prune     int `json:"prune"`
+	Unchanged int `json:"unchanged"`
+	Drifted   int `json:"drifted"`
+}
+
+// jsonChange is plan.Change without Object and LiveResourceVersion.
+type jsonChange struct {
+	Ref      plan.Ref     `json:"ref"`
+	Action   plan.Action  `json:"action"`
+	Source   *plan.Source `json:"source,omitempty"`
+	Diff     string       `json:"diff,omitempty"`
+	Drift    []plan.Drift `json:"drift,omitempty"`
+	AfterCRD bool         `json:"afterCRD,omitempty"`
+}
