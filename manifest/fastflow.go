@@ -195,4 +195,3 @@ func flowKey(b []byte) (string, []byte, bool) {
 	}
 	return "", nil, false
 }
-

@@ -416,4 +416,3 @@ func splitKey(t []byte) (string, []byte, bool) {
 }
 
 func trimLeftSpace(b []byte) []byte { return bytes.TrimLeft(b, " \t") }
-

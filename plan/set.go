@@ -159,4 +159,6 @@ func (s *applySet) prunes(targets []*target) []Change {
 	return out
 }
 
-func memberKey(group, kind, ns, name string) string { return group + "/" + kind + "/" + ns + "/" + name }
+func memberKey(group, kind, ns, name string) string {
+	return group + "/" + kind + "/" + ns + "/" + name
+}
