@@ -234,3 +234,72 @@ func TestIntegrationPlanPermissionsAndSecrets(t *testing.T) {
 		t.Errorf("secret change: %+v", s)
 	}
 }
+
+func TestIntegrationPlanCRDEditAndImmutable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test")
+	}
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	ctx := context.Background()
+	admin := client(t, c.AdminKubeconfig(), ns)
+
+	// A CRD and its custom resource in the same change: the resource is
+	// planned as created after its CRD instead of failing the dry-run.
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.` + ns + `.example.com}
+spec:
+  group: ` + ns + `.example.com
+  names: {kind: Widget, plural: widgets, singular: widget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: integer}}}
+`
+	cr := "apiVersion: " + ns + ".example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n"
+	dir := writeSet(t, map[string]string{"crd.yaml": crd, "widget.yaml": cr})
+	p, err := plan.Make(ctx, admin, load(t, dir), plan.Options{Namespace: ns})
+	if err != nil {
+		t.Fatalf("CRD and resource in one plan: %v", err)
+	}
+	w := find(p, "widget."+ns+".example.com/w")
+	if w == nil || w.Action != plan.Create || !w.AfterCRD || find(p, "customresourcedefinition.apiextensions.k8s.io/widgets."+ns+".example.com") == nil {
+		t.Errorf("custom resource after its CRD: %+v\n%+v", w, p.Changes)
+	}
+
+	// kubectl edit is drift, named after its manager.
+	cm := writeSet(t, map[string]string{"configmap.yaml": seedConfigMap})
+	c.Kubectl(t, "-n", ns, "apply", "--server-side", "--field-manager=kubeplan", "-f", cm)
+	t.Setenv("KUBE_EDITOR", "sed -i s/EUR/USD/")
+	c.Kubectl(t, "-n", ns, "edit", "configmap", "settings")
+	p, err = plan.Make(ctx, admin, load(t, cm), plan.Options{Namespace: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := find(p, "configmap/settings")
+	if s == nil || len(s.Drift) != 1 || s.Drift[0].Field != "data.currency" || s.Drift[0].Live != "USD" || s.Drift[0].Want != "EUR" || s.Drift[0].Manager != "kubectl-edit" {
+		t.Errorf("kubectl edit drift: %+v", s)
+	}
+
+	// Changing an immutable field is an error naming the field and the file.
+	dep := writeSet(t, map[string]string{"deployment.yaml": seedDeployment})
+	c.Kubectl(t, "-n", ns, "apply", "--server-side", "--field-manager=kubeplan", "-f", dep)
+	moved := strings.ReplaceAll(seedDeployment, "app: web", "app: web2")
+	os.WriteFile(filepath.Join(dep, "deployment.yaml"), []byte(moved), 0o644)
+	_, err = plan.Make(ctx, admin, load(t, dep), plan.Options{Namespace: ns})
+	var errs plan.Errors
+	if !errors.As(err, &errs) || len(errs) != 1 {
+		t.Fatalf("immutable change: %v", err)
+	}
+	msg := errs[0].Error()
+	if !strings.Contains(msg, filepath.Join(dep, "deployment.yaml")+":1:1") || !strings.Contains(msg, "spec.selector") || !strings.Contains(msg, "immutable") {
+		t.Errorf("immutable error: %s", msg)
+	}
+}
