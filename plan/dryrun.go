@@ -79,15 +79,41 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 	switch {
 	case live == nil:
 		c.Action = Create
-	case Equal(liveObj, res.Object):
+	case Equal(liveObj, res.Object) && managedBy(live, p.opts.FieldManager):
 		c.Action = Unchanged
 	default:
 		c.Action = Update
 	}
 	if c.Action != Unchanged {
 		c.Diff = Diff(liveObj, res.Object)
+		if c.Diff == "" {
+			c.Diff = "(no field changes: " + p.opts.FieldManager + " takes ownership of the fields from " + managers(live) + ")"
+		}
 	}
 	return c, nil
+}
+
+// managedBy reports whether manager has applied the live object: only then
+// is an object whose fields already match really unchanged. Otherwise (a set
+// adopted from kubectl) applying it transfers the fields' ownership.
+func managedBy(live *unstructured.Unstructured, manager string) bool {
+	for _, m := range live.GetManagedFields() {
+		if m.Manager == manager && m.Operation == metav1.ManagedFieldsOperationApply {
+			return true
+		}
+	}
+	return false
+}
+
+func managers(live *unstructured.Unstructured) string {
+	var names []string
+	for _, m := range live.GetManagedFields() {
+		names = append(names, m.Manager)
+	}
+	if len(names) == 0 {
+		return "no one"
+	}
+	return strings.Join(names, ", ")
 }
 
 // explain turns an API error into a sentence about the object, naming the

@@ -149,6 +149,9 @@ func (s *applySet) prunes(targets []*target) []Change {
 		if keep[memberKey(gvk.Group, gvk.Kind, m.GetNamespace(), m.GetName())] {
 			continue
 		}
+		if m.GetAnnotations()[PruneAnnotation] == "disabled" {
+			continue // protected: it stays in the cluster though it left git
+		}
 		out = append(out, Change{
 			Ref:                 Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: m.GetNamespace(), Name: m.GetName()},
 			Action:              Prune,
@@ -158,6 +161,10 @@ func (s *applySet) prunes(targets []*target) []Change {
 	}
 	return out
 }
+
+// PruneAnnotation set to "disabled" on a live object keeps it from ever
+// being pruned.
+const PruneAnnotation = "kubeplan.dev/prune"
 
 func memberKey(group, kind, ns, name string) string {
 	return group + "/" + kind + "/" + ns + "/" + name

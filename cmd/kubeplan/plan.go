@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"os/signal"
 	"slices"
 	"strings"
@@ -78,7 +79,7 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	}
 	ns := client.Namespace
 	f.input.namespace = ns
-	objs, err := lintForPlan(cmd, s, &f.input, args)
+	objs, err := lintForPlan(cmd, s, &f.input, args, "")
 	if err != nil {
 		return err
 	}
@@ -112,8 +113,9 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 }
 
 // lintForPlan loads the set and lints it; error-level findings stop the plan
-// before any request is made.
-func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string) ([]*manifest.Object, error) {
+// before any request is made. File names are shown relative to root when
+// it is set (the checkout of a git source).
+func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string, root string) ([]*manifest.Object, error) {
 	opts, exclude, crdPaths, err := lintSetup(cmd, f)
 	if err != nil {
 		return nil, usage(err)
@@ -124,6 +126,9 @@ func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string) ([]
 	res, err := manifest.Load(args, manifest.Options{Exclude: exclude, Stdin: s.in})
 	if err != nil {
 		return nil, usage(err)
+	}
+	if root != "" {
+		relativeTo(root, res)
 	}
 	if len(crdPaths) > 0 {
 		crdRes, err := manifest.Load(crdPaths, manifest.Options{})
@@ -148,4 +153,21 @@ func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string) ([]
 		return nil, fmt.Errorf("lint found %d error(s); nothing was sent to the cluster", n)
 	}
 	return res.Objects, nil
+}
+
+// relativeTo names files relative to root, so findings read
+// "manifests/deployment.yaml:6:13" rather than a path in the git cache.
+func relativeTo(root string, res *manifest.Result) {
+	rel := func(p string) string {
+		if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+		return p
+	}
+	for _, o := range res.Objects {
+		o.File = rel(o.File)
+	}
+	for _, p := range res.Problems {
+		p.File = rel(p.File)
+	}
 }

@@ -1,0 +1,225 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/parallel"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// ObjectResult is one line of apply's output.
+type ObjectResult struct {
+	Ref     plan.Ref `json:"ref"`
+	Outcome Outcome  `json:"outcome"`
+}
+
+// Result is what an apply did.
+type Result struct {
+	Objects []ObjectResult `json:"objects"`
+	// Health is the state of the written objects after the wait.
+	Health []HealthResult `json:"health,omitempty"`
+}
+
+// ErrEmptySet refuses to prune everything because the manifests came out
+// empty.
+var ErrEmptySet = errors.New("the manifest set is empty, so applying it would prune every member of the ApplySet; refusing (pass --allow-empty if that is what you want)")
+
+// Execute applies plan p. Nothing is pruned unless every apply succeeded.
+func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*Result, error) {
+	if opts.FieldManager == "" {
+		opts.FieldManager = p.FieldManager
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 16
+	}
+	var keep, prune []plan.Change
+	for _, ch := range p.Changes {
+		if ch.Action == plan.Prune {
+			prune = append(prune, ch)
+		} else {
+			keep = append(keep, ch)
+		}
+	}
+	if len(keep) == 0 && len(prune) > 0 && !opts.AllowEmpty {
+		return nil, ErrEmptySet
+	}
+	res := &Result{}
+	ps := &parentWriter{c: c, p: p, opts: opts}
+	if err := ps.writeUnion(ctx, keep); err != nil {
+		return nil, err
+	}
+	applied, err := applyInOrder(ctx, c, keep, opts)
+	res.Objects = append(res.Objects, applied...)
+	if err != nil {
+		return res, errors.Join(err, ps.recordResult(ctx, err, keep))
+	}
+	pruned, err := pruneAll(ctx, c, prune, opts)
+	res.Objects = append(res.Objects, pruned...)
+	if err != nil {
+		return res, errors.Join(err, ps.recordResult(ctx, err, keep))
+	}
+	if opts.Wait {
+		var refs []plan.Ref
+		for _, o := range applied {
+			if o.Outcome == Created || o.Outcome == Configured {
+				refs = append(refs, o.Ref)
+			}
+		}
+		health, err := WaitHealthy(ctx, c, refs, WaitOptions{Timeout: opts.Timeout, Progress: progressPrinter(opts.Progress)})
+		res.Health = health
+		if err != nil {
+			return res, errors.Join(err, ps.recordResult(ctx, err, keep))
+		}
+	}
+	return res, ps.recordResult(ctx, nil, keep)
+}
+
+// stage orders writes: Namespaces first, then CRDs (waited on until
+// Established), then everything else.
+func stage(ch plan.Change) int {
+	switch {
+	case ch.Ref.Kind == "Namespace" && ch.Ref.Group == "":
+		return 0
+	case ch.Ref.Kind == "CustomResourceDefinition" && ch.Ref.Group == "apiextensions.k8s.io":
+		return 1
+	}
+	return 2
+}
+
+// applyInOrder server-side applies every changed object, stage by stage,
+// concurrently within a stage; unchanged objects are not written at all.
+func applyInOrder(ctx context.Context, c *kube.Client, changes []plan.Change, opts Options) ([]ObjectResult, error) {
+	var out []ObjectResult
+	for st := 0; st <= 2; st++ {
+		var batch []plan.Change
+		for _, ch := range changes {
+			if stage(ch) != st {
+				continue
+			}
+			if ch.Action == plan.Unchanged {
+				out = append(out, ObjectResult{Ref: ch.Ref, Outcome: Unchanged})
+				continue
+			}
+			batch = append(batch, ch)
+		}
+		if st == 2 && hasAfterCRD(batch) {
+			c.Mapper.Reset() // CRDs were just established: learn their kinds
+		}
+		results := make([]ObjectResult, len(batch))
+		errs := make([]error, len(batch))
+		parallel.Each(opts.Concurrency, len(batch), func(i int) {
+			results[i], errs[i] = applyOne(ctx, c, batch[i], opts)
+		})
+		var failed []error
+		for i := range batch {
+			if errs[i] != nil {
+				failed = append(failed, errs[i])
+				continue
+			}
+			out = append(out, results[i])
+		}
+		if len(failed) > 0 {
+			return out, fmt.Errorf("apply failed, nothing will be pruned: %w", errors.Join(failed...))
+		}
+		if st == 1 {
+			if err := waitEstablished(ctx, c, batch); err != nil {
+				return out, err
+			}
+		}
+	}
+	return out, nil
+}
+
+func hasAfterCRD(cs []plan.Change) bool {
+	for _, c := range cs {
+		if c.AfterCRD {
+			return true
+		}
+	}
+	return false
+}
+
+// applyOne server-side applies one object with force: the plan already
+// showed what it takes back from other managers.
+func applyOne(ctx context.Context, c *kube.Client, ch plan.Change, opts Options) (ObjectResult, error) {
+	gvr, err := resourceFor(c, ch.Ref)
+	if err != nil {
+		return ObjectResult{}, fmt.Errorf("%s: %w", ch.Ref, err)
+	}
+	data, err := json.Marshal(ch.Object)
+	if err != nil {
+		return ObjectResult{}, fmt.Errorf("%s: encoding: %w", ch.Ref, err)
+	}
+	force := true
+	_, err = c.Dynamic.Resource(gvr).Namespace(ch.Ref.Namespace).Patch(ctx, ch.Ref.Name, types.ApplyPatchType, data,
+		metav1.PatchOptions{FieldManager: opts.FieldManager, Force: &force})
+	if err != nil {
+		where := ch.Source.String()
+		if where != "" {
+			where += ": "
+		}
+		return ObjectResult{}, fmt.Errorf("%s%s: %w", where, ch.Ref, err)
+	}
+	outcome := Configured
+	if ch.Action == plan.Create {
+		outcome = Created
+	}
+	return ObjectResult{Ref: ch.Ref, Outcome: outcome}, nil
+}
+
+var resourceCache sync.Map
+
+// resourceFor maps a Ref to its REST resource.
+func resourceFor(c *kube.Client, r plan.Ref) (schema.GroupVersionResource, error) {
+	if r.Resource != "" {
+		return schema.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Resource}, nil
+	}
+	m, err := c.Mapper.RESTMapping(schema.GroupKind{Group: r.Group, Kind: r.Kind}, r.Version)
+	if err != nil {
+		return schema.GroupVersionResource{}, fmt.Errorf("looking up %s: %w", r.Kind, err)
+	}
+	return m.Resource, nil
+}
+
+// waitEstablished waits until the CRDs just applied are Established.
+func waitEstablished(ctx context.Context, c *kube.Client, crds []plan.Change) error {
+	gvr := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	for _, ch := range crds {
+		for {
+			o, err := c.Dynamic.Resource(gvr).Get(ctx, ch.Ref.Name, metav1.GetOptions{})
+			if err != nil {
+				return fmt.Errorf("%s: %w", ch.Ref, err)
+			}
+			if conditionTrue(o, "Established") {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("%s: waiting to be Established: %w", ch.Ref, ctx.Err())
+			case <-after(200):
+			}
+		}
+	}
+	return nil
+}
+
+func conditionTrue(o *unstructured.Unstructured, typ string) bool {
+	conds, _, _ := unstructured.NestedSlice(o.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] == typ && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}

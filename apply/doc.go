@@ -1,0 +1,8 @@
+// Package apply executes a plan: it writes the ApplySet parent (with the
+// union of the old and new member types), applies the objects with
+// server-side apply in order (Namespaces and CRDs first, then everything
+// else concurrently), skips the ones the plan found unchanged, prunes the
+// members that left the set only after every apply succeeded, rewrites the
+// parent to the exact set, and waits for health. A Lease in the namespace
+// keeps two applies of the same set from running at once.
+package apply

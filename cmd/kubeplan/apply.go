@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/render"
+)
+
+type applyFlags struct {
+	planFlags
+	wait       bool
+	timeout    time.Duration
+	allowEmpty bool
+	source     string
+	ref        string
+	path       string
+	interval   time.Duration
+	drift      string
+}
+
+func newApplyCmd(s streams) *cobra.Command {
+	f := &applyFlags{planFlags: planFlags{kube: kube.Flags()}}
+	cmd := &cobra.Command{
+		Use:   "apply [PATH... | PLANFILE]",
+		Short: "Make the cluster match the manifests: all or nothing, ordered, pruning only what left the set",
+		Long: `Apply the manifests (or a plan saved by kubeplan plan --out).
+
+Without a plan file, apply plans first (lint, permissions, server-side dry-run) and writes nothing
+unless every object passed. Then it writes the ApplySet parent, applies the changed objects with
+server-side apply (Namespaces and CRDs first), skips unchanged ones, prunes the members that left
+the set only after every apply succeeded, and waits until the applied objects are healthy.
+With a plan file it refuses, before any write, a plan the cluster moved away from.
+
+A member carrying the annotation kubeplan.dev/prune: disabled is never pruned. One apply runs at a
+time per ApplySet (a Lease in the namespace).
+
+--source URL --ref BRANCH [--path DIR] reads the manifests from git instead (cloned once, then
+fetched and reset on every run); --interval 30s keeps reconciling until stopped; --drift=report
+only plans and exits 2 on drift or changes.
+
+Exit codes: 0 applied (or nothing to do), 1 failed, 2 bad flags (with --drift=report: 2 changes).`,
+		Example: `  kubeplan apply -n store --applyset configmap/gitops-applyset manifests/
+  kubeplan apply plan.json
+  kubeplan apply -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref main --path manifests --interval 30s`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runApply(cmd, s, f, args)
+		},
+	}
+	f.input.addInputFlags(cmd)
+	f.kube.AddFlags(cmd.Flags())
+	fl := cmd.Flags()
+	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet the manifests belong to, as configmap/NAME or secret/NAME: enables pruning")
+	fl.StringVar(&f.fieldManager, "field-manager", "kubeplan", "server-side apply field manager")
+	fl.StringVarP(&f.output, "output", "o", "text", "output format: text or json")
+	fl.BoolVar(&f.adopt, "adopt", false, "take over an ApplySet made by other tooling (kubectl) and prune its members")
+	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
+	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "how long --wait waits")
+	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
+	fl.StringVar(&f.source, "source", "", "read the manifests from this git repository (path, file://, https:// or ssh URL)")
+	fl.StringVar(&f.ref, "ref", "", "with --source: the branch to follow (default: the remote's default branch)")
+	fl.StringVar(&f.path, "path", "", "with --source: the directory of the repository to apply (default: its root)")
+	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
+	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
+	return cmd
+}
+
+func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error {
+	if f.output != "text" && f.output != "json" {
+		return usage(fmt.Errorf("unknown --output %q: want text or json", f.output))
+	}
+	if f.drift != "repair" && f.drift != "report" {
+		return usage(fmt.Errorf("unknown --drift %q: want repair or report", f.drift))
+	}
+	if f.source != "" && len(args) > 0 {
+		return usage(errors.New("give either --source or paths, not both"))
+	}
+	client, err := kube.New(f.kube)
+	if err != nil {
+		return usage(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if f.interval <= 0 {
+		return applyOnce(context.Background(), cmd, s, f, client, args)
+	}
+	for {
+		// A run is never interrupted half way: SIGTERM ends the loop after it.
+		if err := applyOnce(context.Background(), cmd, s, f, client, args); err != nil {
+			var ee exitError
+			if !errors.As(err, &ee) {
+				fmt.Fprintln(s.err, "kubeplan: "+err.Error())
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(f.interval):
+		}
+	}
+}
+
+// applyOnce is one reconcile: read the source, plan, lock, apply, report.
+func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags, client *kube.Client, args []string) error {
+	ns := client.Namespace
+	var rev *manifest.Revision
+	root := ""
+	if f.source != "" {
+		r, err := manifest.GitSource{URL: f.source, Ref: f.ref, Path: f.path}.Sync(ctx)
+		if err != nil {
+			return err
+		}
+		rev, args = &r, []string{r.Dir}
+		root = strings.TrimSuffix(filepath.Clean(r.Dir), filepath.Clean("/"+f.path))
+		if f.path == "" {
+			root = r.Dir
+		}
+	}
+	var as *applyset.Parent
+	if f.applySet != "" {
+		p, err := applyset.ParseParentFlag(f.applySet, ns)
+		if err != nil {
+			return usage(err)
+		}
+		as = &p
+	}
+	saved, err := savedPlan(args)
+	if err != nil {
+		return err
+	}
+	if saved != nil && as == nil && saved.Parent != nil {
+		p := applyset.Parent{Kind: saved.Parent.Ref.Kind, Name: saved.Parent.Ref.Name, Namespace: saved.Parent.Ref.Namespace}
+		as = &p
+	}
+	if as != nil && f.drift == "repair" {
+		lock, err := apply.AcquireLock(ctx, client, apply.LockOptions{Namespace: as.Namespace, Name: "kubeplan-lock-" + as.Name})
+		if err != nil {
+			return err
+		}
+		defer lock.Release(context.Background())
+	}
+	var pl *plan.Plan
+	if saved != nil {
+		if err := plan.CheckFresh(ctx, client, saved); err != nil {
+			return err
+		}
+		pl = saved
+	} else {
+		f.input.namespace = ns
+		objs, err := lintForPlan(cmd, s, &f.input, args, root)
+		if err != nil {
+			return err
+		}
+		opts := plan.Options{Namespace: ns, FieldManager: f.fieldManager, ApplySet: as, Adopt: f.adopt, Concurrency: f.concurrency}
+		if rev != nil {
+			opts.Revision = rev.SHA
+		}
+		if pl, err = plan.Make(ctx, client, objs, opts); err != nil {
+			return err
+		}
+	}
+	if f.drift == "report" {
+		if err := render.Plan(s.out, "text", pl, render.PlanOptions{Color: colorEnabled(s.out)}); err != nil {
+			return err
+		}
+		if pl.HasChanges() {
+			return exitError{2}
+		}
+		return nil
+	}
+	opts := apply.Options{FieldManager: f.fieldManager, ApplySet: as, Version: kubeplanVersion(), Concurrency: f.concurrency,
+		AllowEmpty: f.allowEmpty, Wait: f.wait, Timeout: f.timeout, Progress: s.err}
+	if rev != nil {
+		opts.Revision = rev.SHA
+	}
+	res, err := apply.Execute(ctx, client, pl, opts)
+	if res != nil {
+		printApply(s, f.output, res, rev)
+	}
+	return err
+}
+
+// savedPlan returns the plan when args name one saved plan file.
+func savedPlan(args []string) (*plan.Plan, error) {
+	if len(args) != 1 {
+		return nil, nil
+	}
+	fi, err := os.Stat(args[0])
+	if err != nil || fi.IsDir() || !strings.HasSuffix(args[0], ".json") {
+		return nil, nil
+	}
+	data, err := os.ReadFile(args[0])
+	if err != nil || !strings.Contains(string(data), `"KubeplanPlan"`) {
+		return nil, nil
+	}
+	return plan.Load(args[0])
+}
+
+func printApply(s streams, format string, res *apply.Result, rev *manifest.Revision) {
+	if format == "json" {
+		out := struct {
+			*apply.Result
+			Revision *manifest.Revision `json:"revision,omitempty"`
+		}{res, rev}
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(out)
+		return
+	}
+	counts := map[apply.Outcome]int{}
+	for _, o := range res.Objects {
+		fmt.Fprintf(s.out, "%s %s\n", o.Ref, o.Outcome)
+		counts[o.Outcome]++
+	}
+	fmt.Fprintf(s.out, "Apply: %d created, %d configured, %d pruned, %d unchanged.\n",
+		counts[apply.Created], counts[apply.Configured], counts[apply.Pruned], counts[apply.Unchanged])
+	if rev != nil {
+		fmt.Fprintf(s.out, "in sync with %s %s\n", rev.ShortSHA, rev.Subject)
+	}
+}

@@ -1,0 +1,41 @@
+// Command benchplan benchmarks `kubeplan plan` against `kubectl diff
+// --server-side` on the same cluster state, and against what a plain
+// client-go program must at least spend. It is what `make bench-plan` runs:
+//
+//	go run ./internal/benchplan [-runs 3] [-dir .bench/plan] [-large=true] [-kubectl-large] [-cpuprofile FILE] [-doc docs/benchmarks.md]
+//
+// Steps, one file each:
+//
+//   - corpus.go: two deterministic, seeded corpora of small, realistic
+//     objects, one file per app (its ConfigMaps, Deployment and Service):
+//     1,000 ConfigMaps + 100 Deployments + 100 Services in
+//     .bench/plan/corpus-1200, and 9,000 + 500 + 500 in corpus-10000.
+//     They are regenerated only when missing or made from other parameters
+//     (recorded beside each, corpus-N.json).
+//   - cluster.go: starts bin/testcluster (internal/testkube), creates the
+//     namespaces bench and bench10k and applies each corpus the way the seed
+//     does: KUBECTL_APPLYSET=true kubectl apply --server-side
+//     --field-manager=kubeplan --prune --applyset=configmap/gitops-applyset,
+//     then waits for the Deployments and for the cluster to go quiet. The
+//     cluster is stopped at the end, on error and on SIGINT/SIGTERM.
+//   - measure.go: runs a CLI as a child process (wall, user+sys CPU, peak
+//     RSS from rusage) and reads the cluster process's CPU time around it.
+//   - raw.go: the baselines, with client-go's dynamic client in this
+//     process: a server-side apply dry-run (dryRun=All, force) of every
+//     object, 32 in flight, and a LIST of the three resources.
+//   - parse.go: objects reported as changed, from kubeplan's JSON summary
+//     and from kubectl diff's output (one "diff -u -N" block per object).
+//   - anatomy.go: one plan run in-process (manifest.Load, lint.Run,
+//     plan.Make, the JSON renderer) with every request timed by class, and,
+//     with -cpuprofile, a CPU profile of five such runs.
+//   - stats.go, report.go, machine.go: medians, paired ratios, the
+//     PASS/FAIL verdicts (kubeplan wall <= 0.25x kubectl diff's, 0 objects
+//     reported as changed, per-object cost at 10,000 objects <= 2x that at
+//     1,200) and the Markdown section written into docs/benchmarks.md with
+//     -doc.
+//
+// Each round runs kubectl diff, kubeplan plan, kubectl diff
+// --field-manager=kubeplan, the raw dry-run loop and the raw LIST, after one
+// untimed warm-up round, so that load from other processes hits all alike;
+// ratios are medians of per-round ratios.
+package main

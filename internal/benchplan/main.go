@@ -1,0 +1,385 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "benchplan:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command line.
+type options struct {
+	runs         int
+	dir          string
+	seed         int64
+	doc          string
+	large        bool
+	kubectlLarge bool
+	cpuProfile   string
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("benchplan", flag.ContinueOnError)
+	var o options
+	fs.IntVar(&o.runs, "runs", 3, "timed runs of each tool, alternating, after one warm-up each")
+	fs.StringVar(&o.dir, "dir", ".bench/plan", "working directory for the corpora (relative to the module root)")
+	fs.Int64Var(&o.seed, "seed", 1, "seed of the corpus generator")
+	fs.StringVar(&o.doc, "doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	fs.BoolVar(&o.large, "large", true, "also plan the 10,000-object corpus")
+	fs.BoolVar(&o.kubectlLarge, "kubectl-large", false, "also run kubectl diff (once) on the 10,000-object corpus")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of 5 in-process plans of the 1,200-object corpus to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.runs < 1 {
+		return errors.New("-runs must be at least 1")
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(o.dir) {
+		o.dir = filepath.Join(root, o.dir)
+	}
+	res := &result{When: time.Now(), Machine: describeMachine(root), Runs: o.runs,
+		Samples: map[string][]sample{}, Outcomes: map[string][]outcome{}}
+
+	// 1. The corpora and kubeplan.
+	for _, cs := range []*corpusSet{&res.Small, &res.Large} {
+		if cs == &res.Large && !o.large {
+			continue
+		}
+		s := smallSpec
+		if cs == &res.Large {
+			s = largeSpec
+		}
+		s.Seed = o.seed
+		cs.Namespace, cs.Dir = "bench", fmt.Sprintf("corpus-%d", s.objects())
+		if cs == &res.Large {
+			cs.Namespace = "bench10k"
+		}
+		info, generated, err := ensureCorpus(filepath.Join(o.dir, cs.Dir), s)
+		if err != nil {
+			return fmt.Errorf("generating the corpus: %w", err)
+		}
+		cs.Info = info
+		step("corpus %s: %d objects in %d files (%.1f MiB)%s", rel(root, filepath.Join(o.dir, cs.Dir)), s.objects(), info.Files,
+			float64(info.Bytes)/(1<<20), map[bool]string{true: ", generated", false: ", up to date"}[generated])
+	}
+	step("building bin/kubeplan")
+	kpBin := filepath.Join(root, "bin", "kubeplan")
+	if err := goBuild(root, kpBin); err != nil {
+		return err
+	}
+	res.KubeplanVersion = toolVersion(kpBin, "version")
+	res.KubectlVersion = toolVersion("kubectl", "version", "--client")
+
+	// 2. The cluster, stopped however this ends.
+	step("starting bin/testcluster")
+	c, err := launchCluster()
+	if err != nil {
+		return err
+	}
+	defer c.Stop()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sig
+		step("%s: stopping the cluster", s)
+		c.Stop()
+		os.Exit(130)
+	}()
+	if out, err := c.kubectl(nil, "version", "-o", "yaml"); err == nil {
+		for _, line := range strings.Split(out, "\n") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "gitVersion: "); ok {
+				res.ServerVersion = v // the last one is the server's
+			}
+		}
+	}
+	if err := measureSmall(c, o, kpBin, res); err != nil {
+		return err
+	}
+	if o.large {
+		if err := measureLarge(c, o, kpBin, res); err != nil {
+			return err
+		}
+	}
+	res.LoadAfter = loadAverage()
+	if err := c.Stop(); err != nil {
+		step("stopping the cluster: %v", err)
+	}
+
+	// 4. Report.
+	section := res.markdown()
+	fmt.Println()
+	fmt.Print(section)
+	if o.doc != "" {
+		path := o.doc
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
+		if err := writeDoc(path, section); err != nil {
+			return fmt.Errorf("writing %s: %w", o.doc, err)
+		}
+		step("wrote %s", o.doc)
+	}
+	return nil
+}
+
+// Tool names, in the order each round runs them.
+const (
+	kKubectl   = "kubectl"
+	kKubectlFM = "kubectl-fm"
+	kKubeplan  = "kubeplan"
+	kRawDry    = "raw-dry-run"
+	kRawList   = "raw-list"
+)
+
+func kubeplanTool(kpBin, dir, kubeconfig string, cs *corpusSet) tool {
+	return tool{name: "kubeplan plan", bin: kpBin, dir: dir, okCodes: []int{0}, args: []string{
+		"plan", "-n", cs.Namespace, "--applyset", applySetFlag, "--adopt", "-o", "json", "--kubeconfig", kubeconfig, cs.Dir}}
+}
+
+func kubectlDiffTool(c *cluster, dir string, cs *corpusSet, fm bool) tool {
+	t := tool{name: "kubectl diff", bin: "kubectl", dir: dir, env: c.kubectlEnv(), okCodes: []int{0, 1},
+		args: []string{"diff", "--server-side", "-n", cs.Namespace, "-f", cs.Dir, "--kubeconfig", c.AdminKubeconfig()}}
+	if fm {
+		t.args = append(t.args[:2:2], append([]string{"--field-manager=" + fieldManager}, t.args[2:]...)...)
+	}
+	return t
+}
+
+// measureSmall sets up the 1,200-object state and runs every tool
+// alternately.
+func measureSmall(c *cluster, o options, kpBin string, res *result) error {
+	cs := &res.Small
+	if err := setUpCorpus(c, o, cs); err != nil {
+		return err
+	}
+	kc := c.AdminKubeconfig()
+	kp := kubeplanTool(kpBin, o.dir, kc, cs)
+	kd := kubectlDiffTool(c, o.dir, cs, false)
+	kdm := kubectlDiffTool(c, o.dir, cs, true)
+	res.Commands = map[string]string{kKubeplan: shown(kp, c), kKubectl: shown(kd, c), kKubectlFM: shown(kdm, c)}
+	raw, err := newRawClient(kc, cs.Namespace, filepath.Join(o.dir, cs.Dir), cs.ApplySetID)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	round := func(record bool) error {
+		for _, name := range []string{kKubectl, kKubeplan, kKubectlFM} {
+			t := map[string]tool{kKubectl: kd, kKubeplan: kp, kKubectlFM: kdm}[name]
+			s, out, err := t.run(c.PID())
+			if err != nil {
+				return err
+			}
+			var oc outcome
+			if name == kKubeplan {
+				if oc, err = parseKubeplanPlan(out); err != nil {
+					return err
+				}
+			} else {
+				oc = parseKubectlDiff(out)
+				if (oc.Changed > 0) != (s.ExitCode == 1) {
+					return fmt.Errorf("%s exited %d but its output shows %d changed objects", t.commandLine(), s.ExitCode, oc.Changed)
+				}
+			}
+			if record {
+				res.Samples[name] = append(res.Samples[name], s)
+				res.Outcomes[name] = append(res.Outcomes[name], oc)
+			}
+		}
+		s, err := measureSelf(c.PID(), func() error {
+			failed, err := raw.dryRun(ctx, rawInFlight)
+			if failed > 0 {
+				return fmt.Errorf("raw dry-run: %d of %d objects refused: %w", failed, len(raw.objects), err)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		var listed int
+		l, err := measureSelf(c.PID(), func() (err error) { listed, err = raw.list(ctx); return err })
+		if err != nil {
+			return err
+		}
+		if record {
+			res.Samples[kRawDry] = append(res.Samples[kRawDry], s)
+			res.Samples[kRawList] = append(res.Samples[kRawList], l)
+			res.RawListed = listed
+		}
+		return nil
+	}
+	res.LoadBefore = loadAverage()
+	step("warm-up: one run of each (load average %s)", res.LoadBefore)
+	if err := round(false); err != nil {
+		return err
+	}
+	for i := 0; i < o.runs; i++ {
+		if err := round(true); err != nil {
+			return err
+		}
+		g := func(k string) time.Duration { return res.Samples[k][i].Wall }
+		step("run %d/%d: kubectl diff %s, kubeplan plan %s, kubectl diff --field-manager=kubeplan %s, raw dry-run %s, raw list %s",
+			i+1, o.runs, secs(g(kKubectl)), secs(g(kKubeplan)), secs(g(kKubectlFM)), secs(g(kRawDry)), ms(g(kRawList)))
+	}
+	step("one in-process kubeplan plan, its requests recorded")
+	a, err := planInProcess(kc, cs.Namespace, filepath.Join(o.dir, cs.Dir), c.PID())
+	if err != nil {
+		return fmt.Errorf("in-process plan: %w", err)
+	}
+	res.Anatomy = a
+	if o.cpuProfile != "" {
+		step("CPU profile of 5 in-process plans -> %s", o.cpuProfile)
+		if err := profilePlan(o.cpuProfile, kc, cs.Namespace, filepath.Join(o.dir, cs.Dir), c.PID(), 5); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// measureLarge sets up the 10,000-object state and plans it, alternating
+// with the raw dry-run loop.
+func measureLarge(c *cluster, o options, kpBin string, res *result) error {
+	cs := &res.Large
+	if err := setUpCorpus(c, o, cs); err != nil {
+		return err
+	}
+	kp := kubeplanTool(kpBin, o.dir, c.AdminKubeconfig(), cs)
+	res.Commands["large"] = shown(kp, c)
+	raw, err := newRawClient(c.AdminKubeconfig(), cs.Namespace, filepath.Join(o.dir, cs.Dir), cs.ApplySetID)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	step("warm-up: kubeplan plan of %d objects", cs.Info.Spec.objects())
+	if _, _, err := kp.run(c.PID()); err != nil {
+		return err
+	}
+	for i := 0; i < o.runs; i++ {
+		s, out, err := kp.run(c.PID())
+		if err != nil {
+			return err
+		}
+		oc, err := parseKubeplanPlan(out)
+		if err != nil {
+			return err
+		}
+		r, err := measureSelf(c.PID(), func() error {
+			failed, err := raw.dryRun(ctx, rawInFlight)
+			if failed > 0 {
+				return fmt.Errorf("raw dry-run: %d of %d objects refused: %w", failed, len(raw.objects), err)
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		res.LargeKP, res.LargeRaw = append(res.LargeKP, s), append(res.LargeRaw, r)
+		res.LargeOutcomes = append(res.LargeOutcomes, oc)
+		step("large run %d/%d: kubeplan plan %s (%s), raw dry-run %s", i+1, o.runs, secs(s.Wall), oc.Summary, secs(r.Wall))
+	}
+	if o.kubectlLarge {
+		kd := kubectlDiffTool(c, o.dir, cs, false)
+		s, out, err := kd.run(c.PID())
+		if err != nil {
+			return err
+		}
+		res.LargeKubectl = &s
+		oc := parseKubectlDiff(out)
+		res.LargeKubectlOutcome = &oc
+		step("large: kubectl diff %s (%s)", secs(s.Wall), oc.Summary)
+	}
+	return nil
+}
+
+// setUpCorpus applies cs into its namespace and reads the ApplySet's id.
+func setUpCorpus(c *cluster, o options, cs *corpusSet) error {
+	step("applying %s into namespace %s (kubectl apply --server-side --applyset, as the seed does)", cs.Dir, cs.Namespace)
+	took, err := c.setUp(cs.Namespace, filepath.Join(o.dir, cs.Dir), cs.Info.Spec.Deployments)
+	if err != nil {
+		return err
+	}
+	cs.ApplyTime = took
+	if cs.ApplySetID, err = c.applySetID(cs.Namespace); err != nil {
+		return err
+	}
+	step("  applied in %s; Deployments available, cluster quiet", secs(took))
+	return nil
+}
+
+// shown is how the report shows a command: the temporary kubeconfig as
+// admin.kubeconfig, and no cache directory.
+func shown(t tool, c *cluster) string {
+	t.env = nil
+	t.args = append([]string(nil), t.args...)
+	for i, a := range t.args {
+		t.args[i] = strings.ReplaceAll(a, c.AdminKubeconfig(), "admin.kubeconfig")
+	}
+	return t.commandLine()
+}
+
+// goBuild builds kubeplan from the working tree.
+func goBuild(root, out string) error {
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/kubeplan")
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building kubeplan: %w\n%s", err, b)
+	}
+	return nil
+}
+
+// toolVersion returns the first line a command prints, or "?".
+func toolVersion(bin string, args ...string) string {
+	out, err := exec.Command(bin, args...).Output()
+	if err != nil {
+		return "?"
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return line
+}
+
+// moduleRoot finds the directory of kubeplan's go.mod at or above the
+// current directory.
+func moduleRoot() (string, error) {
+	d, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/kubeplan/kubeplan\n") {
+			return d, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", errors.New("run me inside the kubeplan module (no go.mod of github.com/kubeplan/kubeplan found)")
+		}
+		d = up
+	}
+}
+
+func rel(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}
+
+func step(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "benchplan: "+format+"\n", args...)
+}

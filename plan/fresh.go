@@ -1,0 +1,91 @@
+package plan
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/parallel"
+)
+
+// StaleError lists what moved in the cluster since a saved plan was made.
+type StaleError struct{ Moved []string }
+
+func (e *StaleError) Error() string {
+	return "the plan is stale, nothing was written; plan again. Changed since the plan was made:\n  " + strings.Join(e.Moved, "\n  ")
+}
+
+// CheckFresh refuses a saved plan when any object it was computed from
+// changed, appeared or disappeared, or when the ApplySet parent changed.
+// It only reads.
+func CheckFresh(ctx context.Context, c *kube.Client, p *Plan) error {
+	type probe struct {
+		ref    Ref
+		wantRV string
+	}
+	var probes []probe
+	for _, ch := range p.Changes {
+		if ch.AfterCRD {
+			continue // its type does not exist yet; its CRD is probed
+		}
+		probes = append(probes, probe{ch.Ref, ch.LiveResourceVersion})
+	}
+	if p.Parent != nil {
+		rv := ""
+		if p.Parent.Exists {
+			rv = p.Parent.ResourceVersion
+		}
+		probes = append(probes, probe{p.Parent.Ref, rv})
+	}
+	moved := make([]string, len(probes))
+	errs := make([]error, len(probes))
+	parallel.Each(16, len(probes), func(i int) {
+		pr := probes[i]
+		gvr := schema.GroupVersionResource{Group: pr.ref.Group, Version: pr.ref.Version, Resource: pr.ref.Resource}
+		if gvr.Resource == "" {
+			m, err := c.Mapper.RESTMapping(schema.GroupKind{Group: pr.ref.Group, Kind: pr.ref.Kind}, pr.ref.Version)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", pr.ref, err)
+				return
+			}
+			gvr = m.Resource
+		}
+		o, err := c.Dynamic.Resource(gvr).Namespace(pr.ref.Namespace).Get(ctx, pr.ref.Name, metav1.GetOptions{})
+		got := ""
+		switch {
+		case apierrors.IsNotFound(err):
+		case err != nil:
+			errs[i] = fmt.Errorf("%s: %w", pr.ref, err)
+			return
+		default:
+			got = o.GetResourceVersion()
+		}
+		switch {
+		case got == pr.wantRV:
+		case pr.wantRV == "":
+			moved[i] = pr.ref.String() + " appeared"
+		case got == "":
+			moved[i] = pr.ref.String() + " was deleted"
+		default:
+			moved[i] = pr.ref.String() + " was modified"
+		}
+	})
+	var out []string
+	for i := range probes {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if moved[i] != "" {
+			out = append(out, moved[i])
+		}
+	}
+	if len(out) > 0 {
+		return &StaleError{Moved: out}
+	}
+	return nil
+}
