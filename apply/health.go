@@ -503,3 +503,13 @@ func healthJoin(parts ...string) string {
 	}
 	return strings.Join(out, ": ")
 }
+
+// Assess checks every ref once, without waiting: the health `status` shows.
+func Assess(ctx context.Context, c *kube.Client, refs []plan.Ref) []HealthResult {
+	w := &healthWaiter{c: c}
+	out := make([]HealthResult, len(refs))
+	parallel.Each(8, len(refs), func(i int) {
+		out[i], _ = w.check(ctx, refs[i])
+	})
+	return out
+}

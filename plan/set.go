@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
 // applySet is the live state of the set's parent and its members.
@@ -94,26 +95,38 @@ func (p *planner) readSet(ctx context.Context, as applyset.Parent) (*applySet, e
 		}
 	}
 	set.state = st
+	if set.members, err = ListMembers(ctx, p.c, as, st); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// ListMembers lists the live members of the ApplySet whose parent is as and
+// whose recorded state is st: every object of the types it names, in its
+// namespaces, carrying its part-of label. Types the cluster no longer serves
+// are skipped (nothing of them can be left).
+func ListMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st applyset.State) ([]*unstructured.Unstructured, error) {
+	var out []*unstructured.Unstructured
 	for _, gk := range st.GroupKinds {
-		m, err := p.c.Mapper.RESTMapping(gk)
+		m, err := c.Mapper.RESTMapping(gk)
 		if err != nil {
-			continue // the cluster no longer serves the type: nothing of it to prune
+			continue
 		}
 		namespaces := []string{""}
 		if m.Scope.Name() == "namespace" {
 			namespaces = append([]string{as.Namespace}, st.Namespaces...)
 		}
 		for _, ns := range namespaces {
-			list, err := p.c.Dynamic.Resource(m.Resource).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: applyset.MemberSelector(set.parent.ID)})
+			list, err := c.Dynamic.Resource(m.Resource).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: applyset.MemberSelector(as.ID())})
 			if err != nil {
 				return nil, fmt.Errorf("listing the ApplySet's %s in %q: %w", m.Resource.Resource, ns, err)
 			}
 			for i := range list.Items {
-				set.members = append(set.members, &list.Items[i])
+				out = append(out, &list.Items[i])
 			}
 		}
 	}
-	return set, nil
+	return out, nil
 }
 
 // prunePermissions are what pruning the set's member types needs.

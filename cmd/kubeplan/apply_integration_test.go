@@ -111,6 +111,14 @@ func TestIntegrationApplyFromGit(t *testing.T) {
 		t.Errorf("revert: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
+	// status, read-only, as the narrow identity.
+	code, stdout, stderr = run("status", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset")
+	full := g.git(g.clone, "rev-parse", "HEAD")
+	if code != 0 || !strings.Contains(stdout, "Revision:  "+full) || !strings.Contains(stdout, "Result:    ok") ||
+		!strings.Contains(stdout, "deployment.apps/web") || !strings.Contains(stdout, "Current") {
+		t.Errorf("status: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
 	// --drift=report: a hand edit exits 2 and writes nothing.
 	c.Kubectl(t, "-n", ns, "scale", "deployment/web", "--replicas=5")
 	if code, stdout, _ := run(append(args, "--drift=report")...); code != 2 || !strings.Contains(stdout, "spec.replicas is 5") {

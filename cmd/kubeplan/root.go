@@ -82,7 +82,7 @@ Exit codes: 0 success, 1 findings or failed operation, 2 the command could not r
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newPlanCmd(s), newApplyCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newPlanCmd(s), newApplyCmd(s), newStatusCmd(s), newVersionCmd(s))
 	return root
 }
 

@@ -11,7 +11,7 @@ import (
 
 // generatorVersion changes whenever the generated text changes, so that an
 // old corpus is regenerated.
-const generatorVersion = 2
+const generatorVersion = 3
 
 // spec is what a corpus is generated from. Each app is one file: a
 // Deployment, its Service (while Services last) and an equal share of the
@@ -171,9 +171,12 @@ func writeDeployment(b *strings.Builder, r *rand.Rand, app string, envFrom bool)
 	if envFrom {
 		fmt.Fprintf(b, "          envFrom:\n            - configMapRef:\n                name: %s-config-00\n", app)
 	}
+	// Quantities in canonical form (never 1000m or 1024Mi, which the server
+	// stores as 1 and 1Gi): under its own field manager, kubectl diff takes
+	// the difference for a conflict and fails.
 	mem := 64 * (1 + r.Intn(8))
 	fmt.Fprintf(b, "          resources:\n            requests:\n              cpu: %dm\n              memory: %dMi\n            limits:\n              memory: %dMi\n",
-		50*(1+r.Intn(10)), mem, 2*mem)
+		50*(1+r.Intn(19)), mem, mem+mem/2)
 	b.WriteString("          readinessProbe:\n            httpGet:\n              path: /healthz\n              port: http\n            periodSeconds: 10\n")
 	b.WriteString("          livenessProbe:\n            httpGet:\n              path: /healthz\n              port: http\n            initialDelaySeconds: 10\n")
 }

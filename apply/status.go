@@ -1,0 +1,63 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// Status is what `kubeplan status` shows about an ApplySet.
+type Status struct {
+	ApplySet  string         `json:"applyset"`
+	Namespace string         `json:"namespace"`
+	Tooling   string         `json:"tooling"`
+	Revision  string         `json:"revision,omitempty"`
+	AppliedAt string         `json:"appliedAt,omitempty"`
+	Result    string         `json:"result,omitempty"`
+	LastError string         `json:"lastError,omitempty"`
+	Members   []HealthResult `json:"members"`
+}
+
+// ErrNoApplySet is returned when the parent does not exist yet.
+var ErrNoApplySet = errors.New("the ApplySet does not exist yet (nothing was applied to it)")
+
+// ReadStatus reads the parent's record and the health of every member. It
+// only reads.
+func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Status, error) {
+	gvr := schema.GroupVersionResource{Version: "v1", Resource: as.Resource()}
+	parent, err := c.Dynamic.Resource(gvr).Namespace(as.Namespace).Get(ctx, as.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("%s in namespace %s: %w", as, as.Namespace, ErrNoApplySet)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the ApplySet parent %s: %w", as, err)
+	}
+	st, err := as.Read(parent.GetLabels(), parent.GetAnnotations())
+	if err != nil {
+		return nil, err
+	}
+	a := parent.GetAnnotations()
+	s := &Status{ApplySet: as.String(), Namespace: as.Namespace, Tooling: st.Tooling, Revision: a[AnnotationRevision],
+		AppliedAt: a[AnnotationAppliedAt], Result: a[AnnotationResult], LastError: a[AnnotationLastError]}
+	members, err := plan.ListMembers(ctx, c, as, st)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]plan.Ref, 0, len(members))
+	for _, m := range members {
+		gvk := m.GroupVersionKind()
+		refs = append(refs, plan.Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: m.GetNamespace(), Name: m.GetName()})
+	}
+	sort.Slice(refs, func(i, j int) bool { return refs[i].Namespace+refs[i].String() < refs[j].Namespace+refs[j].String() })
+	s.Members = Assess(ctx, c, refs)
+	return s, nil
+}
