@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"os"
 	"sync"
 
@@ -51,4 +52,24 @@ func (o *Object) tree() (*yaml.Node, *lineMap) {
 		z.root, z.lines = n.Content[0], newLineMap(chunk{data: data, line: z.line, off: z.off})
 	})
 	return z.root, z.lines
+}
+
+// firstContent is the position of the document's first line that is not
+// blank or a comment.
+func (z *lazySrc) firstContent() Pos {
+	line := z.line
+	for rest := z.data; len(rest) > 0; line++ {
+		l := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		t := bytes.TrimLeft(l, " ")
+		if len(bytes.TrimSpace(t)) == 0 || t[0] == '#' {
+			continue
+		}
+		return Pos{Line: line, Col: len(l) - len(t) + 1}
+	}
+	return Pos{Line: z.line, Col: 1}
 }

@@ -124,6 +124,11 @@ func (o *Object) stringMap(path ...string) map[string]string {
 
 // Start is the position of the object's first field.
 func (o *Object) Start() Pos {
+	if o.root == nil && o.lazy != nil && o.lazy.data != nil {
+		// The first line with content: where the fast decoder's top-level
+		// mapping starts. No need to build the position tree for it.
+		return o.lazy.firstContent()
+	}
 	root, lines := o.tree()
 	if root == nil {
 		if o.lazy != nil {

@@ -147,3 +147,23 @@ func TestParseAliases(t *testing.T) {
 		t.Errorf("merge key: %v", ann)
 	}
 }
+
+func TestLazyStartMatchesTree(t *testing.T) {
+	for _, src := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+		"# leading comment\n\n  # indented comment\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+		"---\n# c\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n\n\napiVersion: v1\nkind: Secret\nmetadata: {name: b}\n",
+	} {
+		objs, _ := Parse("x.yaml", []byte(src))
+		for _, o := range objs {
+			if o.lazy == nil {
+				t.Fatalf("%q: not decoded by the fast path", src)
+			}
+			fast := o.Start()
+			root, lines := o.tree()
+			if slow := lines.pos(root.Line, root.Column); fast != slow {
+				t.Errorf("%q: Start %v, tree says %v", src, fast, slow)
+			}
+		}
+	}
+}

@@ -11,7 +11,7 @@ import (
 
 // generatorVersion changes whenever the generated text changes, so that an
 // old corpus is regenerated.
-const generatorVersion = 3
+const generatorVersion = 4
 
 // spec is what a corpus is generated from. Each app is one file: a
 // Deployment, its Service (while Services last) and an equal share of the
@@ -104,7 +104,7 @@ func generate(dir string, s spec) (*corpusInfo, error) {
 		}
 		add("Deployment", func() { writeDeployment(&b, r, app, cms > 0) })
 		if i < s.Services {
-			add("Service", func() { writeService(&b, r, app) })
+			add("Service", func() { writeService(&b, r, app, i >= clusterIPServices) })
 		}
 		if err := os.WriteFile(filepath.Join(tmp, appFile(i)), []byte(b.String()), 0o644); err != nil {
 			return nil, err
@@ -181,11 +181,20 @@ func writeDeployment(b *strings.Builder, r *rand.Rand, app string, envFrom bool)
 	b.WriteString("          livenessProbe:\n            httpGet:\n              path: /healthz\n              port: http\n            initialDelaySeconds: 10\n")
 }
 
-// writeService: a ClusterIP Service in front of the Deployment (about 0.4 KiB).
-func writeService(b *strings.Builder, r *rand.Rand, app string) {
+// clusterIPServices is how many apps of a corpus get a ClusterIP Service;
+// the others' are headless: testcluster's service range is a /24, so two
+// corpora with 100 and 500 ClusterIPs would not fit.
+const clusterIPServices = 100
+
+// writeService: a Service in front of the Deployment (about 0.3 KiB).
+func writeService(b *strings.Builder, r *rand.Rand, app string, headless bool) {
 	fmt.Fprintf(b, "apiVersion: v1\nkind: Service\nmetadata:\n  name: %s\n", app)
 	labels(b, "  ", app, "server")
-	fmt.Fprintf(b, "spec:\n  selector:\n    app.kubernetes.io/name: %s\n", app)
+	b.WriteString("spec:\n")
+	if headless {
+		b.WriteString("  clusterIP: None\n")
+	}
+	fmt.Fprintf(b, "  selector:\n    app.kubernetes.io/name: %s\n", app)
 	b.WriteString("  ports:\n    - name: http\n      port: 80\n      targetPort: http\n")
 	if r.Intn(4) == 0 {
 		b.WriteString("    - name: metrics\n      port: 9090\n      targetPort: 9090\n")

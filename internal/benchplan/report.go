@@ -45,6 +45,7 @@ type result struct {
 	LargeOutcomes         []outcome
 	LargeKubectl          *sample
 	LargeKubectlOutcome   *outcome
+	LargeErr              string
 }
 
 // changedRange shows the objects a tool reported as changed over its runs.
@@ -104,13 +105,13 @@ func (r *result) markdown() string {
 	if len(r.LargeKP) > 0 {
 		perObjText = fmt.Sprintf("%.2f× (%s)", perObj, verdict(perObjOK))
 	}
-	w("**Result: %s** — wall %.2f× kubectl diff (%s); objects reported as changed: %s (%s); per-object cost at %d objects: %s.\n\n",
+	w("**Result: %s** — wall %.2f× kubectl diff (%s); objects reported as changed: %s (%s); per-object cost at %s objects: %s.\n\n",
 		verdict(wallOK && cleanOK && perObjOK), r.wallRatio(), verdict(wallOK), changedRange(r.Outcomes[kKubeplan]), verdict(cleanOK),
-		largeSpec.objects(), perObjText)
+		thousands(largeSpec.objects()), perObjText)
 
 	kd, kp, kdm := summarize(r.Samples[kKubectl]), summarize(r.Samples[kKubeplan]), summarize(r.Samples[kKubectlFM])
 	rd, rl := summarize(r.Samples[kRawDry]), summarize(r.Samples[kRawList])
-	w("%d objects, %d runs of each, alternating, after one warm-up of each:\n\n", n, r.Runs)
+	w("%s objects, %d runs of each, alternating, after one warm-up of each:\n\n", thousands(n), r.Runs)
 	w("| | median wall | min wall | CPU (user+sys) | peak RSS | cluster CPU | objects reported as changed | kubeplan / this (wall) |\n")
 	w("|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	w("| `kubectl diff --server-side` | %s | %s | %s | %s | %s | %s | **%.2f×** |\n", secs(kd.MedianWall), secs(kd.MinWall), secs(kd.MedianCPU), mib(kd.PeakRSS), secs(kd.MedianSrv),
@@ -149,21 +150,24 @@ func (r *result) markdown() string {
 		if last(kKubectl).Changed == 0 {
 			w("With kubectl's own field manager the label stays (the `kubeplan` manager still owns it), so nothing differs; ")
 		}
-		w("with the field manager that applied the set, the dry-run drops the label, so %d of %d objects are reported although nothing would change. kubeplan sends the label, as its apply would, and reports %s.\n\n", fm.Changed, n, changedRange(r.Outcomes[kKubeplan]))
+		w("with the field manager that applied the set, the dry-run drops the label, so %s of %s objects are reported although nothing would change. kubeplan sends the label, as its apply would, and reports %s.\n\n", thousands(fm.Changed), thousands(n), changedRange(r.Outcomes[kKubeplan]))
 	}
 
+	if r.LargeErr != "" {
+		w("The %s-object run failed: `%s`\n\n", thousands(largeSpec.objects()), firstLines(r.LargeErr, 1))
+	}
 	if len(r.LargeKP) > 0 {
 		lk, lr := summarize(r.LargeKP), summarize(r.LargeRaw)
 		nl := r.Large.Info.Spec.objects()
-		w("Scale: the %d-object corpus (%s) in namespace `%s`, %d runs of kubeplan alternating with the raw dry-run loop, after one warm-up:\n\n", nl, r.Large.Info.Spec.text(), r.Large.Namespace, len(r.LargeKP))
+		w("Scale: the %s-object corpus (%s) in namespace `%s`, %d runs of kubeplan alternating with the raw dry-run loop, after one warm-up:\n\n", thousands(nl), r.Large.Info.Spec.text(), r.Large.Namespace, len(r.LargeKP))
 		w("| | objects | kubeplan median wall | per object | raw dry-run loop | per object | kubeplan / raw | objects reported as changed |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
-		w("| small | %d | %s | %s | %s | %s | %.2f× | %s |\n", n, secs(kp.MedianWall), us(kp.MedianWall, n), secs(rd.MedianWall), us(rd.MedianWall, n),
+		w("| small | %s | %s | %s | %s | %s | %.2f× | %s |\n", thousands(n), secs(kp.MedianWall), us(kp.MedianWall, n), secs(rd.MedianWall), us(rd.MedianWall, n),
 			pairedRatio(r.Samples[kKubeplan], r.Samples[kRawDry]), changedRange(r.Outcomes[kKubeplan]))
-		w("| large | %d | %s | %s | %s | %s | %.2f× | %s |\n", nl, secs(lk.MedianWall), us(lk.MedianWall, nl), secs(lr.MedianWall), us(lr.MedianWall, nl),
+		w("| large | %s | %s | %s | %s | %s | %.2f× | %s |\n", thousands(nl), secs(lk.MedianWall), us(lk.MedianWall, nl), secs(lr.MedianWall), us(lr.MedianWall, nl),
 			pairedRatio(r.LargeKP, r.LargeRaw), changedRange(r.LargeOutcomes))
 		w("| large / small, per object | | | **%.2f×** | | %.2f× | | |\n\n", perObj,
 			div(lr.MedianWall.Seconds()/float64(nl), rd.MedianWall.Seconds()/float64(n)))
-		w("kubeplan at %d objects: CPU %s, peak RSS %s, cluster CPU %s (median).", nl, secs(lk.MedianCPU), mib(lk.PeakRSS), secs(lk.MedianSrv))
+		w("kubeplan at %s objects: CPU %s, peak RSS %s, cluster CPU %s (median).", thousands(nl), secs(lk.MedianCPU), mib(lk.PeakRSS), secs(lk.MedianSrv))
 		if r.LargeKubectl != nil {
 			w(" One `kubectl diff --server-side` of it: %s wall, %s.", secs(r.LargeKubectl.Wall), r.LargeKubectlOutcome.Summary)
 		}
@@ -171,7 +175,7 @@ func (r *result) markdown() string {
 	}
 
 	if a := r.Anatomy; a != nil {
-		w("### Where one `kubeplan plan` of %d objects spends its time\n\n", n)
+		w("### Where one `kubeplan plan` of %s objects spends its time\n\n", thousands(n))
 		w("The same plan run in-process (`planInProcess`: manifest.Load, lint.Run, plan.Make, the JSON renderer), every request timed by class; times from the start of plan.Make. %s\n\n", a.Summary)
 		w("| step | requests | from | to | summed latency |\n|---|---:|---:|---:|---:|\n")
 		w("| load + lint the files | | | %s before | |\n", ms(a.LoadLint))
@@ -187,16 +191,17 @@ func (r *result) markdown() string {
 	w("- Corpus: %s in %d files (%.1f MiB; one file per app: its ConfigMaps, Deployment and Service), seed %d, generated into `.bench/plan/%s`; ConfigMaps %s, Deployments %s, Services %s on average.\n",
 		r.Small.Info.Spec.text(), r.Small.Info.Files, float64(r.Small.Info.Bytes)/(1<<20), r.Small.Info.Spec.Seed, r.Small.Dir,
 		kib(r.Small.Info, "ConfigMap"), kib(r.Small.Info, "Deployment"), kib(r.Small.Info, "Service"))
+	w("- Resource quantities are written in canonical form. With `cpu: 1000m` or `memory: 1024Mi` (stored as `1` and `1Gi`), `kubectl diff --server-side` under its own field manager gets a field conflict for those Deployments, retries as if the object kept changing (\"keeps changing, diffing without lock\") and exits 2.\n")
 	w("- State: a fresh `bin/testcluster` (kube-apiserver %s, etcd, controllers, simulated node); namespace `%s`; the corpus applied as the seed does, `KUBECTL_APPLYSET=true kubectl %s` (%s), then waited for every Deployment to be Available and the cluster to go quiet.\n",
 		r.ServerVersion, r.Small.Namespace, strings.Join(seedApplyArgs(r.Small.Namespace, r.Small.Dir), " "), secs(r.Small.ApplyTime))
 	if r.Large.Info != nil {
-		w("- Large corpus: `.bench/plan/%s` (%d files, %.1f MiB) in namespace `%s`, applied the same way after the small runs (%s).\n",
-			r.Large.Dir, r.Large.Info.Files, float64(r.Large.Info.Bytes)/(1<<20), r.Large.Namespace, secs(r.Large.ApplyTime))
+		w("- Large corpus: `.bench/plan/%s` (%d files, %.1f MiB) in namespace `%s`, applied the same way after the small runs (%s). Its Services beyond the first %d are headless (`clusterIP: None`): testcluster's service range is a /24.\n",
+			r.Large.Dir, r.Large.Info.Files, float64(r.Large.Info.Bytes)/(1<<20), r.Large.Namespace, secs(r.Large.ApplyTime), clusterIPServices)
 	}
 	w("- kubeplan, built from the working tree (`%s`): `%s` (16 requests in flight, its default; exit 0; kubeplan refuses a set kubectl made unless `--adopt`).\n", r.KubeplanVersion, r.Commands[kKubeplan])
 	w("- kubectl (`%s`, the one on PATH; its discovery cache warm after the warm-up): `%s` and `%s` (exit 1 when anything differs).\n", r.KubectlVersion, r.Commands[kKubectl], r.Commands[kKubectlFM])
-	w("- Raw loops, in the benchmark's own process with client-go's dynamic client (no client-side rate limit, a new connection each run, objects decoded and labelled as ApplySet members beforehand): every object as a server-side apply patch with `dryRun=All`, `force`, field manager `kubeplan`, %d in flight; and one LIST of each of the 3 resources, concurrently (%d objects listed, including the ApplySet parent and `kube-root-ca.crt`).\n",
-		rawInFlight, r.RawListed)
+	w("- Raw loops, in the benchmark's own process with client-go's dynamic client (no client-side rate limit, a new connection each run, objects decoded and labelled as ApplySet members beforehand): every object as a server-side apply patch with `dryRun=All`, `force`, field manager `kubeplan`, %d in flight; and one LIST of each of the 3 resources, concurrently (%s objects listed, including the ApplySet parent and `kube-root-ca.crt`).\n",
+		rawInFlight, thousands(r.RawListed))
 	mc := r.Machine
 	w("- Machine: %d CPUs (%s), %s RAM, %s, %s; commit %s; %s.\n", mc.NumCPU, mc.CPUModel, mc.MemTotal, mc.Kernel, mc.GoVersion, mc.Commit, r.When.UTC().Format("2006-01-02 15:04 UTC"))
 	if mc.Env != "" {
