@@ -70,6 +70,7 @@ Exit codes: 0 applied (or nothing to do), 1 failed, 2 bad flags (with --drift=re
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: text or json")
 	fl.BoolVar(&f.adopt, "adopt", false, "take over an ApplySet made by other tooling (kubectl) and prune its members")
 	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
+	fl.BoolVar(&f.otherNamespaces, "allow-other-namespaces", false, "allow objects that name a namespace other than -n (by default an error)")
 	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "how long --wait waits")
 	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
@@ -163,11 +164,14 @@ func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags
 		pl = saved
 	} else {
 		f.input.namespace = ns
+		if f.otherNamespaces {
+			f.input.namespace = ""
+		}
 		objs, err := lintForPlan(cmd, s, &f.input, args, root)
 		if err != nil {
 			return err
 		}
-		opts := plan.Options{Namespace: ns, FieldManager: f.fieldManager, ApplySet: as, Adopt: f.adopt, Concurrency: f.concurrency}
+		opts := plan.Options{Namespace: ns, FieldManager: f.fieldManager, ApplySet: as, Adopt: f.adopt, Concurrency: f.concurrency, AllowOtherNamespaces: f.otherNamespaces}
 		if rev != nil {
 			opts.Revision = rev.SHA
 		}

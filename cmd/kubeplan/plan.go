@@ -30,6 +30,7 @@ type planFlags struct {
 	output           string
 	detailedExitcode bool
 	adopt            bool
+	otherNamespaces  bool
 	concurrency      int
 }
 
@@ -65,6 +66,7 @@ Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.PlanFormats(), ", "))
 	fl.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
 	fl.BoolVar(&f.adopt, "adopt", false, "take over an ApplySet made by other tooling (kubectl): its members become prunable")
+	fl.BoolVar(&f.otherNamespaces, "allow-other-namespaces", false, "allow objects that name a namespace other than -n (by default an error)")
 	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
 	return cmd
 }
@@ -79,11 +81,14 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	}
 	ns := client.Namespace
 	f.input.namespace = ns
+	if f.otherNamespaces {
+		f.input.namespace = "" // namespace-mismatch is what the flag allows
+	}
 	objs, err := lintForPlan(cmd, s, &f.input, args, "")
 	if err != nil {
 		return err
 	}
-	opts := plan.Options{Namespace: ns, FieldManager: f.fieldManager, Adopt: f.adopt, Concurrency: f.concurrency}
+	opts := plan.Options{Namespace: ns, FieldManager: f.fieldManager, Adopt: f.adopt, Concurrency: f.concurrency, AllowOtherNamespaces: f.otherNamespaces}
 	if f.applySet != "" {
 		as, err := applyset.ParseParentFlag(f.applySet, ns)
 		if err != nil {
