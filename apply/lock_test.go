@@ -61,14 +61,7 @@ func lockTestClient(t *testing.T, kubeconfig, ns string) *kube.Client {
 // returns its client.
 func lockTestNarrow(t *testing.T, c *testkube.Cluster, ns string) *kube.Client {
 	t.Helper()
-	user := "locker-" + ns
-	kc := c.User(t, user)
-	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=edit", "--user="+user)
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "update", "leases.coordination.k8s.io", "-n", ns); strings.TrimSpace(out) == "yes" {
-			break
-		}
-	}
+	kc := c.Narrow(t, "locker", ns)
 	return lockTestClient(t, kc, ns)
 }
 

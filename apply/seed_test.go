@@ -55,14 +55,7 @@ func newEnv(t *testing.T) *env {
 	}
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
-	user := "gitops-" + ns
-	kc := c.User(t, user)
-	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=edit", "--user="+user)
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "create", "deployments", "-n", ns); strings.TrimSpace(out) == "yes" {
-			break
-		}
-	}
+	kc := c.Narrow(t, "gitops", ns)
 	return &env{t: t, c: c, ns: ns, kc: kc, dir: t.TempDir(), as: applyset.Parent{Kind: "ConfigMap", Name: "gitops-applyset", Namespace: ns}}
 }
 

@@ -1,32 +1,7 @@
 package manifest
 
-import (
-	"fmt"
-	"os"
-	"path/filepath"
-)
+import "github.com/kubeplan/kubeplan/internal/cachedir"
 
-// gitCacheBase is KUBEPLAN_CACHE_DIR, else os.UserCacheDir(), else (no HOME)
-// a directory private to this user under os.TempDir() — the same rules as
-// the schema cache in lint/schemas.
-func gitCacheBase() (string, error) {
-	if d := os.Getenv("KUBEPLAN_CACHE_DIR"); d != "" {
-		return filepath.Abs(d)
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Abs(d)
-	}
-	d := filepath.Join(os.TempDir(), fmt.Sprintf("kubeplan-cache-%d", os.Getuid()))
-	if err := os.MkdirAll(d, 0o700); err != nil {
-		return "", fmt.Errorf("cache directory: %w", err)
-	}
-	// The temp dir is shared: refuse a directory someone else planted.
-	fi, err := os.Lstat(d)
-	if err != nil {
-		return "", fmt.Errorf("cache directory: %w", err)
-	}
-	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !gitOwnedByCurrentUser(fi) {
-		return "", fmt.Errorf("cache directory %s is not a private directory of this user; set KUBEPLAN_CACHE_DIR", d)
-	}
-	return filepath.Abs(d)
-}
+// gitCacheBase is where clones live below (see internal/cachedir): the same
+// base as the schema cache in lint/schemas.
+func gitCacheBase() (string, error) { return cachedir.Base() }

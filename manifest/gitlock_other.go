@@ -11,7 +11,6 @@ import (
 	"time"
 )
 
-func gitOwnedByCurrentUser(fs.FileInfo) bool { return true }
 
 // gitLockStale is the age after which a lock file is taken to belong to a
 // process that died without removing it.

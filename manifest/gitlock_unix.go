@@ -5,16 +5,10 @@ package manifest
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"syscall"
 	"time"
 )
-
-func gitOwnedByCurrentUser(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid()
-}
 
 // lockFile takes an exclusive flock on path (created if missing), waiting
 // until it is free or ctx is done. The kernel drops the lock when the

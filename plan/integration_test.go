@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -90,14 +89,7 @@ func client(t *testing.T, kubeconfig, ns string) *kube.Client {
 // narrow mints the seed's identity: a user bound to edit in ns only.
 func narrow(t *testing.T, c *testkube.Cluster, ns string) string {
 	t.Helper()
-	user := "gitops-" + ns
-	kc := c.User(t, user)
-	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=edit", "--user="+user)
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "create", "deployments", "-n", ns); strings.TrimSpace(out) == "yes" {
-			break
-		}
-	}
+	kc := c.Narrow(t, "gitops", ns)
 	return kc
 }
 

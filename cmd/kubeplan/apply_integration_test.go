@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kubeplan/kubeplan/internal/testkube"
 )
@@ -60,14 +59,7 @@ func TestIntegrationApplyFromGit(t *testing.T) {
 	t.Setenv("KUBEPLAN_CACHE_DIR", t.TempDir())
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
-	user := "gitops-" + ns
-	kc := c.User(t, user)
-	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=edit", "--user="+user)
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "create", "deployments", "-n", ns); strings.TrimSpace(out) == "yes" {
-			break
-		}
-	}
+	kc := c.Narrow(t, "gitops", ns)
 	deploy := func(replicas string) string {
 		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: " + replicas + "\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.30\n"
 	}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kubeplan/kubeplan/internal/testkube"
 	"github.com/kubeplan/kubeplan/plan"
@@ -24,14 +23,7 @@ func TestIntegrationPlanCLI(t *testing.T) {
 	}
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
-	user := "gitops-" + ns
-	kc := c.User(t, user)
-	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=edit", "--user="+user)
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "create", "deployments", "-n", ns); strings.TrimSpace(out) == "yes" {
-			break
-		}
-	}
+	kc := c.Narrow(t, "gitops", ns)
 	dir := t.TempDir()
 	write := func(name, body string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {

@@ -100,3 +100,21 @@ func (c *Cluster) TryKubectl(args ...string) (string, error) {
 	}
 	return stdout.String(), nil
 }
+
+// Narrow mints the seed's reconciler identity for ns: a user (named
+// prefix-ns) bound to the ClusterRole edit in ns only. It waits until the
+// authorizer sees the binding (it reads from a watch cache) and returns the
+// user's kubeconfig.
+func (c *Cluster) Narrow(t testing.TB, prefix, ns string) string {
+	t.Helper()
+	user := prefix + "-" + ns
+	kc := c.User(t, user)
+	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=edit", "--user="+user)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "create", "deployments", "-n", ns); strings.TrimSpace(out) == "yes" {
+			return kc
+		}
+	}
+	t.Fatalf("testkube: the edit binding of %s in %s did not take effect within 5 s", user, ns)
+	return ""
+}

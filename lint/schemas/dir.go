@@ -1,6 +1,8 @@
 package schemas
 
 import (
+	"github.com/kubeplan/kubeplan/internal/cachedir"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -51,28 +53,13 @@ func Dir() (string, error) {
 	return dir, nil
 }
 
-// cacheBase is KUBEPLAN_CACHE_DIR, else os.UserCacheDir(), else (no HOME)
-// a directory private to this user under os.TempDir().
+// cacheBase is where the schemas are extracted below (see internal/cachedir).
 func cacheBase() (string, error) {
-	if d := os.Getenv("KUBEPLAN_CACHE_DIR"); d != "" {
-		return filepath.Abs(d)
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Abs(d)
-	}
-	d := filepath.Join(os.TempDir(), fmt.Sprintf("kubeplan-cache-%d", os.Getuid()))
-	if err := os.MkdirAll(d, 0o700); err != nil {
-		return "", fmt.Errorf("schemas: cache directory: %w", err)
-	}
-	// The temp dir is shared: refuse a directory someone else planted.
-	fi, err := os.Lstat(d)
+	b, err := cachedir.Base()
 	if err != nil {
-		return "", fmt.Errorf("schemas: cache directory: %w", err)
+		return "", fmt.Errorf("schemas: %w", err)
 	}
-	if !fi.IsDir() || fi.Mode().Perm()&0o022 != 0 || !ownedByCurrentUser(fi) {
-		return "", fmt.Errorf("schemas: cache directory %s is not a private directory of this user; set KUBEPLAN_CACHE_DIR", d)
-	}
-	return filepath.Abs(d)
+	return b, nil
 }
 
 // install makes sure <base>/kubeplan/schemas/<id> holds archive's files and
