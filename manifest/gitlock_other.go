@@ -11,7 +11,6 @@ import (
 	"time"
 )
 
-
 // gitLockStale is the age after which a lock file is taken to belong to a
 // process that died without removing it.
 const gitLockStale = 15 * time.Minute
