@@ -3,7 +3,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build test vet bench bench-lint bench-plan generate fuzz clean testcluster
+.PHONY: build test vet bench bench-lint bench-plan bench-apply generate fuzz clean testcluster
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -17,7 +17,7 @@ test: vet testcluster
 	cd testcluster && $(GO) vet ./... && $(GO) test ./...
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-plan
+bench: bench-lint bench-plan bench-apply
 
 bench-lint:
 	$(GO) run ./internal/benchlint
@@ -25,6 +25,11 @@ bench-lint:
 # kubeplan plan vs kubectl diff --server-side on a testcluster holding 1,200 (and 10,000) objects.
 bench-plan: testcluster
 	$(GO) run ./internal/benchplan
+
+# kubeplan apply vs kubectl apply --server-side --force-conflicts --prune --applyset (first apply, no-op,
+# prune of 100) on the 1,200-object corpus, each tool in fresh namespaces of one testcluster.
+bench-apply: testcluster
+	$(GO) run ./internal/benchplan -mode apply
 
 # Regenerate the embedded Kubernetes schemas and API index from the modules.
 generate:

@@ -45,9 +45,10 @@ type requestClass struct {
 
 // recorder times every request by class.
 type recorder struct {
-	mu    sync.Mutex
-	t0    time.Time
-	class map[string]*requestClass
+	mu      sync.Mutex
+	t0      time.Time
+	class   map[string]*requestClass
+	classOf func(*http.Request) string // classify when nil
 }
 
 func (r *recorder) wrap(rt http.RoundTripper) http.RoundTripper {
@@ -55,7 +56,11 @@ func (r *recorder) wrap(rt http.RoundTripper) http.RoundTripper {
 		start := time.Now()
 		resp, err := rt.RoundTrip(req)
 		end := time.Now()
-		name := classify(req)
+		classOf := r.classOf
+		if classOf == nil {
+			classOf = classify
+		}
+		name := classOf(req)
 		r.mu.Lock()
 		c := r.class[name]
 		if c == nil {

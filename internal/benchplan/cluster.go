@@ -50,16 +50,8 @@ func seedApplyArgs(ns, corpus string) []string {
 // way the seed does, and waits until its Deployments are available and the
 // cluster is quiet again. It returns how long the apply took.
 func (c *cluster) setUp(ns, corpus string, deployments int) (time.Duration, error) {
-	if _, err := c.kubectl(nil, "create", "namespace", ns); err != nil {
+	if err := c.createNamespaces(ns); err != nil {
 		return 0, err
-	}
-	// Pods cannot be created before the namespace's default ServiceAccount.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if _, err := c.kubectl(nil, "-n", ns, "get", "serviceaccount", "default"); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			return 0, err
-		}
 	}
 	start := time.Now()
 	if _, err := c.kubectl([]string{"KUBECTL_APPLYSET=true"}, seedApplyArgs(ns, corpus)...); err != nil {
@@ -72,6 +64,26 @@ func (c *cluster) setUp(ns, corpus string, deployments int) (time.Duration, erro
 	}
 	c.settle()
 	return took, nil
+}
+
+// createNamespaces creates the namespaces and waits for their default
+// ServiceAccounts: pods cannot be created before them.
+func (c *cluster) createNamespaces(nss ...string) error {
+	for _, ns := range nss {
+		if _, err := c.kubectl(nil, "create", "namespace", ns); err != nil {
+			return err
+		}
+	}
+	for _, ns := range nss {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			if _, err := c.kubectl(nil, "-n", ns, "get", "serviceaccount", "default"); err == nil {
+				break
+			} else if time.Now().After(deadline) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // settle waits (at most a minute) until the cluster process uses less than

@@ -3,6 +3,7 @@
 // client-go program must at least spend. It is what `make bench-plan` runs:
 //
 //	go run ./internal/benchplan [-runs 3] [-dir .bench/plan] [-large=true] [-kubectl-large] [-cpuprofile FILE] [-doc docs/benchmarks.md]
+//	go run ./internal/benchplan -mode apply [-runs 3] [-cpuprofile FILE] [-doc docs/benchmarks.md]
 //
 // Steps, one file each:
 //
@@ -34,7 +35,32 @@
 //     1,200) and the Markdown section written into docs/benchmarks.md with
 //     -doc.
 //
-// Each round runs kubectl diff, kubeplan plan, kubectl diff
+// With -mode apply (`make bench-apply`) it benchmarks `kubeplan apply`
+// against `kubectl apply --server-side --force-conflicts --prune --applyset`
+// and a raw client-go loop on the 1,200-object corpus instead:
+//
+//   - applymain.go: the corpora (applycorpus.go: a copy without 100
+//     ConfigMaps), the cluster, the rounds, the report.
+//   - applyround.go: each run, kubectl in a fresh namespace k-N and kubeplan
+//     (--wait=false) in p-N go through a first apply, a no-op and apply +
+//     prune of the copy, alternating (who goes first alternates between
+//     runs); then kubeplan with --wait in w-N and the raw loop in r-N
+//     (rawapply.go: 1,200 server-side applies 16 in flight, a LIST, 100
+//     DELETEs). Namespaces are deleted after each run (the service range is
+//     a /24).
+//   - applystate.go: LISTs of a namespace before and after each run: which
+//     resourceVersions moved (a no-op must move none, the ApplySet parent's
+//     included) and which objects went (a prune must remove exactly the 100).
+//   - applyparse.go: the tools' own summaries.
+//   - applyanatomy.go: the three scenarios once more in-process (lock,
+//     load + lint, plan.Make, apply.Execute, release) with every request
+//     timed by class; -cpuprofile FILE writes one profile per scenario.
+//   - applystats.go, applyreport.go: medians, paired ratios, the verdicts
+//     (first apply <= 0.05x kubectl's wall, no-op <= 0.02x with 0 writes,
+//     apply + prune <= 0.05x with exactly the 100 pruned) and the Markdown
+//     section written into docs/benchmarks.md with -doc.
+//
+// In plan mode, each round runs kubectl diff, kubeplan plan, kubectl diff
 // --field-manager=kubeplan, the raw dry-run loop and the raw LIST, after one
 // untimed warm-up round, so that load from other processes hits all alike;
 // ratios are medians of per-round ratios.

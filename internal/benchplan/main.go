@@ -30,6 +30,8 @@ type options struct {
 	large        bool
 	kubectlLarge bool
 	cpuProfile   string
+	mode         string // plan or apply
+	from         string // apply: render this saved result instead of running
 }
 
 func run(args []string) error {
@@ -41,7 +43,9 @@ func run(args []string) error {
 	fs.StringVar(&o.doc, "doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
 	fs.BoolVar(&o.large, "large", true, "also plan the 10,000-object corpus")
 	fs.BoolVar(&o.kubectlLarge, "kubectl-large", false, "also run kubectl diff (once) on the 10,000-object corpus")
-	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of 5 in-process plans of the 1,200-object corpus to this file")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "plan: write a CPU profile of 5 in-process plans of the 1,200-object corpus to this file; apply: one profile per scenario, FILE-first.out, FILE-noop.out, FILE-prune.out")
+	fs.StringVar(&o.mode, "mode", "plan", "plan: kubeplan plan vs kubectl diff; apply: kubeplan apply vs kubectl apply --prune --applyset (apply*.go)")
+	fs.StringVar(&o.from, "from", "", "apply mode: render the result saved by an earlier run (DIR/apply-result.json) instead of running")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -54,6 +58,13 @@ func run(args []string) error {
 	}
 	if !filepath.IsAbs(o.dir) {
 		o.dir = filepath.Join(root, o.dir)
+	}
+	switch o.mode {
+	case "plan":
+	case "apply":
+		return runApplyBench(o, root)
+	default:
+		return fmt.Errorf("unknown -mode %q: want plan or apply", o.mode)
 	}
 	res := &result{When: time.Now(), Machine: describeMachine(root), Runs: o.runs,
 		Samples: map[string][]sample{}, Outcomes: map[string][]outcome{}}
@@ -134,7 +145,7 @@ func run(args []string) error {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(root, path)
 		}
-		if err := writeDoc(path, section); err != nil {
+		if err := writeDoc(path, sectionTitle, section); err != nil {
 			return fmt.Errorf("writing %s: %w", o.doc, err)
 		}
 		step("wrote %s", o.doc)

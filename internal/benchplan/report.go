@@ -273,9 +273,9 @@ func us(d time.Duration, n int) string {
 	return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)/float64(n))
 }
 
-// writeDoc replaces the section in the Markdown file at path (from its
-// heading to the next "## " heading), or appends it.
-func writeDoc(path, section string) error {
+// writeDoc replaces the section titled title in the Markdown file at path
+// (from its heading to the next "## " heading), or appends it.
+func writeDoc(path, title, section string) error {
 	old, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
 		return err
@@ -284,10 +284,10 @@ func writeDoc(path, section string) error {
 	if text == "" {
 		text = "# Benchmarks\n\nHow fast kubeplan is, measured, and how to measure it again.\n\n"
 	}
-	if i := strings.Index(text, sectionTitle+"\n"); i >= 0 {
+	if i := strings.Index(text, title+"\n"); i >= 0 {
 		end := len(text)
-		if j := strings.Index(text[i+len(sectionTitle):], "\n## "); j >= 0 {
-			end = i + len(sectionTitle) + j + 1
+		if j := strings.Index(text[i+len(title):], "\n## "); j >= 0 {
+			end = i + len(title) + j + 1
 		}
 		text = text[:i] + section + "\n" + text[end:]
 	} else {

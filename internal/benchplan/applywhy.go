@@ -1,0 +1,80 @@
+package main
+
+import (
+	"time"
+)
+
+// Request classes of classifyApply the analysis reads.
+const (
+	clDryRun = "PATCH dry-run (server-side apply)"
+	clWrite  = "PATCH write (server-side apply)"
+	clDelete = "DELETE (prune)"
+)
+
+// span is how long a class of requests was in flight, first start to last
+// end; zero when the run made none.
+func (a *applyAnatomy) span(class string) (time.Duration, int) {
+	if c := classOf(a, class); c != nil {
+		return c.Last - c.First, c.Count
+	}
+	return 0, 0
+}
+
+func (r *applyResult) anatomyOf(sc string) *applyAnatomy {
+	for _, a := range r.Anatomy {
+		if a.Scenario == sc {
+			return a
+		}
+	}
+	return nil
+}
+
+func pct(part, whole time.Duration) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return 100 * float64(part) / float64(whole)
+}
+
+// writeWhy explains, from the in-process runs and the medians, where the
+// time goes against each target.
+func (r *applyResult) writeWhy(w func(string, ...any)) {
+	first, noop, prune := r.anatomyOf(scFirst), r.anatomyOf(scNoop), r.anatomyOf(scPrune)
+	if first == nil || noop == nil || prune == nil || len(r.Rounds) == 0 {
+		return
+	}
+	cpus := r.Machine.NumCPU
+	w("Where the time goes against the targets (from the in-process runs above and the medians):\n\n")
+
+	kcFirst := medianWall(r.samples(tKubectl, scFirst))
+	rawFirst := summarize(r.raw(scFirst))
+	dry, nDry := first.span(clDryRun)
+	wr, nWr := first.span(clWrite)
+	w("- **First apply**: the target is %s (%.2f × kubectl's %s), but the raw loop alone, which only writes the %s objects, takes %s (%.3f× kubectl): the API server, sharing %d CPUs with the client, is the limit (cluster CPU %s during the raw loop's %s, controllers creating ReplicaSets, Pods and EndpointSlices included). kubeplan spends %s (%.0f%%) on %d dry-runs, all of them creates, which it sends before any write so that a refused object stops the apply before anything changed, then %s (%.0f%%) on the %d writes, as fast as the raw loop; lock, load + lint, access reviews and LISTs before them take %s. Its own CPU is %s.\n",
+		secs(time.Duration(applyTargets[scFirst]*float64(kcFirst))), applyTargets[scFirst], secs(kcFirst), thousands(nWr), secs(rawFirst.MedianWall),
+		pairedRatio(r.raw(scFirst), r.samples(tKubectl, scFirst)), cpus, secs(rawFirst.MedianSrv), secs(rawFirst.MedianWall),
+		ms(dry), pct(dry, first.Wall), nDry, ms(wr), pct(wr, first.Wall), nWr, ms(firstStart(first, clDryRun)), ms(first.CPU))
+
+	kcNoop := medianWall(r.samples(tKubectl, scNoop))
+	dry, nDry = noop.span(clDryRun)
+	fast := noop.Wall - dry
+	w("- **No-op**: the target is %s (%.2f × kubectl's %s). kubeplan writes nothing (`Requests.Writes()` = %d: the lock Lease's POST and DELETE; no PATCH, the parent untouched), but it still dry-runs all %s objects to find that out: %s of its %s (%.0f%%), %s of cluster CPU (about %.1f ms per dry-run). Before the dry-runs, lock, load + lint, access reviews and the LISTs take %s. A LIST of the set takes %s: a plan that recognized unchanged objects from the live objects it already lists (values and kubeplan's managed fields) and dry-ran only the others would take about %s in-process, %.3f× kubectl.\n",
+		secs(time.Duration(applyTargets[scNoop]*float64(kcNoop))), applyTargets[scNoop], secs(kcNoop), noop.Writes, thousands(nDry),
+		ms(dry), ms(noop.Wall), pct(dry, noop.Wall), secs(noop.ServerCPU), float64(noop.ServerCPU)/float64(time.Millisecond)/float64(max(nDry, 1)),
+		ms(firstStart(noop, clDryRun)), ms(medianWall(r.raw(scNoop))), ms(fast), div(float64(fast), float64(kcNoop)))
+
+	kcPrune := medianWall(r.samples(tKubectl, scPrune))
+	dry, nDry = prune.span(clDryRun)
+	del, nDel := prune.span(clDelete)
+	w("- **Apply + prune**: the target is %s (%.2f × kubectl's %s) and is met. Of kubeplan's %s, %s (%.0f%%) are %d dry-runs of objects that did not change and %s the %d DELETEs; without those dry-runs it would take about %s.\n\n",
+		secs(time.Duration(applyTargets[scPrune]*float64(kcPrune))), applyTargets[scPrune], secs(kcPrune), ms(prune.Wall), ms(dry), pct(dry, prune.Wall), nDry,
+		ms(del), nDel, ms(prune.Wall-dry))
+}
+
+// firstStart is when the first request of a class started.
+func firstStart(a *applyAnatomy, class string) time.Duration {
+	if c := classOf(a, class); c != nil {
+		return c.First
+	}
+	return 0
+}
