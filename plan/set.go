@@ -77,6 +77,8 @@ func (p *planner) readSet(ctx context.Context, as applyset.Parent) (*applySet, e
 		return nil, fmt.Errorf("reading the ApplySet parent %s: %w", as, err)
 	}
 	set.parent.Exists, set.parent.ResourceVersion = true, obj.GetResourceVersion()
+	set.parent.Revision = obj.GetAnnotations()["kubeplan.dev/revision"]
+	set.parent.Result = obj.GetAnnotations()["kubeplan.dev/result"]
 	st, err := as.Read(obj.GetLabels(), obj.GetAnnotations())
 	if errors.Is(err, applyset.ErrNotParent) {
 		return nil, fmt.Errorf("%s exists in namespace %s but is not an ApplySet parent; choose another --applyset name", as, as.Namespace)

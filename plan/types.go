@@ -90,6 +90,9 @@ type Parent struct {
 	ID              string `json:"id"`
 	Exists          bool   `json:"exists"`
 	ResourceVersion string `json:"resourceVersion,omitempty"`
+	// Revision and Result are what the last apply recorded on the parent.
+	Revision string `json:"revision,omitempty"`
+	Result   string `json:"result,omitempty"`
 }
 
 // Plan is everything applying a set would do, and what it was computed from.

@@ -149,13 +149,6 @@ func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags
 		p := applyset.Parent{Kind: saved.Parent.Ref.Kind, Name: saved.Parent.Ref.Name, Namespace: saved.Parent.Ref.Namespace}
 		as = &p
 	}
-	if as != nil && f.drift == "repair" {
-		lock, err := apply.AcquireLock(ctx, client, apply.LockOptions{Namespace: as.Namespace, Name: "kubeplan-lock-" + as.Name})
-		if err != nil {
-			return err
-		}
-		defer lock.Release(context.Background())
-	}
 	var pl *plan.Plan
 	if saved != nil {
 		if err := plan.CheckFresh(ctx, client, saved); err != nil {
@@ -187,6 +180,27 @@ func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags
 			return exitError{2}
 		}
 		return nil
+	}
+	revision := ""
+	if rev != nil {
+		revision = rev.SHA
+	}
+	if inSync(pl, revision) {
+		// Nothing to write, not even the record: no lock, zero writes.
+		printApply(s, f.output, unchangedResult(pl), rev)
+		return nil
+	}
+	if as != nil {
+		lock, err := apply.AcquireLock(ctx, client, apply.LockOptions{Namespace: as.Namespace, Name: "kubeplan-lock-" + as.Name})
+		if err != nil {
+			return err
+		}
+		defer lock.Release(context.Background())
+		// The plan was made before the lock: refuse to act on it if
+		// another apply moved the cluster meanwhile.
+		if err := plan.CheckFresh(ctx, client, pl); err != nil {
+			return err
+		}
 	}
 	opts := apply.Options{FieldManager: f.fieldManager, ApplySet: as, Version: kubeplanVersion(), Concurrency: f.concurrency,
 		AllowEmpty: f.allowEmpty, Wait: f.wait, Timeout: f.timeout, Progress: s.err}
@@ -237,4 +251,24 @@ func printApply(s streams, format string, res *apply.Result, rev *manifest.Revis
 	if rev != nil {
 		fmt.Fprintf(s.out, "in sync with %s %s\n", rev.ShortSHA, rev.Subject)
 	}
+}
+
+// inSync reports whether applying pl would write nothing at all: no object
+// changes, and the ApplySet parent already records this revision as ok.
+func inSync(pl *plan.Plan, revision string) bool {
+	if pl.HasChanges() {
+		return false
+	}
+	if pl.Parent == nil {
+		return true
+	}
+	return pl.Parent.Exists && pl.Parent.Result == "ok" && (revision == "" || pl.Parent.Revision == revision)
+}
+
+func unchangedResult(pl *plan.Plan) *apply.Result {
+	res := &apply.Result{}
+	for _, ch := range pl.Changes {
+		res.Objects = append(res.Objects, apply.ObjectResult{Ref: ch.Ref, Outcome: apply.Unchanged})
+	}
+	return res
 }

@@ -75,9 +75,18 @@ func TestIntegrationApplyFromGit(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "deployment.apps/web created") || !strings.HasSuffix(stdout, "in sync with "+sha+" seed\n") {
 		t.Fatalf("first apply: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	// Again: nothing to do, still in sync.
-	if code, stdout, _ := run(args...); code != 0 || !strings.Contains(stdout, "Apply: 0 created, 0 configured, 0 pruned, 2 unchanged.") {
+	// Again: nothing to do, still in sync, and nothing written: not the
+	// parent, not even the lock.
+	rvBefore := c.Kubectl(t, "-n", ns, "get", "configmap", "gitops-applyset", "-o", "jsonpath={.metadata.resourceVersion}")
+	if code, stdout, _ := run(args...); code != 0 || !strings.Contains(stdout, "Apply: 0 created, 0 configured, 0 pruned, 2 unchanged.") || !strings.HasSuffix(stdout, "in sync with "+sha+" seed\n") {
 		t.Errorf("no-op: exit %d\n%s", code, stdout)
+	}
+	rvAfter := c.Kubectl(t, "-n", ns, "get", "configmap", "gitops-applyset", "-o", "jsonpath={.metadata.resourceVersion}")
+	if rvAfter != rvBefore {
+		t.Errorf("the no-op rewrote the parent (%s -> %s)", rvBefore, rvAfter)
+	}
+	if leases := c.Kubectl(t, "-n", ns, "get", "leases", "-o", "name"); leases != "" {
+		t.Errorf("lock left behind: %s", leases)
 	}
 
 	// The typo commit writes nothing and fails with the line and column.
