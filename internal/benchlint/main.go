@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"errors"
 	"flag"
 	"fmt"
@@ -88,12 +90,12 @@ func run(args []string) error {
 	}}
 	kp := tool{name: "kubeplan", bin: kpBin, dir: benchDir, okCodes: []int{0, 1}, args: []string{"lint", "-o", "json", "corpus"}}
 
-	res := &result{When: time.Now(), Machine: describeMachine(root), Manifest: m, CorpusDir: rel(root, corpus),
+	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Manifest: m, CorpusDir: rel(root, corpus),
 		KC: kc.shown(root, builtin), KP: kp.shown(root, builtin), KCVersion: kubeconformVersion,
 		KPVersion: toolVersion(kpBin, "version"), Expected: expectedDetection(m)}
 
 	// 3. Warm-up (also checks what each found), then alternating runs.
-	res.LoadBefore = loadAverage()
+	res.LoadBefore = benchkit.LoadAverage()
 	step("warm-up (load average %s)", res.LoadBefore)
 	if err := warmUp(res, kc, kp); err != nil {
 		return err
@@ -111,7 +113,7 @@ func run(args []string) error {
 		res.KPSamples = append(res.KPSamples, b)
 		step("run %d/%d: kubeconform %s %s %s, kubeplan %s %s %s", i+1, *runs, secs(a.Wall), secs(a.CPU), mib(a.MaxRSS), secs(b.Wall), secs(b.CPU), mib(b.MaxRSS))
 	}
-	res.LoadAfter = loadAverage()
+	res.LoadAfter = benchkit.LoadAverage()
 
 	// 4. Report.
 	section := res.markdown()

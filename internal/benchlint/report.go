@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +19,7 @@ const makeCommand = "make bench-lint"
 // result is everything one benchmark run found.
 type result struct {
 	When                   time.Time
-	Machine                machine
+	Machine                benchkit.Machine
 	LoadBefore, LoadAfter  string
 	Manifest               *corpusManifest
 	CorpusDir              string

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"encoding/json"
 	"fmt"
 	"os"
@@ -26,7 +28,7 @@ var scenarios = []string{scFirst, scNoop, scPrune}
 // applyResult is everything one apply benchmark found.
 type applyResult struct {
 	When                  time.Time
-	Machine               machine
+	Machine               benchkit.Machine
 	LoadBefore, LoadAfter string
 	Runs                  int
 	Corpus                corpusSet
@@ -53,7 +55,7 @@ func runApplyBench(o options, root string) error {
 		}
 		return reportApply(res, o, root)
 	}
-	res := &applyResult{When: time.Now(), Machine: describeMachine(root), Runs: o.runs, Commands: map[string]string{}}
+	res := &applyResult{When: time.Now(), Machine: benchkit.DescribeMachine(root), Runs: o.runs, Commands: map[string]string{}}
 	s := smallSpec
 	s.Seed = o.seed
 	cs := &res.Corpus
@@ -106,7 +108,7 @@ func runApplyBench(o options, root string) error {
 	if err != nil {
 		return err
 	}
-	res.LoadBefore = loadAverage()
+	res.LoadBefore = benchkit.LoadAverage()
 	step("warm-up: one first apply of each tool (load average %s)", res.LoadBefore)
 	if _, err := b.round(0); err != nil {
 		return err
@@ -121,7 +123,7 @@ func runApplyBench(o options, root string) error {
 	if err := b.anatomy(); err != nil {
 		return fmt.Errorf("in-process apply: %w", err)
 	}
-	res.LoadAfter = loadAverage()
+	res.LoadAfter = benchkit.LoadAverage()
 	if err := c.Stop(); err != nil {
 		step("stopping the cluster: %v", err)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"context"
 	"errors"
 	"flag"
@@ -66,7 +68,7 @@ func run(args []string) error {
 	default:
 		return fmt.Errorf("unknown -mode %q: want plan or apply", o.mode)
 	}
-	res := &result{When: time.Now(), Machine: describeMachine(root), Runs: o.runs,
+	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Runs: o.runs,
 		Samples: map[string][]sample{}, Outcomes: map[string][]outcome{}}
 
 	// 1. The corpora and kubeplan.
@@ -131,7 +133,7 @@ func run(args []string) error {
 			res.LargeErr = err.Error()
 		}
 	}
-	res.LoadAfter = loadAverage()
+	res.LoadAfter = benchkit.LoadAverage()
 	if err := c.Stop(); err != nil {
 		step("stopping the cluster: %v", err)
 	}
@@ -241,7 +243,7 @@ func measureSmall(c *cluster, o options, kpBin string, res *result) error {
 		}
 		return nil
 	}
-	res.LoadBefore = loadAverage()
+	res.LoadBefore = benchkit.LoadAverage()
 	step("warm-up: one run of each (load average %s)", res.LoadBefore)
 	if err := round(false); err != nil {
 		return err

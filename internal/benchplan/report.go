@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,7 +31,7 @@ type corpusSet struct {
 // result is everything one benchmark run found.
 type result struct {
 	When                  time.Time
-	Machine               machine
+	Machine               benchkit.Machine
 	LoadBefore, LoadAfter string
 	Runs                  int
 	Small, Large          corpusSet

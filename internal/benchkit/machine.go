@@ -1,4 +1,6 @@
-package main
+// Package benchkit holds what the benchmark programs (internal/benchlint,
+// internal/benchplan) share: describing the machine a run happened on.
+package benchkit
 
 import (
 	"os"
@@ -8,8 +10,8 @@ import (
 	"strings"
 )
 
-// machine describes where the benchmark ran.
-type machine struct {
+// Machine describes where the benchmark ran.
+type Machine struct {
 	NumCPU    int
 	GoVersion string
 	CPUModel  string
@@ -19,8 +21,8 @@ type machine struct {
 	Commit    string
 }
 
-func describeMachine(root string) machine {
-	m := machine{NumCPU: runtime.NumCPU(), GoVersion: runtime.Version()}
+func DescribeMachine(root string) Machine {
+	m := Machine{NumCPU: runtime.NumCPU(), GoVersion: runtime.Version()}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
 			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
@@ -48,13 +50,13 @@ func describeMachine(root string) machine {
 		}
 	}
 	m.Env = strings.Join(env, " ")
-	m.Commit = gitCommit(root)
+	m.Commit = GitCommit(root)
 	return m
 }
 
-// gitCommit names the commit of the working tree, marked when it has
+// GitCommit names the commit of the working tree, marked when it has
 // uncommitted changes outside docs/ (work in progress is then measured too).
-func gitCommit(root string) string {
+func GitCommit(root string) string {
 	out, err := exec.Command("git", "-C", root, "rev-parse", "--short", "HEAD").Output()
 	if err != nil {
 		return "?"
@@ -67,8 +69,8 @@ func gitCommit(root string) string {
 	return c
 }
 
-// loadAverage is the 1-minute load average, "" when unknown.
-func loadAverage() string {
+// LoadAverage is the 1-minute load average, "" when unknown.
+func LoadAverage() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return ""
