@@ -39,9 +39,20 @@ type applyStep struct {
 	From, To time.Duration
 }
 
+// The steps of cmd/kubeplan applyOnce, as applyInProcess times them.
+const (
+	stepLint    = "load + lint the files"
+	stepPlan    = "plan.Make (reviews, reads, dry-runs)"
+	stepLock    = "acquire the lock (Lease)"
+	stepFresh   = "plan.CheckFresh under the lock"
+	stepExecute = "apply.Execute (parent, writes, prunes, record)"
+	stepRelease = "release the lock"
+)
+
 // applyInProcess does what `kubeplan apply -n NS --applyset ... --wait=false
-// CORPUS` does (cmd/kubeplan applyOnce), in this process, recording its
-// requests; with profile, under the CPU profiler.
+// CORPUS` does (cmd/kubeplan applyOnce: load + lint, plan; when anything is
+// to be written, the lock, CheckFresh, Execute, release), in this process,
+// recording its requests; with profile, under the CPU profiler.
 func applyInProcess(kubeconfig, ns, corpus, scenario, profile string, serverPID int) (*applyAnatomy, error) {
 	if profile != "" {
 		f, err := os.Create(profile)
@@ -78,13 +89,6 @@ func applyInProcess(kubeconfig, ns, corpus, scenario, profile string, serverPID 
 	}
 
 	t := time.Now()
-	lock, err := apply.AcquireLock(ctx, client, apply.LockOptions{Namespace: ns, Name: "kubeplan-lock-" + as.Name})
-	if err != nil {
-		return nil, err
-	}
-	mark("acquire the lock (Lease)", t)
-
-	t = time.Now()
 	res, err := manifest.Load([]string{corpus}, manifest.Options{})
 	if err != nil {
 		return nil, err
@@ -100,28 +104,49 @@ func applyInProcess(kubeconfig, ns, corpus, scenario, profile string, serverPID 
 	if n := rep.Count(lint.Error); n > 0 {
 		return nil, fmt.Errorf("lint found %d errors in the corpus", n)
 	}
-	mark("load + lint the files", t)
+	mark(stepLint, t)
 
 	t = time.Now()
 	pl, err := plan.Make(ctx, client, res.Objects, plan.Options{Namespace: ns, FieldManager: fieldManager, ApplySet: &as, Concurrency: planConcurrency})
 	if err != nil {
 		return nil, err
 	}
-	mark("plan.Make (reviews, reads, dry-runs)", t)
+	mark(stepPlan, t)
 
-	t = time.Now()
-	out, err := apply.Execute(ctx, client, pl, apply.Options{FieldManager: fieldManager, ApplySet: &as, Version: "dev",
-		Concurrency: planConcurrency, Timeout: 5 * time.Minute})
-	if err != nil {
-		return nil, err
-	}
-	mark("apply.Execute (parent, writes, prunes, record)", t)
+	var out *apply.Result
+	if inSync(pl) {
+		// cmd/kubeplan applyOnce: nothing to write, not even the record: no lock.
+		out = &apply.Result{}
+		for _, ch := range pl.Changes {
+			out.Objects = append(out.Objects, apply.ObjectResult{Ref: ch.Ref, Outcome: apply.Unchanged})
+		}
+	} else {
+		t = time.Now()
+		lock, err := apply.AcquireLock(ctx, client, apply.LockOptions{Namespace: ns, Name: "kubeplan-lock-" + as.Name})
+		if err != nil {
+			return nil, err
+		}
+		mark(stepLock, t)
 
-	t = time.Now()
-	if err := lock.Release(ctx); err != nil {
-		return nil, err
+		t = time.Now()
+		if err := plan.CheckFresh(ctx, client, pl); err != nil {
+			return nil, err
+		}
+		mark(stepFresh, t)
+
+		t = time.Now()
+		if out, err = apply.Execute(ctx, client, pl, apply.Options{FieldManager: fieldManager, ApplySet: &as, Version: "dev",
+			Concurrency: planConcurrency, Timeout: 5 * time.Minute}); err != nil {
+			return nil, err
+		}
+		mark(stepExecute, t)
+
+		t = time.Now()
+		if err := lock.Release(ctx); err != nil {
+			return nil, err
+		}
+		mark(stepRelease, t)
 	}
-	mark("release the lock", t)
 
 	a.Wall = time.Since(t0)
 	a.CPU, a.ServerCPU = selfCPU()-cpu0, processCPU(serverPID)-srv0
@@ -142,6 +167,15 @@ func applyInProcess(kubeconfig, ns, corpus, scenario, profile string, serverPID 
 	}
 	sort.Slice(a.Classes, func(i, j int) bool { return a.Classes[i].First < a.Classes[j].First })
 	return a, nil
+}
+
+// inSync is cmd/kubeplan's: applying pl (without a revision) would write
+// nothing at all, not even the record on the ApplySet parent.
+func inSync(pl *plan.Plan) bool {
+	if pl.HasChanges() {
+		return false
+	}
+	return pl.Parent == nil || pl.Parent.Exists && pl.Parent.Result == "ok"
 }
 
 // classifyApply names an apply's request: the lock, the ApplySet parent,

@@ -98,7 +98,11 @@ func (r *applyResult) writeChecks(w func(string, ...any)) {
 		}
 	}
 	if r.noWrites(tKubeplan) {
-		w("- kubeplan's no-op wrote nothing in its namespace: the largest resourceVersion of its objects (the ApplySet parent's included) was the same before and after, in every run. Outside the namespace's objects it writes its lock, a Lease it creates and deletes (see the requests below).\n")
+		w("- kubeplan's no-op wrote nothing in its namespace: the largest resourceVersion of its objects (the ApplySet parent's included) was the same before and after, in every run.")
+		if a := r.anatomyOf(scNoop); a != nil {
+			w(" In-process, `Requests.Writes()` counted %d write requests (%s).", a.Writes, writeClasses(a))
+		}
+		w("\n")
 	}
 	w("- The prune scenario applies `%s`, the corpus without %d ConfigMaps (the last of each app, %s, ...); both tools must remove exactly those, and nothing else.\n\n", r.PruneDir, len(r.Removed), r.Removed[0])
 }
@@ -122,17 +126,19 @@ func (r *applyResult) writeAnatomy(w func(string, ...any)) {
 		return
 	}
 	w("### Where one `kubeplan apply` of %s objects spends its time\n\n", thousands(r.Corpus.Info.Spec.objects()))
-	w("The three scenarios run once more in-process in a fresh namespace (`applyInProcess`: the lock, manifest.Load + lint.Run, plan.Make, apply.Execute without waiting, the lock's release, as `kubeplan apply` does), every request timed by class; times from the start of the run.\n\n")
+	w("The three scenarios run once more in-process in a fresh namespace (`applyInProcess`, as `kubeplan apply --wait=false` does: manifest.Load + lint.Run, plan.Make, and only when something is to be written the lock, plan.CheckFresh, apply.Execute and the lock's release), every request timed by class; times from the start of the run.\n\n")
 	w("| step |")
 	for _, a := range r.Anatomy {
 		w(" %s |", a.Scenario)
 	}
 	w("\n|---|" + strings.Repeat("---:|", len(r.Anatomy)) + "\n")
-	for i, st := range r.Anatomy[0].Steps {
-		w("| %s |", st.Name)
+	for _, name := range []string{stepLint, stepPlan, stepLock, stepFresh, stepExecute, stepRelease} {
+		w("| %s |", name)
 		for _, a := range r.Anatomy {
-			if i < len(a.Steps) {
-				w(" %s – %s |", ms(a.Steps[i].From), ms(a.Steps[i].To))
+			if st := stepOf(a, name); st != nil {
+				w(" %s – %s |", ms(st.From), ms(st.To))
+			} else {
+				w(" – |")
 			}
 		}
 		w("\n")
@@ -267,4 +273,13 @@ func medianDuration(ds []time.Duration) time.Duration {
 		xs = append(xs, float64(d))
 	}
 	return time.Duration(median(xs))
+}
+
+func stepOf(a *applyAnatomy, name string) *applyStep {
+	for i := range a.Steps {
+		if a.Steps[i].Name == name {
+			return &a.Steps[i]
+		}
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -50,25 +52,26 @@ func (r *applyResult) writeWhy(w func(string, ...any)) {
 	rawFirst := summarize(r.raw(scFirst))
 	dry, nDry := first.span(clDryRun)
 	wr, nWr := first.span(clWrite)
-	w("- **First apply**: the target is %s (%.2f × kubectl's %s), but the raw loop alone, which only writes the %s objects, takes %s (%.3f× kubectl): the API server, sharing %d CPUs with the client, is the limit (cluster CPU %s during the raw loop's %s, controllers creating ReplicaSets, Pods and EndpointSlices included). kubeplan spends %s (%.0f%%) on %d dry-runs, all of them creates, which it sends before any write so that a refused object stops the apply before anything changed, then %s (%.0f%%) on the %d writes, as fast as the raw loop; lock, load + lint, access reviews and LISTs before them take %s. Its own CPU is %s.\n",
+	w("- **First apply**: the target is %s (%.2f × kubectl's %s), but the raw loop alone, which only writes the %s objects, takes %s (%.3f× kubectl): the API server, sharing %d CPUs with the client, is the limit (cluster CPU %s during the raw loop's %s, controllers creating ReplicaSets, Pods and EndpointSlices included). kubeplan spends %s (%.0f%%) on %d dry-runs, all of them creates, which it sends before any write so that a refused object stops the apply before anything changed, then %s (%.0f%%) on the %d writes (the raw loop's median: %s); load + lint, access reviews and LISTs before them take %s.%s Its own CPU is %s.\n",
 		secs(time.Duration(applyTargets[scFirst]*float64(kcFirst))), applyTargets[scFirst], secs(kcFirst), thousands(nWr), secs(rawFirst.MedianWall),
 		pairedRatio(r.raw(scFirst), r.samples(tKubectl, scFirst)), cpus, secs(rawFirst.MedianSrv), secs(rawFirst.MedianWall),
-		ms(dry), pct(dry, first.Wall), nDry, ms(wr), pct(wr, first.Wall), nWr, ms(firstStart(first, clDryRun)), ms(first.CPU))
+		ms(dry), pct(dry, first.Wall), nDry, ms(wr), pct(wr, first.Wall), nWr, ms(rawFirst.MedianWall), ms(firstStart(first, clDryRun)), freshText(first), ms(first.CPU))
 
 	kcNoop := medianWall(r.samples(tKubectl, scNoop))
 	dry, nDry = noop.span(clDryRun)
 	fast := noop.Wall - dry
-	w("- **No-op**: the target is %s (%.2f × kubectl's %s). kubeplan writes nothing (`Requests.Writes()` = %d: the lock Lease's POST and DELETE; no PATCH, the parent untouched), but it still dry-runs all %s objects to find that out: %s of its %s (%.0f%%), %s of cluster CPU (about %.1f ms per dry-run). Before the dry-runs, lock, load + lint, access reviews and the LISTs take %s. A LIST of the set takes %s: a plan that recognized unchanged objects from the live objects it already lists (values and kubeplan's managed fields) and dry-ran only the others would take about %s in-process, %.3f× kubectl.\n",
-		secs(time.Duration(applyTargets[scNoop]*float64(kcNoop))), applyTargets[scNoop], secs(kcNoop), noop.Writes, thousands(nDry),
+	w("- **No-op**: the target is %s (%.2f × kubectl's %s). kubeplan writes nothing in the namespace (`Requests.Writes()` = %d: %s), but it still dry-runs all %s objects to find that out: %s of its %s (%.0f%%), %s of cluster CPU (about %.1f ms per dry-run). Before the dry-runs, load + lint, access reviews and the LISTs take %s. A LIST of the set takes %s: a plan that recognized unchanged objects from the live objects it already lists (values and kubeplan's managed fields) and dry-ran only the others would take about %s in-process, %.3f× kubectl.\n",
+		secs(time.Duration(applyTargets[scNoop]*float64(kcNoop))), applyTargets[scNoop], secs(kcNoop), noop.Writes, writeClasses(noop), thousands(nDry),
 		ms(dry), ms(noop.Wall), pct(dry, noop.Wall), secs(noop.ServerCPU), float64(noop.ServerCPU)/float64(time.Millisecond)/float64(max(nDry, 1)),
 		ms(firstStart(noop, clDryRun)), ms(medianWall(r.raw(scNoop))), ms(fast), div(float64(fast), float64(kcNoop)))
 
 	kcPrune := medianWall(r.samples(tKubectl, scPrune))
 	dry, nDry = prune.span(clDryRun)
 	del, nDel := prune.span(clDelete)
-	w("- **Apply + prune**: the target is %s (%.2f × kubectl's %s) and is met. Of kubeplan's %s, %s (%.0f%%) are %d dry-runs of objects that did not change and %s the %d DELETEs; without those dry-runs it would take about %s.\n\n",
-		secs(time.Duration(applyTargets[scPrune]*float64(kcPrune))), applyTargets[scPrune], secs(kcPrune), ms(prune.Wall), ms(dry), pct(dry, prune.Wall), nDry,
-		ms(del), nDel, ms(prune.Wall-dry))
+	met := map[bool]string{true: "met", false: "missed"}[r.ok(scPrune)]
+	w("- **Apply + prune**: the target is %s (%.2f × kubectl's %s), %s. Of kubeplan's %s in-process, %s (%.0f%%) are %d dry-runs of objects that did not change and %s the %d DELETEs.%s Without those dry-runs it would take about %s.\n\n",
+		secs(time.Duration(applyTargets[scPrune]*float64(kcPrune))), applyTargets[scPrune], secs(kcPrune), met, ms(prune.Wall), ms(dry), pct(dry, prune.Wall), nDry,
+		ms(del), nDel, freshText(prune), ms(prune.Wall-dry))
 }
 
 // firstStart is when the first request of a class started.
@@ -77,4 +80,31 @@ func firstStart(a *applyAnatomy, class string) time.Duration {
 		return c.First
 	}
 	return 0
+}
+
+// writeClasses lists the write requests of a run by class.
+func writeClasses(a *applyAnatomy) string {
+	var parts []string
+	for _, c := range a.Classes {
+		write := c.Name == clWrite || c.Name == clDelete || c.Name == "ApplySet parent: PATCH" ||
+			(strings.HasPrefix(c.Name, "lock: ") && !strings.HasSuffix(c.Name, " GET Lease"))
+		if write {
+			parts = append(parts, fmt.Sprintf("%d %s", c.Count, c.Name))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// freshText describes plan.CheckFresh's part of a run, "" without one.
+func freshText(a *applyAnatomy) string {
+	st := stepOf(a, stepFresh)
+	if st == nil {
+		return ""
+	}
+	_, n := a.span("GET one object")
+	return fmt.Sprintf(" Under the lock, plan.CheckFresh re-reads what the plan saw with one GET per object (%s GETs): %s (%.0f%%).",
+		thousands(n), ms(st.To-st.From), pct(st.To-st.From, a.Wall))
 }
