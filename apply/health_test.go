@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 	"sigs.k8s.io/yaml"
 
@@ -344,11 +343,7 @@ func TestHealthUnhealthyError(t *testing.T) {
 
 func healthClient(t *testing.T, c *testkube.Cluster, ns string) *kube.Client {
 	t.Helper()
-	cfg, err := clientcmd.BuildConfigFromFlags("", c.AdminKubeconfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl, err := kube.NewForConfig(cfg, ns)
+	cl, err := kube.NewFromKubeconfig(c.AdminKubeconfig(), ns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,9 +380,7 @@ spec:
 
 func healthSetup(t *testing.T) (*testkube.Cluster, string, *kube.Client) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("needs the test cluster")
-	}
+	testkube.Integration(t)
 	t.Parallel()
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)

@@ -11,7 +11,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testkube"
@@ -46,11 +45,7 @@ func TestLockLeaseState(t *testing.T) {
 // lockTestClient is a client for kubeconfig in ns.
 func lockTestClient(t *testing.T, kubeconfig, ns string) *kube.Client {
 	t.Helper()
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := kube.NewForConfig(cfg, ns)
+	c, err := kube.NewFromKubeconfig(kubeconfig, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +97,7 @@ func lockTestLocked(t *testing.T, err error, holder string) {
 }
 
 func TestIntegrationLock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	cl := lockTestNarrow(t, c, ns)

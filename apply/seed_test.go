@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/client-go/tools/clientcmd"
-
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
@@ -50,9 +48,7 @@ type env struct {
 }
 
 func newEnv(t *testing.T) *env {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	kc := c.Narrow(t, "gitops", ns)
@@ -66,11 +62,7 @@ func (e *env) write(name, body string) {
 }
 
 func (e *env) client() *kube.Client {
-	cfg, err := clientcmd.BuildConfigFromFlags("", e.kc)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	c, err := kube.NewForConfig(cfg, e.ns)
+	c, err := kube.NewFromKubeconfig(e.kc, e.ns)
 	if err != nil {
 		e.t.Fatal(err)
 	}

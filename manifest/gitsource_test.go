@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"github.com/kubeplan/kubeplan/internal/testkube"
+
 	"context"
 	"net/http"
 	"net/http/cgi"
@@ -27,7 +29,7 @@ type gitFixture struct {
 func needGit(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git CLI not installed")
+		testkube.SkipUnlessCI(t, "the git CLI is not installed (go-git needs it for local repositories)")
 	}
 }
 
@@ -300,10 +302,10 @@ func TestGitSyncPath(t *testing.T) {
 	// go-git confines absolute symlink targets to the checkout; a relative
 	// one can still climb out.
 	if err := os.Symlink(strings.Repeat("../", 40)+"etc", filepath.Join(f.work, "escape")); err != nil {
-		t.Skip(err)
+		testkube.SkipUnlessCI(t, "cannot make symlinks here: "+err.Error())
 	}
 	if err := os.Symlink("manifests", filepath.Join(f.work, "inside")); err != nil {
-		t.Skip(err)
+		testkube.SkipUnlessCI(t, "cannot make symlinks here: "+err.Error())
 	}
 	f.commit("Add symlinks")
 	f.push()
@@ -402,7 +404,7 @@ func gitHTTPServer(t *testing.T, f *gitFixture, user, pass string) *httptest.Ser
 func TestGitSyncHTTPCredentials(t *testing.T) {
 	f := newGitFixture(t, "main")
 	if _, err := os.Stat(filepath.Join(runGit(t, f.work, "--exec-path"), "git-http-backend")); err != nil {
-		t.Skip("git-http-backend not installed")
+		testkube.SkipUnlessCI(t, "git-http-backend is not installed (needed to serve a repository over https)")
 	}
 	const token = "s3cr3t-T0KEN"
 	srv := gitHTTPServer(t, f, "robot", token)

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/client-go/tools/clientcmd"
-
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testkube"
@@ -75,11 +73,7 @@ func load(t *testing.T, dir string) []*manifest.Object {
 
 func client(t *testing.T, kubeconfig, ns string) *kube.Client {
 	t.Helper()
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := kube.NewForConfig(cfg, ns)
+	c, err := kube.NewFromKubeconfig(kubeconfig, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +99,7 @@ func find(p *plan.Plan, ref string) *plan.Change {
 }
 
 func TestIntegrationPlanSeed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	kc := narrow(t, c, ns)
@@ -191,9 +183,7 @@ func TestIntegrationPlanSeed(t *testing.T) {
 }
 
 func TestIntegrationPlanPermissionsAndSecrets(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	kc := narrow(t, c, ns)
@@ -228,9 +218,7 @@ func TestIntegrationPlanPermissionsAndSecrets(t *testing.T) {
 }
 
 func TestIntegrationPlanCRDEditAndImmutable(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	ctx := context.Background()

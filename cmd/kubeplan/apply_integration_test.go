@@ -53,9 +53,7 @@ func (g *gitRepo) commit(msg string, files map[string]string) string {
 }
 
 func TestIntegrationApplyFromGit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	t.Setenv("KUBEPLAN_CACHE_DIR", t.TempDir())
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)

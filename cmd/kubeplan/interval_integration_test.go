@@ -16,9 +16,7 @@ import (
 // The schedule loop, run as a real process: it reconciles at the interval,
 // follows new commits, and exits 0 on SIGTERM after finishing its run.
 func TestIntegrationIntervalLoop(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	bin := filepath.Join(t.TempDir(), "kubeplan")

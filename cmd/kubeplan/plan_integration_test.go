@@ -18,9 +18,7 @@ func run(args ...string) (code int, stdout, stderr string) {
 }
 
 func TestIntegrationPlanCLI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	kc := c.Narrow(t, "gitops", ns)

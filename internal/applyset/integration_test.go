@@ -78,9 +78,7 @@ func cm(name string) string { return strings.ReplaceAll(configMapYAML, "%s", nam
 
 // kubectl writes a parent and members; we read them.
 func TestIntegrationKubectlParent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	t.Setenv("KUBECTL_APPLYSET", "true") // kubectl 1.32 hides --applyset without it
@@ -135,9 +133,7 @@ func TestIntegrationKubectlParent(t *testing.T) {
 // kubectl accepts the --applyset forms ParseParentFlag accepts, and rejects the others,
 // and its parent's id is ours.
 func TestIntegrationParentFlagForms(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	t.Setenv("KUBECTL_APPLYSET", "true")
@@ -165,9 +161,7 @@ func TestIntegrationParentFlagForms(t *testing.T) {
 
 // kubectl reads a parent written with our Labels and Annotations and prunes by it.
 func TestIntegrationKubectlReadsOurParent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test")
-	}
+	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	t.Setenv("KUBECTL_APPLYSET", "true")

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/kubeplan/kubeplan/lint/schemas"
@@ -36,7 +35,7 @@ func run(args []string) error {
 	if *runs < 1 {
 		return errors.New("-runs must be at least 1")
 	}
-	root, err := moduleRoot()
+	root, err := benchkit.ModuleRoot()
 	if err != nil {
 		return err
 	}
@@ -90,7 +89,7 @@ func run(args []string) error {
 	}}
 	kp := tool{name: "kubeplan", bin: kpBin, dir: benchDir, okCodes: []int{0, 1}, args: []string{"lint", "-o", "json", "corpus"}}
 
-	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Manifest: m, CorpusDir: rel(root, corpus),
+	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Manifest: m, CorpusDir: benchkit.Rel(root, corpus),
 		KC: kc.shown(root, builtin), KP: kp.shown(root, builtin), KCVersion: kubeconformVersion,
 		KPVersion: toolVersion(kpBin, "version"), Expected: expectedDetection(m)}
 
@@ -124,7 +123,7 @@ func run(args []string) error {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(root, path)
 		}
-		if err := writeDoc(path, section); err != nil {
+		if err := benchkit.WriteDoc(path, sectionTitle, section); err != nil {
 			return fmt.Errorf("writing %s: %w", *doc, err)
 		}
 		step("wrote %s", *doc)
@@ -147,32 +146,6 @@ func warmUp(res *result, kc, kp tool) error {
 	}
 	res.KPDet, err = parseKubeplan(out, "corpus")
 	return err
-}
-
-// moduleRoot finds the directory of kubeplan's go.mod at or above the
-// current directory.
-func moduleRoot() (string, error) {
-	d, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/kubeplan/kubeplan\n") {
-			return d, nil
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return "", errors.New("run me inside the kubeplan module (no go.mod of github.com/kubeplan/kubeplan found)")
-		}
-		d = up
-	}
-}
-
-func rel(root, p string) string {
-	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
 }
 
 func step(format string, args ...any) {

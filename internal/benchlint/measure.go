@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -56,7 +58,7 @@ func (t tool) run() (sample, []byte, error) {
 // shown is t as the report shows it: paths relative to root, and the
 // schema cache directory as schemas.Dir().
 func (t tool) shown(root, schemaDir string) tool {
-	t.bin, t.dir = rel(root, t.bin), rel(root, t.dir)
+	t.bin, t.dir = benchkit.Rel(root, t.bin), benchkit.Rel(root, t.dir)
 	t.args = append([]string(nil), t.args...)
 	for i, a := range t.args {
 		t.args[i] = strings.ReplaceAll(a, schemaDir, "$(schemas.Dir())")

@@ -4,8 +4,6 @@ import (
 	"github.com/kubeplan/kubeplan/internal/benchkit"
 
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -52,14 +50,14 @@ func (r *result) markdown() string {
 	w("| median of per-pair wall ratios | | | **%.2f×** |\n", q.Wall)
 	w("| median CPU (user+sys) | %s | %s | %.2f× |\n", secs(kc.MedianCPU), secs(kp.MedianCPU), q.CPU)
 	w("| peak RSS (max over runs) | %s | %s | **%.2f×** |\n", mib(kc.PeakRSS), mib(kp.PeakRSS), q.RSS)
-	w("| median RSS | %s | %s | %.2f× |\n\n", mib(kc.MedianRSS), mib(kp.MedianRSS), div(float64(kp.MedianRSS), float64(kc.MedianRSS)))
+	w("| median RSS | %s | %s | %.2f× |\n\n", mib(kc.MedianRSS), mib(kp.MedianRSS), benchkit.Div(float64(kp.MedianRSS), float64(kc.MedianRSS)))
 
 	w("Every run (wall / CPU / peak RSS), in the order they ran:\n\n")
 	w("| pair | kubeconform | kubeplan | wall ratio |\n|---:|---|---|---:|\n")
 	for i := range r.KPSamples {
 		a, c := r.KPSamples[i], r.KCSamples[i]
 		w("| %d | %s / %s / %s | %s / %s / %s | %.2f× |\n", i+1, secs(c.Wall), secs(c.CPU), mib(c.MaxRSS),
-			secs(a.Wall), secs(a.CPU), mib(a.MaxRSS), div(float64(a.Wall), float64(c.Wall)))
+			secs(a.Wall), secs(a.CPU), mib(a.MaxRSS), benchkit.Div(float64(a.Wall), float64(c.Wall)))
 	}
 	w("\n")
 
@@ -153,34 +151,4 @@ func defectsText(inv []invalidObject) string {
 		parts[i] = fmt.Sprintf("%d %s", n[k], k)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// writeDoc replaces the section in the Markdown file at path (or appends
-// it, creating the file if needed).
-func writeDoc(path, section string) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	text := string(old)
-	if text == "" {
-		text = "# Benchmarks\n\nHow fast kubeplan is, measured, and how to measure it again.\n\n"
-	}
-	if i := strings.Index(text, sectionTitle+"\n"); i >= 0 {
-		end := len(text)
-		if j := strings.Index(text[i+len(sectionTitle):], "\n## "); j >= 0 {
-			end = i + len(sectionTitle) + j + 1
-		}
-		text = text[:i] + section + "\n" + text[end:]
-	} else {
-		if !strings.HasSuffix(text, "\n\n") {
-			text = strings.TrimRight(text, "\n") + "\n\n"
-		}
-		text += section
-	}
-	text = strings.TrimRight(text, "\n") + "\n"
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(text), 0o644)
 }

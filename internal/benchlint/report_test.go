@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"github.com/kubeplan/kubeplan/lint"
 
 	"os"
@@ -81,7 +83,7 @@ func TestCompare(t *testing.T) {
 
 func TestWriteDocReplacesOnlyItsSection(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "docs", "benchmarks.md")
-	if err := writeDoc(path, sectionTitle+"\n\nfirst\n"); err != nil {
+	if err := benchkit.WriteDoc(path, sectionTitle, sectionTitle+"\n\nfirst\n"); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -89,7 +91,7 @@ func TestWriteDocReplacesOnlyItsSection(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeDoc(path, sectionTitle+"\n\nsecond\n"); err != nil {
+	if err := benchkit.WriteDoc(path, sectionTitle, sectionTitle+"\n\nsecond\n"); err != nil {
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(path)

@@ -1,7 +1,8 @@
 package main
 
 import (
-	"sort"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"time"
 )
 
@@ -35,9 +36,9 @@ func summarize(ss []sample) summary {
 			out.PeakRSS = s.MaxRSS
 		}
 	}
-	out.MedianWall = time.Duration(median(walls))
-	out.MedianCPU = time.Duration(median(cpus))
-	out.MedianRSS = int64(median(rss))
+	out.MedianWall = time.Duration(benchkit.Median(walls))
+	out.MedianCPU = time.Duration(benchkit.Median(cpus))
+	out.MedianRSS = int64(benchkit.Median(rss))
 	return out
 }
 
@@ -59,34 +60,14 @@ func compare(kp, kc []sample) ratios {
 		}
 	}
 	return ratios{
-		Wall:       median(pairs),
-		WallMedian: div(float64(a.MedianWall), float64(b.MedianWall)),
-		WallMin:    div(float64(a.MinWall), float64(b.MinWall)),
-		CPU:        div(float64(a.MedianCPU), float64(b.MedianCPU)),
-		RSS:        div(float64(a.PeakRSS), float64(b.PeakRSS)),
+		Wall:       benchkit.Median(pairs),
+		WallMedian: benchkit.Div(float64(a.MedianWall), float64(b.MedianWall)),
+		WallMin:    benchkit.Div(float64(a.MinWall), float64(b.MinWall)),
+		CPU:        benchkit.Div(float64(a.MedianCPU), float64(b.MedianCPU)),
+		RSS:        benchkit.Div(float64(a.PeakRSS), float64(b.PeakRSS)),
 	}
 }
 
 func (r ratios) wallOK() bool { return r.Wall <= targetWallRatio }
 func (r ratios) rssOK() bool  { return r.RSS <= targetRSSRatio }
 func (r ratios) pass() bool   { return r.wallOK() && r.rssOK() }
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-func div(a, b float64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return a / b
-}

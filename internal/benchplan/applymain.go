@@ -65,7 +65,7 @@ func runApplyBench(o options, root string) error {
 		return fmt.Errorf("generating the corpus: %w", err)
 	}
 	cs.Info = info
-	step("corpus %s: %d objects in %d files (%.1f MiB)%s", rel(root, filepath.Join(o.dir, cs.Dir)), s.objects(), info.Files,
+	step("corpus %s: %d objects in %d files (%.1f MiB)%s", benchkit.Rel(root, filepath.Join(o.dir, cs.Dir)), s.objects(), info.Files,
 		float64(info.Bytes)/(1<<20), map[bool]string{true: ", generated", false: ", up to date"}[generated])
 	res.PruneDir = fmt.Sprintf("%s-minus%d", cs.Dir, pruneCount)
 	if res.Removed, err = writeWithout(filepath.Join(o.dir, cs.Dir), filepath.Join(o.dir, res.PruneDir), pruneCount); err != nil {
@@ -131,7 +131,7 @@ func runApplyBench(o options, root string) error {
 	if err := saveApplyResult(saved, res); err != nil {
 		return err
 	}
-	step("saved the result in %s (render it again with -mode apply -from %s)", rel(root, saved), rel(root, saved))
+	step("saved the result in %s (render it again with -mode apply -from %s)", benchkit.Rel(root, saved), benchkit.Rel(root, saved))
 	return reportApply(res, o, root)
 }
 
@@ -145,7 +145,7 @@ func reportApply(res *applyResult, o options, root string) error {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(root, path)
 		}
-		if err := writeDoc(path, applySectionTitle, section); err != nil {
+		if err := benchkit.WriteDoc(path, applySectionTitle, section); err != nil {
 			return fmt.Errorf("writing %s: %w", o.doc, err)
 		}
 		step("wrote %s", o.doc)

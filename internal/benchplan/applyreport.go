@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"fmt"
 	"sort"
 	"strings"
@@ -272,7 +274,7 @@ func medianDuration(ds []time.Duration) time.Duration {
 	for _, d := range ds {
 		xs = append(xs, float64(d))
 	}
-	return time.Duration(median(xs))
+	return time.Duration(benchkit.Median(xs))
 }
 
 func stepOf(a *applyAnatomy, name string) *applyStep {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"fmt"
 	"strings"
 	"time"
@@ -63,7 +65,7 @@ func (r *applyResult) writeWhy(w func(string, ...any)) {
 	w("- **No-op**: the target is %s (%.2f × kubectl's %s). kubeplan writes nothing in the namespace (`Requests.Writes()` = %d: %s), but it still dry-runs all %s objects to find that out: %s of its %s (%.0f%%), %s of cluster CPU (about %.1f ms per dry-run). Before the dry-runs, load + lint, access reviews and the LISTs take %s. A LIST of the set takes %s: a plan that recognized unchanged objects from the live objects it already lists (values and kubeplan's managed fields) and dry-ran only the others would take about %s in-process, %.3f× kubectl.\n",
 		secs(time.Duration(applyTargets[scNoop]*float64(kcNoop))), applyTargets[scNoop], secs(kcNoop), noop.Writes, writeClasses(noop), thousands(nDry),
 		ms(dry), ms(noop.Wall), pct(dry, noop.Wall), secs(noop.ServerCPU), float64(noop.ServerCPU)/float64(time.Millisecond)/float64(max(nDry, 1)),
-		ms(firstStart(noop, clDryRun)), ms(medianWall(r.raw(scNoop))), ms(fast), div(float64(fast), float64(kcNoop)))
+		ms(firstStart(noop, clDryRun)), ms(medianWall(r.raw(scNoop))), ms(fast), benchkit.Div(float64(fast), float64(kcNoop)))
 
 	kcPrune := medianWall(r.samples(tKubectl, scPrune))
 	dry, nDry = prune.span(clDryRun)

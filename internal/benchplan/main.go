@@ -54,7 +54,7 @@ func run(args []string) error {
 	if o.runs < 1 {
 		return errors.New("-runs must be at least 1")
 	}
-	root, err := moduleRoot()
+	root, err := benchkit.ModuleRoot()
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func run(args []string) error {
 			return fmt.Errorf("generating the corpus: %w", err)
 		}
 		cs.Info = info
-		step("corpus %s: %d objects in %d files (%.1f MiB)%s", rel(root, filepath.Join(o.dir, cs.Dir)), s.objects(), info.Files,
+		step("corpus %s: %d objects in %d files (%.1f MiB)%s", benchkit.Rel(root, filepath.Join(o.dir, cs.Dir)), s.objects(), info.Files,
 			float64(info.Bytes)/(1<<20), map[bool]string{true: ", generated", false: ", up to date"}[generated])
 	}
 	step("building bin/kubeplan")
@@ -147,7 +147,7 @@ func run(args []string) error {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(root, path)
 		}
-		if err := writeDoc(path, sectionTitle, section); err != nil {
+		if err := benchkit.WriteDoc(path, sectionTitle, section); err != nil {
 			return fmt.Errorf("writing %s: %w", o.doc, err)
 		}
 		step("wrote %s", o.doc)
@@ -373,32 +373,6 @@ func toolVersion(bin string, args ...string) string {
 	}
 	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
 	return line
-}
-
-// moduleRoot finds the directory of kubeplan's go.mod at or above the
-// current directory.
-func moduleRoot() (string, error) {
-	d, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.Contains(string(b), "module github.com/kubeplan/kubeplan\n") {
-			return d, nil
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return "", errors.New("run me inside the kubeplan module (no go.mod of github.com/kubeplan/kubeplan found)")
-		}
-		d = up
-	}
-}
-
-func rel(root, p string) string {
-	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
 }
 
 func step(format string, args ...any) {

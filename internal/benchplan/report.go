@@ -4,7 +4,6 @@ import (
 	"github.com/kubeplan/kubeplan/internal/benchkit"
 
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -82,7 +81,7 @@ func (r *result) perObjectRatio() float64 {
 	}
 	small := summarize(r.Samples[kKubeplan]).MedianWall.Seconds() / float64(r.Small.Info.Spec.objects())
 	large := summarize(r.LargeKP).MedianWall.Seconds() / float64(r.Large.Info.Spec.objects())
-	return div(large, small)
+	return benchkit.Div(large, small)
 }
 
 func (r *result) kubeplanClean() bool {
@@ -132,7 +131,7 @@ func (r *result) markdown() string {
 	for i := range r.Samples[kKubeplan] {
 		g := func(k string) sample { return r.Samples[k][i] }
 		w("| %d | %s | %s | %s | %s | %s | %.2f× |\n", i+1, secs(g(kKubectl).Wall), secs(g(kKubeplan).Wall), secs(g(kKubectlFM).Wall), secs(g(kRawDry).Wall), ms(g(kRawList).Wall),
-			div(float64(g(kKubeplan).Wall), float64(g(kKubectl).Wall)))
+			benchkit.Div(float64(g(kKubeplan).Wall), float64(g(kKubectl).Wall)))
 	}
 	w("\n")
 
@@ -168,7 +167,7 @@ func (r *result) markdown() string {
 		w("| large | %s | %s | %s | %s | %s | %.2f× | %s |\n", thousands(nl), secs(lk.MedianWall), us(lk.MedianWall, nl), secs(lr.MedianWall), us(lr.MedianWall, nl),
 			pairedRatio(r.LargeKP, r.LargeRaw), changedRange(r.LargeOutcomes))
 		w("| large / small, per object | | | **%.2f×** | | %.2f× | | |\n\n", perObj,
-			div(lr.MedianWall.Seconds()/float64(nl), rd.MedianWall.Seconds()/float64(n)))
+			benchkit.Div(lr.MedianWall.Seconds()/float64(nl), rd.MedianWall.Seconds()/float64(n)))
 		w("kubeplan at %s objects: CPU %s, peak RSS %s, cluster CPU %s (median).", thousands(nl), secs(lk.MedianCPU), mib(lk.PeakRSS), secs(lk.MedianSrv))
 		if r.LargeKubectl != nil {
 			w(" One `kubectl diff --server-side` of it: %s wall, %s.", secs(r.LargeKubectl.Wall), r.LargeKubectlOutcome.Summary)
@@ -273,34 +272,4 @@ func ms(d time.Duration) string   { return fmt.Sprintf("%.0f ms", float64(d)/flo
 func mib(kib int64) string        { return fmt.Sprintf("%.0f MiB", float64(kib)/1024) }
 func us(d time.Duration, n int) string {
 	return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)/float64(n))
-}
-
-// writeDoc replaces the section titled title in the Markdown file at path
-// (from its heading to the next "## " heading), or appends it.
-func writeDoc(path, title, section string) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	text := string(old)
-	if text == "" {
-		text = "# Benchmarks\n\nHow fast kubeplan is, measured, and how to measure it again.\n\n"
-	}
-	if i := strings.Index(text, title+"\n"); i >= 0 {
-		end := len(text)
-		if j := strings.Index(text[i+len(title):], "\n## "); j >= 0 {
-			end = i + len(title) + j + 1
-		}
-		text = text[:i] + section + "\n" + text[end:]
-	} else {
-		if !strings.HasSuffix(text, "\n\n") {
-			text = strings.TrimRight(text, "\n") + "\n\n"
-		}
-		text += section
-	}
-	text = strings.TrimRight(text, "\n") + "\n"
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(text), 0o644)
 }

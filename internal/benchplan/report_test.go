@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,14 +16,14 @@ func TestWriteDocReplacesOnlyItsSection(t *testing.T) {
 	if err := os.WriteFile(path, []byte(lint), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeDoc(path, sectionTitle, sectionTitle+"\n\nfirst\n\n### sub\n\nmore\n"); err != nil {
+	if err := benchkit.WriteDoc(path, sectionTitle, sectionTitle+"\n\nfirst\n\n### sub\n\nmore\n"); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
 	if err := os.WriteFile(path, append(b, "\n## other\n\nkeep me\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeDoc(path, sectionTitle, sectionTitle+"\n\nsecond\n"); err != nil {
+	if err := benchkit.WriteDoc(path, sectionTitle, sectionTitle+"\n\nsecond\n"); err != nil {
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(path)

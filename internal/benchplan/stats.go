@@ -1,7 +1,8 @@
 package main
 
 import (
-	"sort"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+
 	"time"
 )
 
@@ -28,9 +29,9 @@ func summarize(ss []sample) summary {
 		}
 		out.PeakRSS = max(out.PeakRSS, s.MaxRSS)
 	}
-	out.MedianWall = time.Duration(median(walls))
-	out.MedianCPU = time.Duration(median(cpus))
-	out.MedianSrv = time.Duration(median(srvs))
+	out.MedianWall = time.Duration(benchkit.Median(walls))
+	out.MedianCPU = time.Duration(benchkit.Median(cpus))
+	out.MedianSrv = time.Duration(benchkit.Median(srvs))
 	return out
 }
 
@@ -43,25 +44,5 @@ func pairedRatio(a, b []sample) float64 {
 			rs = append(rs, float64(a[i].Wall)/float64(b[i].Wall))
 		}
 	}
-	return median(rs)
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-func div(a, b float64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return a / b
+	return benchkit.Median(rs)
 }

@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
+	"k8s.io/client-go/tools/clientcmd"
 )
 
 // Client is a connection to one cluster.
@@ -71,4 +72,13 @@ func NewForConfig(cfg *rest.Config, namespace string) (*Client, error) {
 		namespace = "default"
 	}
 	return &Client{Config: cfg, Dynamic: dyn, Mapper: mapper, Namespace: namespace, Requests: counter}, nil
+}
+
+// NewFromKubeconfig connects with the kubeconfig file at path, in namespace.
+func NewFromKubeconfig(path, namespace string) (*Client, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", path)
+	if err != nil {
+		return nil, fmt.Errorf("loading kubeconfig %s: %w", path, err)
+	}
+	return NewForConfig(cfg, namespace)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/kubeplan/kubeplan/internal/testkube"
+
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
@@ -300,10 +302,10 @@ func TestTarGzDeterministic(t *testing.T) {
 // and compares with lint/schemas. It needs the Kubernetes modules.
 func TestCommittedArtifactsUpToDate(t *testing.T) {
 	if testing.Short() {
-		t.Skip("regenerates the artifacts")
+		testkube.SkipUnlessCI(t, "regenerates the artifacts from the Kubernetes modules; skipped with -short")
 	}
 	if _, err := moduleDir(kubeModule + "@" + schemaKube); err != nil {
-		t.Skipf("Kubernetes modules unavailable: %v", err)
+		testkube.SkipUnlessCI(t, "the Kubernetes modules cannot be downloaded: "+err.Error())
 	}
 	archive, _, err := buildSchemas()
 	if err != nil {

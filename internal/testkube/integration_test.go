@@ -16,11 +16,7 @@ func TestMain(m *testing.M) { Main(m) }
 
 const wantVersion = "v1.37.2"
 
-func skipShort(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a cluster; skipped with -short")
-	}
-}
+func skipShort(t *testing.T) { Integration(t) }
 
 func TestIntegrationCluster(t *testing.T) {
 	skipShort(t)
