@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/internal/parallel"
 )
 
 // StaleError lists what moved in the cluster since a saved plan was made.
@@ -42,28 +39,27 @@ func CheckFresh(ctx context.Context, c *kube.Client, p *Plan) error {
 		}
 		probes = append(probes, probe{p.Parent.Ref, rv})
 	}
-	moved := make([]string, len(probes))
-	errs := make([]error, len(probes))
-	parallel.Each(16, len(probes), func(i int) {
-		pr := probes[i]
+	addrs := make([]address, len(probes))
+	for i, pr := range probes {
 		gvr := schema.GroupVersionResource{Group: pr.ref.Group, Version: pr.ref.Version, Resource: pr.ref.Resource}
 		if gvr.Resource == "" {
 			m, err := c.Mapper.RESTMapping(schema.GroupKind{Group: pr.ref.Group, Kind: pr.ref.Kind}, pr.ref.Version)
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: %w", pr.ref, err)
-				return
+				return fmt.Errorf("%s: %w", pr.ref, err)
 			}
 			gvr = m.Resource
 		}
-		o, err := c.Dynamic.Resource(gvr).Namespace(pr.ref.Namespace).Get(ctx, pr.ref.Name, metav1.GetOptions{})
+		addrs[i] = address{gvr, pr.ref.Namespace, pr.ref.Name}
+	}
+	live, err := fetch(ctx, c, addrs, 16)
+	if err != nil {
+		return err
+	}
+	moved := make([]string, len(probes))
+	for i, pr := range probes {
 		got := ""
-		switch {
-		case apierrors.IsNotFound(err):
-		case err != nil:
-			errs[i] = fmt.Errorf("%s: %w", pr.ref, err)
-			return
-		default:
-			got = o.GetResourceVersion()
+		if live[i] != nil {
+			got = live[i].GetResourceVersion()
 		}
 		switch {
 		case got == pr.wantRV:
@@ -74,12 +70,9 @@ func CheckFresh(ctx context.Context, c *kube.Client, p *Plan) error {
 		default:
 			moved[i] = pr.ref.String() + " was modified"
 		}
-	})
+	}
 	var out []string
 	for i := range probes {
-		if errs[i] != nil {
-			return errs[i]
-		}
 		if moved[i] != "" {
 			out = append(out, moved[i])
 		}

@@ -3,13 +3,13 @@ package plan
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/parallel"
 )
 
@@ -22,60 +22,79 @@ type liveKey struct {
 	namespace string
 }
 
-// readLive fetches the live version of every target: one LIST per resource
-// and namespace when the set has several objects of it, a GET otherwise.
-// Absent objects are missing from the result.
+// address is where one object lives in the cluster.
+type address struct {
+	gvr             schema.GroupVersionResource
+	namespace, name string
+}
+
+// readLive fetches the live version of every target; absent objects are
+// missing from the result.
 func (p *planner) readLive(ctx context.Context, targets []*target) (map[*target]*unstructured.Unstructured, error) {
-	groups := map[liveKey][]*target{}
-	var keys []liveKey
+	var ts []*target
+	var addrs []address
 	for _, t := range targets {
-		if t.pending {
-			continue
+		if !t.pending {
+			ts = append(ts, t)
+			addrs = append(addrs, address{t.gvr, t.obj.GetNamespace(), t.obj.GetName()})
 		}
-		k := liveKey{t.gvr, t.obj.GetNamespace()}
+	}
+	found, err := fetch(ctx, p.c, addrs, p.opts.Concurrency)
+	if err != nil {
+		return nil, err
+	}
+	out := map[*target]*unstructured.Unstructured{}
+	for i, o := range found {
+		if o != nil {
+			out[ts[i]] = o
+		}
+	}
+	return out, nil
+}
+
+// fetch reads the objects at addrs (nil where absent): one LIST per
+// resource and namespace holding several of them, a GET otherwise.
+func fetch(ctx context.Context, c *kube.Client, addrs []address, concurrency int) ([]*unstructured.Unstructured, error) {
+	groups := map[liveKey][]int{}
+	var keys []liveKey
+	for i, a := range addrs {
+		k := liveKey{a.gvr, a.namespace}
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}
-		groups[k] = append(groups[k], t)
+		groups[k] = append(groups[k], i)
 	}
-	out := map[*target]*unstructured.Unstructured{}
-	var mu sync.Mutex
+	out := make([]*unstructured.Unstructured, len(addrs))
 	errs := make([]error, len(keys))
-	parallel.Each(p.opts.Concurrency, len(keys), func(i int) {
-		k := keys[i]
-		ts := groups[k]
-		ri := p.c.Dynamic.Resource(k.gvr).Namespace(k.namespace)
-		if len(ts) >= listThreshold {
+	parallel.Each(concurrency, len(keys), func(g int) {
+		k := keys[g]
+		idx := groups[k]
+		ri := c.Dynamic.Resource(k.gvr).Namespace(k.namespace)
+		if len(idx) >= listThreshold {
 			list, err := ri.List(ctx, metav1.ListOptions{})
 			if err != nil {
-				errs[i] = fmt.Errorf("listing %s in %q: %w", k.gvr.Resource, k.namespace, err)
+				errs[g] = fmt.Errorf("listing %s in %q: %w", k.gvr.Resource, k.namespace, err)
 				return
 			}
 			byName := make(map[string]*unstructured.Unstructured, len(list.Items))
 			for j := range list.Items {
 				byName[list.Items[j].GetName()] = &list.Items[j]
 			}
-			mu.Lock()
-			for _, t := range ts {
-				if o, ok := byName[t.obj.GetName()]; ok {
-					out[t] = o
-				}
+			for _, i := range idx {
+				out[i] = byName[addrs[i].name] // each index is written by one goroutine only
 			}
-			mu.Unlock()
 			return
 		}
-		for _, t := range ts {
-			o, err := ri.Get(ctx, t.obj.GetName(), metav1.GetOptions{})
+		for _, i := range idx {
+			o, err := ri.Get(ctx, addrs[i].name, metav1.GetOptions{})
 			if apierrors.IsNotFound(err) {
 				continue
 			}
 			if err != nil {
-				errs[i] = fmt.Errorf("reading %s: %w", t.ref, err)
+				errs[g] = fmt.Errorf("reading %s %s: %w", k.gvr.Resource, addrs[i].name, err)
 				return
 			}
-			mu.Lock()
-			out[t] = o
-			mu.Unlock()
+			out[i] = o
 		}
 	})
 	for _, err := range errs {
