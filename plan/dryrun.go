@@ -41,7 +41,8 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 	return changes, nil
 }
 
-// dryRun applies t with dryRun=All: first without force, so fields another
+// dryRun applies t with dryRun=All, unless the live object already holds
+// exactly what t would apply (alreadyApplied): first without force, so fields another
 // manager owns with a different value come back as conflicts (drift), then,
 // only if there were conflicts, with force, to get the object as it will be.
 func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unstructured) (Change, error) {
@@ -52,6 +53,10 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 	if t.pending {
 		c.Action, c.AfterCRD = Create, true
 		c.Diff = Diff(nil, t.obj.Object)
+		return c, nil
+	}
+	if !proofsOff && alreadyApplied(t.obj.Object, live, p.opts.FieldManager) {
+		c.Action = Unchanged // proven without a request: see alreadyApplied
 		return c, nil
 	}
 	data, err := json.Marshal(t.obj.Object)
