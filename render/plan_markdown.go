@@ -13,26 +13,31 @@ import (
 // the table has the whole value.
 const maxCellBytes = 200
 
-// planMarkdown writes the plan as a pull-request comment:
+// planMarkdown writes the plan as a pull-request comment, the risky parts
+// first:
 //
-//	### kubeplan plan: namespace `store`
+//	### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`
 //
 //	**Plan: 1 to add, 2 to change, 1 to prune, 5 unchanged.**
 //
-//	| | object | namespace | source |          one row per create, update, prune
-//	#### Drift                                  a table: object, field, live, git, set by
+//	> [!CAUTION]                                when anything is pruned or drifted:
+//	> Applying deletes 1 object ... takes back  what applying destroys, in one line
 //	#### Prune                                  a list of the objects applying deletes
+//	#### Drift                                  a table: object, field, live, git, set by
+//	#### Changes                                one row per create, update, prune
 //	<details><summary>~ update deployment.apps/web</summary>   one per create or
 //	```diff                                                     update with a diff
 //
-// Table cells escape |, backticks, < and the like; a diff is fenced with
-// more backticks than it contains in a row, so it cannot end its block.
+// Unchanged objects are only counted in the summary line. Table cells
+// escape |, backticks, < and the like; a diff is fenced with more backticks
+// than it contains in a row, so it cannot end its block.
 //
 // The output never exceeds opts.MaxBytes. When the whole plan is larger,
 // diff blocks are left out from the end first; when even the tables do not
-// fit, their rows are cut from the end, each cut table says how many rows
-// it lost, and a note under the summary says what was left out and where
-// the full plan is (opts.SummaryHint).
+// fit, their rows are cut from the end (the change table before the drift
+// table and the prune list), each cut table says how many rows it lost,
+// and a note under the summary says what was left out and where the full
+// plan is (opts.SummaryHint, a link when opts.SummaryURL is set).
 func planMarkdown(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 	limit := opts.MaxBytes
 	if limit <= 0 {
@@ -42,9 +47,17 @@ func planMarkdown(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 	if hint == "" {
 		hint = defaultSummaryHint
 	}
+	hint = mdText(hint)
+	if opts.SummaryURL != "" {
+		hint = "[" + hint + "](" + mdURL(opts.SummaryURL) + ")"
+	}
+	why := opts.LimitName
+	if why == "" {
+		why = "GitHub's " + thousands(limit) + "-character limit"
+	}
 	cs := sortedChanges(p)
-	secs := []*mdSection{mdChangeTable(cs), mdDriftTable(p, cs), mdPruneList(cs), mdDiffs(p, cs)}
-	_, err := io.WriteString(w, mdFit(mdHead(p), secs, limit, hint))
+	secs := []*mdSection{mdPruneList(cs), mdDriftTable(p, cs), mdChangeTable(cs), mdDiffs(p, cs)}
+	_, err := io.WriteString(w, mdFit(mdHead(p), secs, limit, mdNoteText{why: mdText(why), what: "plan", where: hint}))
 	return err
 }
 
@@ -53,6 +66,7 @@ type mdSection struct {
 	one, many string   // what a row is, for the note: "diff", "diffs"
 	intro     string   // written before the first row; starts with a blank line
 	rows      []string // each ends in a newline
+	outro     string   // written after the rows (and the "more" line)
 	tail      bool     // when cut, say so under the rows
 	kept      int      // rows written
 	shown     bool     // intro written
@@ -64,7 +78,7 @@ func (s *mdSection) more(n int) string {
 }
 
 func (s *mdSection) size() int {
-	n := len(s.intro)
+	n := len(s.intro) + len(s.outro)
 	for _, r := range s.rows {
 		n += len(r)
 	}
@@ -73,7 +87,7 @@ func (s *mdSection) size() int {
 
 // mdFit lays out head, the note and as many rows of each section, in
 // order, as fit in limit bytes.
-func mdFit(head string, secs []*mdSection, limit int, hint string) string {
+func mdFit(head string, secs []*mdSection, limit int, hint mdNoteText) string {
 	total := len(head)
 	for _, s := range secs {
 		s.kept, s.shown = len(s.rows), len(s.rows) > 0
@@ -87,10 +101,10 @@ func mdFit(head string, secs []*mdSection, limit int, hint string) string {
 	// First reserve room for the longest note (every row left out), which
 	// always fits what is kept; then try again with the room the actual
 	// note takes, and keep that layout only if it still fits.
-	mdFill(secs, limit-len(head)-len(mdNote(secs, limit, hint, true)))
-	out := mdAssemble(head, mdNote(secs, limit, hint, false), secs)
-	mdFill(secs, limit-len(head)-len(mdNote(secs, limit, hint, false)))
-	if again := mdAssemble(head, mdNote(secs, limit, hint, false), secs); len(again) <= limit {
+	mdFill(secs, limit-len(head)-len(mdNote(secs, hint, true)))
+	out := mdAssemble(head, mdNote(secs, hint, false), secs)
+	mdFill(secs, limit-len(head)-len(mdNote(secs, hint, false)))
+	if again := mdAssemble(head, mdNote(secs, hint, false), secs); len(again) <= limit {
 		out = again
 	}
 	// Cutting bytes only happens when even the head and note do not fit.
@@ -110,7 +124,7 @@ func mdFill(secs []*mdSection, budget int) {
 			budget -= n
 			continue
 		}
-		left := budget - len(s.intro)
+		left := budget - len(s.intro) - len(s.outro)
 		if s.tail {
 			left -= len(s.more(len(s.rows)))
 		}
@@ -141,16 +155,22 @@ func mdAssemble(head, note string, secs []*mdSection) string {
 		if s.tail && s.kept < len(s.rows) {
 			b.WriteString(s.more(len(s.rows) - s.kept))
 		}
+		b.WriteString(s.outro)
 	}
 	return b.String()
 }
+
+// mdNoteText is what the note says besides the counts, as markdown: why
+// rows were left out ("GitHub's 65,536-character limit") and where the
+// full text is (what "plan", where "the job summary", maybe a link).
+type mdNoteText struct{ why, what, where string }
 
 // mdNote says what was left out:
 //
 //	> ⚠️ 3 diffs were left out to stay under GitHub's 65,536-character limit; the full plan is in the job summary.
 //
 // With worst, it is the longest the note can be: every row left out.
-func mdNote(secs []*mdSection, limit int, hint string, worst bool) string {
+func mdNote(secs []*mdSection, text mdNoteText, worst bool) string {
 	var parts []string
 	total := 0
 	for _, s := range secs {
@@ -179,25 +199,46 @@ func mdNote(secs []*mdSection, limit int, hint string, worst bool) string {
 	if total == 1 && !worst {
 		verb = "was"
 	}
-	return fmt.Sprintf("\n> ⚠️ %s %s left out to stay under GitHub's %s-character limit; the full plan is in %s.\n",
-		list, verb, thousands(limit), mdText(hint))
+	return fmt.Sprintf("\n> ⚠️ %s %s left out to stay under %s; the full %s is in %s.\n", list, verb, text.why, text.what, text.where)
 }
 
 func mdHead(p *plan.Plan) string {
 	h := "### kubeplan plan"
+	var scope []string
 	if p.Namespace != "" {
-		h += ": namespace " + mdCode(p.Namespace, false)
+		scope = append(scope, "namespace "+mdCode(p.Namespace, false))
 	}
-	h += "\n\n**" + p.Summary().String() + "**\n"
+	if p.Parent != nil {
+		scope = append(scope, "ApplySet "+mdCode(p.Parent.Ref.String(), false))
+	}
+	if len(scope) > 0 {
+		h += ": " + strings.Join(scope, ", ")
+	}
+	sum := p.Summary()
+	h += "\n\n**" + sum.String() + "**\n"
 	if !p.HasChanges() {
 		h += "\nNo changes. The cluster matches the manifests.\n"
+	}
+	drifted := 0
+	for _, c := range p.Changes {
+		drifted += len(c.Drift)
+	}
+	var risks []string
+	if sum.Prune > 0 {
+		risks = append(risks, fmt.Sprintf("**deletes %s %s** from the cluster (see Prune)", thousands(sum.Prune), pluralWord(sum.Prune, "object")))
+	}
+	if drifted > 0 {
+		risks = append(risks, fmt.Sprintf("**takes back %s %s changed in the cluster** by hand or by another tool (see Drift)", thousands(drifted), pluralWord(drifted, "field")))
+	}
+	if len(risks) > 0 {
+		h += "\n> [!CAUTION]\n> Applying " + strings.Join(risks, " and ") + ".\n"
 	}
 	return h
 }
 
 func mdChangeTable(cs []plan.Change) *mdSection {
 	s := &mdSection{one: "table row", many: "table rows", tail: true,
-		intro: "\n| | object | namespace | source |\n|---|---|---|---|\n"}
+		intro: "\n#### Changes\n\n| | object | namespace | source |\n|---|---|---|---|\n"}
 	for _, c := range cs {
 		if c.Action == plan.Unchanged {
 			continue
@@ -337,3 +378,17 @@ var mdEscaper = strings.NewReplacer(
 )
 
 func mdText(s string) string { return mdEscaper.Replace(printable(s)) }
+
+// mdLines escapes each line of s with mdText.
+func mdLines(s string) []string {
+	lines := diffLines(s)
+	for i, l := range lines {
+		lines[i] = mdText(l)
+	}
+	return lines
+}
+
+// mdURL keeps a link target from ending the link early.
+func mdURL(u string) string {
+	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(u)
+}
