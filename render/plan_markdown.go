@@ -392,3 +392,35 @@ func mdLines(s string) []string {
 func mdURL(u string) string {
 	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(u)
 }
+
+// PlanFailedMarkdown is the comment and job summary of a plan that could
+// not be made: the heading, a caution line and the error in a code block.
+// errText must already be free of secrets. The output never exceeds
+// maxBytes (0: no limit); a long error is cut.
+func PlanFailedMarkdown(w io.Writer, namespace, applySet, errText string, maxBytes int) error {
+	p := &plan.Plan{Namespace: namespace}
+	h := mdHead(p)
+	h = h[:strings.Index(h, "\n\n")] // the heading only: there is no summary
+	if applySet != "" {
+		if namespace != "" {
+			h += ","
+		} else {
+			h += ":"
+		}
+		h += " ApplySet " + mdCode(applySet, false)
+	}
+	lines := diffLines(errText)
+	for i, l := range lines {
+		lines[i] = printable(l)
+	}
+	fence := mdFence(lines)
+	out := h + "\n\n> [!CAUTION]\n> The plan failed; the job log has the details.\n\n" +
+		fence + "\n" + strings.Join(lines, "\n") + "\n" + fence + "\n"
+	if maxBytes > 0 && len(out) > maxBytes {
+		tail := "\n…\n" + fence + "\n"
+		out = cutUTF8(out, max(0, maxBytes-len(tail))) + tail
+		out = cutUTF8(out, maxBytes)
+	}
+	_, err := io.WriteString(w, out)
+	return err
+}

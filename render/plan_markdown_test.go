@@ -180,3 +180,21 @@ func TestPlanMarkdownSummaryLink(t *testing.T) {
 		t.Errorf("output lacks %q:\n%s", want, out)
 	}
 }
+
+func TestPlanFailedMarkdown(t *testing.T) {
+	var b strings.Builder
+	if err := PlanFailedMarkdown(&b, "store", "configmap/gitops-applyset", "lint found 1 error(s)\n```\x1b[31m", 0); err != nil {
+		t.Fatal(err)
+	}
+	want := "### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`\n\n" +
+		"> [!CAUTION]\n> The plan failed; the job log has the details.\n\n" +
+		"````\nlint found 1 error(s)\n```\\x1b[31m\n````\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	_ = PlanFailedMarkdown(&b, "", "", strings.Repeat("long error ", 1000), 500)
+	if b.Len() > 500 || !strings.HasPrefix(b.String(), "### kubeplan plan\n\n") || !strings.HasSuffix(b.String(), "\n…\n```\n") {
+		t.Errorf("cut: %d bytes\n%s", b.Len(), b.String())
+	}
+}

@@ -32,6 +32,8 @@ type planFlags struct {
 	adopt            bool
 	otherNamespaces  bool
 	concurrency      int
+	githubToken      string
+	comment          bool
 }
 
 func newPlanCmd(s streams) *cobra.Command {
@@ -47,6 +49,18 @@ made. Then kubeplan checks that the identity may do everything the apply needs
 command that shows it), dry-runs every object server-side, diffs it against the live object,
 and lists the members of the ApplySet (--applyset) that are no longer in the manifests: they
 would be pruned. Fields someone changed in the cluster by hand are reported as drift.
+
+In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, and also:
+  - the token (--github-token or $GITHUB_TOKEN) and every Secret value in the manifests are
+    registered with ::add-mask:: before anything else is printed;
+  - the plan as markdown is appended to $GITHUB_STEP_SUMMARY (cut to stay under 1 MiB);
+  - the outputs has-changes (true/false) and summary (the "Plan: ..." line) are written to
+    $GITHUB_OUTPUT;
+  - on pull_request and pull_request_target events with a token, one comment per namespace
+    and ApplySet is created on the pull request, then updated by later runs (--comment=false
+    turns this off). The workflow needs "permissions: pull-requests: write". A comment that
+    cannot be written is a warning and does not change the exit code. A failed plan updates
+    the comment and the summary to say so.
 
 Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
 --detailed-exitcode: 0 no changes, 1 error, 2 changes.`,
@@ -68,13 +82,23 @@ Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
 	fl.BoolVar(&f.adopt, "adopt", false, "take over an ApplySet made by other tooling (kubectl): its members become prunable")
 	fl.BoolVar(&f.otherNamespaces, "allow-other-namespaces", false, "allow objects that name a namespace other than -n (by default an error)")
 	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
+	fl.StringVar(&f.githubToken, "github-token", "", "token for the pull-request comment in GitHub Actions (default $GITHUB_TOKEN)")
+	fl.BoolVar(&f.comment, "comment", true, "in GitHub Actions on a pull_request event with a token: create or update the plan comment on the pull request")
 	return cmd
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	if !slices.Contains(render.PlanFormats(), f.output) {
 		return usage(fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.PlanFormats(), ", ")))
 	}
+	gh := newPlanGitHub(s, githubToken(f.githubToken), f.comment, deref(f.kube.BearerToken))
 	client, err := kube.New(f.kube)
 	if err != nil {
 		return usage(err)
@@ -84,10 +108,6 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	if f.otherNamespaces {
 		f.input.namespace = "" // namespace-mismatch is what the flag allows
 	}
-	objs, err := lintForPlan(cmd, s, &f.input, args, "")
-	if err != nil {
-		return err
-	}
 	opts := plan.Options{Namespace: ns, FieldManager: f.fieldManager, Adopt: f.adopt, Concurrency: f.concurrency, AllowOtherNamespaces: f.otherNamespaces}
 	if f.applySet != "" {
 		as, err := applyset.ParseParentFlag(f.applySet, ns)
@@ -95,11 +115,20 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 			return usage(err)
 		}
 		opts.ApplySet = &as
+		gh.scope(ns, as.String())
+	} else {
+		gh.scope(ns, "")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	objs, err := lintForPlan(cmd, s, &f.input, args, "", gh.loaded)
+	if err != nil {
+		gh.failed(ctx, err)
+		return err
+	}
 	pl, err := plan.Make(ctx, client, objs, opts)
 	if err != nil {
+		gh.failed(ctx, err)
 		return err
 	}
 	if f.out != "" {
@@ -111,6 +140,9 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	if err := render.Plan(s.out, f.output, pl, ro); err != nil {
 		return err
 	}
+	if err := gh.done(ctx, pl); err != nil {
+		return err
+	}
 	if f.detailedExitcode && pl.HasChanges() {
 		return exitError{2}
 	}
@@ -119,8 +151,10 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 
 // lintForPlan loads the set and lints it; error-level findings stop the plan
 // before any request is made. File names are shown relative to root when
-// it is set (the checkout of a git source).
-func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string, root string) ([]*manifest.Object, error) {
+// it is set (the checkout of a git source). loaded, when not nil, sees the
+// objects before anything about them is printed (GitHub mode masks their
+// Secret values).
+func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string, root string, loaded func([]*manifest.Object)) ([]*manifest.Object, error) {
 	opts, exclude, crdPaths, err := lintSetup(cmd, f)
 	if err != nil {
 		return nil, usage(err)
@@ -134,6 +168,9 @@ func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string, roo
 	}
 	if root != "" {
 		relativeTo(root, res)
+	}
+	if loaded != nil {
+		loaded(res.Objects)
 	}
 	if len(crdPaths) > 0 {
 		crdRes, err := manifest.Load(crdPaths, manifest.Options{})
