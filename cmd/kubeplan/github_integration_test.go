@@ -317,6 +317,22 @@ func TestIntegrationGitHubPlanComment(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil || doc.Version != 1 || len(srv.Calls()) != 0 {
 		t.Errorf("push event: exit %d, %v, requests %q\nstdout:\n%s\nstderr:\n%s", code, err, srv.Calls(), stdout, stderr)
 	}
+
+	// Drift and prunes are warnings on the pull request: drift on the line
+	// that defines the object, without its values.
+	c.Kubectl(t, "-n", ns, "patch", "configmap", "settings", "--type=merge", "-p", `{"data":{"currency":"GBP"}}`)
+	if err := os.Remove(filepath.Join(dir, "secret.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = run(base...)
+	for _, w := range []string{
+		"\n::warning file=" + filepath.Join(dir, "configmap.yaml") + ",line=1,title=drift::configmap/settings was changed in the cluster, and applying takes it back:%0Adata.currency (set by kubectl-patch)\n",
+		"\n::warning title=prune::applying deletes secret/db from the cluster: it is no longer in the manifests\n",
+	} {
+		if code != 0 || !strings.Contains(stderr, w) || strings.Contains(stderr, "GBP") {
+			t.Errorf("drift and prune: exit %d, want %q in\n%s", code, w, stderr)
+		}
+	}
 }
 
 // sameLines reports whether a and b hold the same lines, in any order.

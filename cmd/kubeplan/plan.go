@@ -53,6 +53,7 @@ would be pruned. Fields someone changed in the cluster by hand are reported as d
 In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, and also:
   - the token (--github-token or $GITHUB_TOKEN) and every Secret value in the manifests are
     registered with ::add-mask:: before anything else is printed;
+  - drifted objects (on the line that defines them) and prunes get ::warning annotations;
   - the plan as markdown is appended to $GITHUB_STEP_SUMMARY (cut to stay under 1 MiB);
   - the outputs has-changes (true/false) and summary (the "Plan: ..." line) are written to
     $GITHUB_OUTPUT;
@@ -77,7 +78,7 @@ Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
 	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet the manifests belong to, as RESOURCE/NAME (configmap/NAME or secret/NAME): enables the prune preview")
 	fl.StringVar(&f.fieldManager, "field-manager", "kubeplan", "server-side apply field manager")
 	fl.StringVar(&f.out, "out", "", "also write the plan to this file, for kubeplan apply PLANFILE (holds Secret values: keep it private)")
-	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.PlanFormats(), ", "))
+	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(planFormats(), ", ")+" (github: text, the GitHub Actions extras come with GITHUB_ACTIONS=true)")
 	fl.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
 	fl.BoolVar(&f.adopt, "adopt", false, "take over an ApplySet made by other tooling (kubectl): its members become prunable")
 	fl.BoolVar(&f.otherNamespaces, "allow-other-namespaces", false, "allow objects that name a namespace other than -n (by default an error)")
@@ -87,6 +88,9 @@ Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
 	return cmd
 }
 
+// planFormats are the --output values plan takes.
+func planFormats() []string { return append(render.PlanFormats(), "github") }
+
 func deref(p *string) string {
 	if p == nil {
 		return ""
@@ -95,8 +99,12 @@ func deref(p *string) string {
 }
 
 func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
-	if !slices.Contains(render.PlanFormats(), f.output) {
-		return usage(fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.PlanFormats(), ", ")))
+	format := f.output
+	if format == "github" {
+		format = "text" // GitHub mode comes from GITHUB_ACTIONS=true; see --help
+	}
+	if !slices.Contains(render.PlanFormats(), format) {
+		return usage(fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(planFormats(), ", ")))
 	}
 	gh := newPlanGitHub(s, githubToken(f.githubToken), f.comment, deref(f.kube.BearerToken))
 	client, err := kube.New(f.kube)
@@ -136,8 +144,8 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 			return err
 		}
 	}
-	ro := render.PlanOptions{Color: f.output == "text" && colorEnabled(s.out)}
-	if err := render.Plan(s.out, f.output, pl, ro); err != nil {
+	ro := render.PlanOptions{Color: format == "text" && colorEnabled(s.out)}
+	if err := render.Plan(s.out, format, pl, ro); err != nil {
 		return err
 	}
 	if err := gh.done(ctx, pl); err != nil {

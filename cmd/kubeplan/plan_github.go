@@ -59,10 +59,14 @@ func (g *planGitHub) loaded(objs []*manifest.Object) {
 	}
 }
 
-// done reports a plan: job summary, outputs, comment.
+// done reports a plan: drift and prune warnings, job summary, outputs,
+// comment.
 func (g *planGitHub) done(ctx context.Context, pl *plan.Plan) error {
 	if g == nil {
 		return nil
+	}
+	for _, a := range render.PlanAnnotations(pl) {
+		fmt.Fprintln(g.s.err, a.String())
 	}
 	stepSummary(g.s, "kubeplan plan", func(w io.Writer, room int) error {
 		return render.Plan(w, "markdown", pl, render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
