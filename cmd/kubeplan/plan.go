@@ -52,7 +52,8 @@ would be pruned. Fields someone changed in the cluster by hand are reported as d
 
 In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, and also:
   - the token (--github-token or $GITHUB_TOKEN) and every Secret value in the manifests are
-    registered with ::add-mask:: before anything else is printed;
+    registered with ::add-mask:: (on stderr) before anything else is printed (line by line;
+    values shorter than 4 characters are not masked);
   - drifted objects (on the line that defines them) and prunes get ::warning annotations;
   - the plan as markdown is appended to $GITHUB_STEP_SUMMARY (cut to stay under 1 MiB);
   - the outputs has-changes (true/false) and summary (the "Plan: ..." line) are written to
