@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -111,7 +112,7 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 		}
 		as = &p
 	}
-	gh := newApplyGitHub(s, client.Namespace, as, deref(f.kube.BearerToken))
+	gh := newApplyGitHub(s, client.Namespace, as, deref(f.kube.BearerToken), sourcePassword(f.source))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if f.interval <= 0 {
@@ -242,6 +243,16 @@ func applyRun(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags,
 		printApply(s, f.output, res, rev)
 	}
 	return err
+}
+
+// sourcePassword is the password in a --source URL (https://user:pass@host/...), if any.
+func sourcePassword(source string) string {
+	u, err := url.Parse(source)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	p, _ := u.User.Password()
+	return p
 }
 
 // savedPlan returns the plan when args name one saved plan file.

@@ -24,7 +24,8 @@ type applyGitHub struct {
 }
 
 // newApplyGitHub starts GitHub mode when GITHUB_ACTIONS=true and registers
-// the tokens in reach ($GITHUB_TOKEN, a cluster bearer token) first.
+// the tokens in reach ($GITHUB_TOKEN, a cluster bearer token, the password
+// of a --source URL) first.
 func newApplyGitHub(s streams, ns string, as *applyset.Parent, secrets ...string) *applyGitHub {
 	if !githubMode() {
 		return nil
