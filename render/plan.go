@@ -23,6 +23,12 @@ type PlanOptions struct {
 	// SummaryHint says where the full plan is when markdown had to leave
 	// parts out, e.g. "the job summary" (the default).
 	SummaryHint string
+	// SummaryURL, when set, makes SummaryHint a link to it (the run page,
+	// where the job summary is).
+	SummaryURL string
+	// LimitName names the limit MaxBytes stands for in that note, e.g.
+	// "the job summary's 1 MiB limit"; default "GitHub's N-character limit".
+	LimitName string
 }
 
 // DefaultMaxBytes is GitHub's limit for an issue or pull-request comment.

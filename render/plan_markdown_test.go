@@ -22,7 +22,10 @@ func TestPlanMarkdownShape(t *testing.T) {
 	p := planFixture()
 	out := string(renderPlan(t, "markdown", p, PlanOptions{}))
 	for _, want := range []string{
-		"### kubeplan plan: namespace `store`\n\n**" + p.Summary().String() + "**\n",
+		"### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`\n\n**" + p.Summary().String() + "**\n\n" +
+			"> [!CAUTION]\n> Applying **deletes 1 object** from the cluster (see Prune) and **takes back 2 fields changed in the cluster** by hand or by another tool (see Drift).\n\n#### Prune\n",
+		"\n#### Drift\n\n",
+		"\n#### Changes\n\n",
 		"| ➕ create (after its CRD) | `widget.example.com/w1` | `store` | `manifests/widget.yaml:9` |\n",
 		"| `deployment.apps/web` | `spec.replicas` | `6` | `3` | kubectl-scale |\n",
 		"\n- `configmap/settings` in `store`\n",
@@ -118,7 +121,7 @@ func TestPlanMarkdownDropsDiffsFromEnd(t *testing.T) {
 	}
 	// Tables and prune list are whole; the kept diffs are the first ones.
 	tables := full[:strings.Index(full, "\n<details>")]
-	if !strings.Contains(out, tables[strings.Index(tables, "\n| |"):]) {
+	if !strings.Contains(out, tables[strings.Index(tables, "\n#### Prune"):]) {
 		t.Errorf("tables were cut although only diffs had to go:\n%s", out)
 	}
 	kept := detailsSummary.FindAllString(out, -1)
@@ -131,7 +134,7 @@ func TestPlanMarkdownDropsDiffsFromEnd(t *testing.T) {
 	if len(all)-len(kept) != 1 || !strings.Contains(out, note) {
 		t.Errorf("want note %q:\n%s", note, out)
 	}
-	if !strings.HasPrefix(out, "### kubeplan plan: namespace `store`\n\n**"+p.Summary().String()+"**\n\n> ⚠️") {
+	if !strings.Contains(out, "**"+p.Summary().String()+"**\n\n> [!CAUTION]\n> Applying **deletes 1 object** from the cluster (see Prune) and **takes back 2 fields changed in the cluster** by hand or by another tool (see Drift).\n\n> ⚠️") {
 		t.Errorf("note is not under the summary:\n%s", out)
 	}
 }
@@ -148,8 +151,9 @@ func TestPlanMarkdownLimit(t *testing.T) {
 	}
 	for _, want := range []string{
 		"**Plan: 0 to add, 5000 to change, 0 to prune, 0 unchanged.**",
-		"\n> ⚠️ ", " table rows, 5,000 drift rows and 5,000 diffs were left out to stay under GitHub's 65,536-character limit; the full plan is in the job summary.\n",
-		"\n| 🔄 update | `configmap/cm-00001` | `store` | `manifests/cm-00001.yaml:1` |\n",
+		"\n> [!CAUTION]\n> Applying **takes back 5,000 fields changed in the cluster** by hand or by another tool (see Drift).\n",
+		"\n> ⚠️ ", " drift rows, 5,000 table rows and 5,000 diffs were left out to stay under GitHub's 65,536-character limit; the full plan is in the job summary.\n",
+		"\n| `configmap/cm-00001` | `data.key` | `x` | `y` | kubectl-edit |\n",
 		" more not shown._\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -163,5 +167,34 @@ func TestPlanMarkdownLimit(t *testing.T) {
 				t.Errorf("MaxBytes %d: %d bytes, valid UTF-8 %v", limit, len(out), utf8.Valid(out))
 			}
 		}
+	}
+}
+
+// TestPlanMarkdownSummaryLink: the note names the limit it was cut for and
+// links to where the full plan is.
+func TestPlanMarkdownSummaryLink(t *testing.T) {
+	out := string(renderPlan(t, "markdown", planFixture(), PlanOptions{MaxBytes: 1800, SummaryHint: "the job log",
+		SummaryURL: "https://github.com/acme/shop/actions/runs/42 (x)", LimitName: "the job summary's 1 MiB limit"}))
+	want := "> ⚠️ 3 diffs were left out to stay under the job summary's 1 MiB limit; the full plan is in [the job log](https://github.com/acme/shop/actions/runs/42%20%28x%29).\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+}
+
+func TestPlanFailedMarkdown(t *testing.T) {
+	var b strings.Builder
+	if err := PlanFailedMarkdown(&b, "store", "configmap/gitops-applyset", "lint found 1 error(s)\n```\x1b[31m", 0); err != nil {
+		t.Fatal(err)
+	}
+	want := "### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`\n\n" +
+		"> [!CAUTION]\n> The plan failed; the job log has the details.\n\n" +
+		"````\nlint found 1 error(s)\n```\\x1b[31m\n````\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	_ = PlanFailedMarkdown(&b, "", "", strings.Repeat("long error ", 1000), 500)
+	if b.Len() > 500 || !strings.HasPrefix(b.String(), "### kubeplan plan\n\n") || !strings.HasSuffix(b.String(), "\n…\n```\n") {
+		t.Errorf("cut: %d bytes\n%s", b.Len(), b.String())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -54,6 +55,13 @@ time per ApplySet (a Lease in the namespace).
 fetched and reset on every run); --interval 30s keeps reconciling until stopped; --drift=report
 only plans and exits 2 on drift or changes.
 
+In GitHub Actions (GITHUB_ACTIONS=true) $GITHUB_TOKEN, a cluster --token and every Secret value
+in the manifests (or the saved plan) are registered with ::add-mask:: before anything else is
+printed; the result (one row per object, the summary line, the error if it failed) is appended to
+$GITHUB_STEP_SUMMARY, and the outputs has-changes (true when an object was created, configured
+or pruned; with --drift=report: when the plan has changes) and summary (the "Apply: ..." or
+"Plan: ..." line) are written to $GITHUB_OUTPUT.
+
 Exit codes: 0 applied (or nothing to do), 1 failed, 2 bad flags (with --drift=report: 2 changes).`,
 		Example: `  kubeplan apply -n store --applyset configmap/gitops-applyset manifests/
   kubeplan apply plan.json
@@ -96,14 +104,23 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 	if err != nil {
 		return usage(err)
 	}
+	var as *applyset.Parent
+	if f.applySet != "" {
+		p, err := applyset.ParseParentFlag(f.applySet, client.Namespace)
+		if err != nil {
+			return usage(err)
+		}
+		as = &p
+	}
+	gh := newApplyGitHub(s, client.Namespace, as, deref(f.kube.BearerToken), sourcePassword(f.source))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if f.interval <= 0 {
-		return applyOnce(context.Background(), cmd, s, f, client, args)
+		return applyOnce(context.Background(), cmd, s, f, client, args, as, gh)
 	}
 	for {
 		// A run is never interrupted half way: SIGTERM ends the loop after it.
-		if err := applyOnce(context.Background(), cmd, s, f, client, args); err != nil {
+		if err := applyOnce(context.Background(), cmd, s, f, client, args, as, gh); err != nil {
 			var ee exitError
 			if !errors.As(err, &ee) {
 				fmt.Fprintln(s.err, "kubeplan: "+err.Error())
@@ -118,7 +135,22 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 }
 
 // applyOnce is one reconcile: read the source, plan, lock, apply, report.
-func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags, client *kube.Client, args []string) error {
+// In GitHub mode every outcome, failures included, is reported by gh.
+func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags, client *kube.Client, args []string, as *applyset.Parent, gh *applyGitHub) error {
+	var rev *manifest.Revision
+	var res *apply.Result
+	err := applyRun(ctx, cmd, s, f, client, args, as, gh, &rev, &res)
+	if f.drift == "report" && err == nil {
+		return nil // reported by gh.planned
+	}
+	if gerr := gh.applied(res, rev, err); err == nil {
+		err = gerr
+	}
+	return err
+}
+
+// applyRun does applyOnce's work and sets *rev and *res as it learns them.
+func applyRun(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags, client *kube.Client, args []string, as *applyset.Parent, gh *applyGitHub, revp **manifest.Revision, resp **apply.Result) error {
 	ns := client.Namespace
 	var rev *manifest.Revision
 	root := ""
@@ -128,23 +160,17 @@ func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags
 			return err
 		}
 		rev, args = &r, []string{r.Dir}
+		*revp = rev
 		root = strings.TrimSuffix(filepath.Clean(r.Dir), filepath.Clean("/"+f.path))
 		if f.path == "" {
 			root = r.Dir
 		}
 	}
-	var as *applyset.Parent
-	if f.applySet != "" {
-		p, err := applyset.ParseParentFlag(f.applySet, ns)
-		if err != nil {
-			return usage(err)
-		}
-		as = &p
-	}
 	saved, err := savedPlan(args)
 	if err != nil {
 		return err
 	}
+	gh.savedPlan(saved)
 	if saved != nil && as == nil && saved.Parent != nil {
 		p := applyset.Parent{Kind: saved.Parent.Ref.Kind, Name: saved.Parent.Ref.Name, Namespace: saved.Parent.Ref.Namespace}
 		as = &p
@@ -160,7 +186,7 @@ func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags
 		if f.otherNamespaces {
 			f.input.namespace = ""
 		}
-		objs, err := lintForPlan(cmd, s, &f.input, args, root)
+		objs, err := lintForPlan(cmd, s, &f.input, args, root, gh.loaded)
 		if err != nil {
 			return err
 		}
@@ -176,6 +202,9 @@ func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags
 		if err := render.Plan(s.out, "text", pl, render.PlanOptions{Color: colorEnabled(s.out)}); err != nil {
 			return err
 		}
+		if err := gh.planned(pl); err != nil {
+			return err
+		}
 		if pl.HasChanges() {
 			return exitError{2}
 		}
@@ -187,7 +216,8 @@ func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags
 	}
 	if inSync(pl, revision) {
 		// Nothing to write, not even the record: no lock, zero writes.
-		printApply(s, f.output, unchangedResult(pl), rev)
+		*resp = unchangedResult(pl)
+		printApply(s, f.output, *resp, rev)
 		return nil
 	}
 	if as != nil {
@@ -208,10 +238,21 @@ func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags
 		opts.Revision = rev.SHA
 	}
 	res, err := apply.Execute(ctx, client, pl, opts)
+	*resp = res
 	if res != nil {
 		printApply(s, f.output, res, rev)
 	}
 	return err
+}
+
+// sourcePassword is the password in a --source URL (https://user:pass@host/...), if any.
+func sourcePassword(source string) string {
+	u, err := url.Parse(source)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	p, _ := u.User.Password()
+	return p
 }
 
 // savedPlan returns the plan when args name one saved plan file.
@@ -241,13 +282,12 @@ func printApply(s streams, format string, res *apply.Result, rev *manifest.Revis
 		_ = enc.Encode(out)
 		return
 	}
-	counts := map[apply.Outcome]int{}
+	objs := make([]render.ApplyObject, 0, len(res.Objects))
 	for _, o := range res.Objects {
 		fmt.Fprintf(s.out, "%s %s\n", o.Ref, o.Outcome)
-		counts[o.Outcome]++
+		objs = append(objs, render.ApplyObject{Object: o.Ref.String(), Outcome: string(o.Outcome)})
 	}
-	fmt.Fprintf(s.out, "Apply: %d created, %d configured, %d pruned, %d unchanged.\n",
-		counts[apply.Created], counts[apply.Configured], counts[apply.Pruned], counts[apply.Unchanged])
+	fmt.Fprintln(s.out, render.ApplySummary(objs))
 	if rev != nil {
 		fmt.Fprintf(s.out, "in sync with %s %s\n", rev.ShortSHA, rev.Subject)
 	}

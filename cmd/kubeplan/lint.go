@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -54,6 +56,12 @@ Settings are read from .kubeplan.yaml in the current directory (or --config):
   ignoreMissingSchemas: false  # like --ignore-missing-schemas
   rules:                       # off, error, warning or info per rule id
     image-latest: warning
+
+In GitHub Actions (GITHUB_ACTIONS=true) the default output is github: annotations on the
+lines, errors first, at most 10 errors and 10 warnings (GitHub shows no more per step) and a
+notice counting the rest. With -o github or in GitHub Actions, the full report is also appended
+to $GITHUB_STEP_SUMMARY and the outputs errors, warnings and summary are written to
+$GITHUB_OUTPUT.
 
 Exit codes: 0 no error-level finding, 1 error-level findings, 2 lint could not run
 (bad flag, unreadable path, bad config).`,
@@ -127,10 +135,28 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	if err := render.Lint(s.out, format, rep, ro); err != nil {
 		return err
 	}
+	if format == "github" || githubMode() {
+		if err := lintGitHubFiles(s, rep); err != nil {
+			return err
+		}
+	}
 	if rep.Count(lint.Error) > 0 {
 		return exitError{exitFindings}
 	}
 	return nil
+}
+
+// lintGitHubFiles appends the full report to the job summary and writes
+// the outputs errors, warnings and summary.
+func lintGitHubFiles(s streams, rep lint.Report) error {
+	stepSummary(s, "kubeplan lint", func(w io.Writer, room int) error {
+		return render.LintMarkdown(w, rep, room)
+	})
+	return stepOutputs(
+		"errors", strconv.Itoa(rep.Count(lint.Error)),
+		"warnings", strconv.Itoa(rep.Count(lint.Warning)),
+		"summary", render.LintSummary(rep),
+	)
 }
 
 func lintFormat(cmd *cobra.Command, output string) (string, error) {

@@ -32,6 +32,8 @@ type planFlags struct {
 	adopt            bool
 	otherNamespaces  bool
 	concurrency      int
+	githubToken      string
+	comment          bool
 }
 
 func newPlanCmd(s streams) *cobra.Command {
@@ -48,6 +50,20 @@ command that shows it), dry-runs every object server-side, diffs it against the 
 and lists the members of the ApplySet (--applyset) that are no longer in the manifests: they
 would be pruned. Fields someone changed in the cluster by hand are reported as drift.
 
+In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, and also:
+  - the token (--github-token or $GITHUB_TOKEN) and every Secret value in the manifests are
+    registered with ::add-mask:: (on stderr) before anything else is printed (line by line;
+    values shorter than 4 characters are not masked);
+  - drifted objects (on the line that defines them) and prunes get ::warning annotations;
+  - the plan as markdown is appended to $GITHUB_STEP_SUMMARY (cut to stay under 1 MiB);
+  - the outputs has-changes (true/false) and summary (the "Plan: ..." line) are written to
+    $GITHUB_OUTPUT;
+  - on pull_request and pull_request_target events with a token, one comment per namespace
+    and ApplySet is created on the pull request, then updated by later runs (--comment=false
+    turns this off). The workflow needs "permissions: pull-requests: write". A comment that
+    cannot be written is a warning and does not change the exit code. A failed plan updates
+    the comment and the summary to say so.
+
 Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
 --detailed-exitcode: 0 no changes, 1 error, 2 changes.`,
 		Example: `  kubeplan plan -n store --applyset configmap/gitops-applyset manifests/
@@ -63,18 +79,35 @@ Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
 	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet the manifests belong to, as RESOURCE/NAME (configmap/NAME or secret/NAME): enables the prune preview")
 	fl.StringVar(&f.fieldManager, "field-manager", "kubeplan", "server-side apply field manager")
 	fl.StringVar(&f.out, "out", "", "also write the plan to this file, for kubeplan apply PLANFILE (holds Secret values: keep it private)")
-	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.PlanFormats(), ", "))
+	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(planFormats(), ", ")+" (github: text, the GitHub Actions extras come with GITHUB_ACTIONS=true)")
 	fl.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none")
 	fl.BoolVar(&f.adopt, "adopt", false, "take over an ApplySet made by other tooling (kubectl): its members become prunable")
 	fl.BoolVar(&f.otherNamespaces, "allow-other-namespaces", false, "allow objects that name a namespace other than -n (by default an error)")
 	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
+	fl.StringVar(&f.githubToken, "github-token", "", "token for the pull-request comment in GitHub Actions (default $GITHUB_TOKEN)")
+	fl.BoolVar(&f.comment, "comment", true, "in GitHub Actions on a pull_request event with a token: create or update the plan comment on the pull request")
 	return cmd
 }
 
-func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
-	if !slices.Contains(render.PlanFormats(), f.output) {
-		return usage(fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.PlanFormats(), ", ")))
+// planFormats are the --output values plan takes.
+func planFormats() []string { return append(render.PlanFormats(), "github") }
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
 	}
+	return *p
+}
+
+func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
+	format := f.output
+	if format == "github" {
+		format = "text" // GitHub mode comes from GITHUB_ACTIONS=true; see --help
+	}
+	if !slices.Contains(render.PlanFormats(), format) {
+		return usage(fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(planFormats(), ", ")))
+	}
+	gh := newPlanGitHub(s, githubToken(f.githubToken), f.comment, deref(f.kube.BearerToken))
 	client, err := kube.New(f.kube)
 	if err != nil {
 		return usage(err)
@@ -84,10 +117,6 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	if f.otherNamespaces {
 		f.input.namespace = "" // namespace-mismatch is what the flag allows
 	}
-	objs, err := lintForPlan(cmd, s, &f.input, args, "")
-	if err != nil {
-		return err
-	}
 	opts := plan.Options{Namespace: ns, FieldManager: f.fieldManager, Adopt: f.adopt, Concurrency: f.concurrency, AllowOtherNamespaces: f.otherNamespaces}
 	if f.applySet != "" {
 		as, err := applyset.ParseParentFlag(f.applySet, ns)
@@ -95,11 +124,20 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 			return usage(err)
 		}
 		opts.ApplySet = &as
+		gh.scope(ns, as.String())
+	} else {
+		gh.scope(ns, "")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	objs, err := lintForPlan(cmd, s, &f.input, args, "", gh.loaded)
+	if err != nil {
+		gh.failed(ctx, err)
+		return err
+	}
 	pl, err := plan.Make(ctx, client, objs, opts)
 	if err != nil {
+		gh.failed(ctx, err)
 		return err
 	}
 	if f.out != "" {
@@ -107,8 +145,11 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 			return err
 		}
 	}
-	ro := render.PlanOptions{Color: f.output == "text" && colorEnabled(s.out)}
-	if err := render.Plan(s.out, f.output, pl, ro); err != nil {
+	ro := render.PlanOptions{Color: format == "text" && colorEnabled(s.out)}
+	if err := render.Plan(s.out, format, pl, ro); err != nil {
+		return err
+	}
+	if err := gh.done(ctx, pl); err != nil {
 		return err
 	}
 	if f.detailedExitcode && pl.HasChanges() {
@@ -119,8 +160,10 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 
 // lintForPlan loads the set and lints it; error-level findings stop the plan
 // before any request is made. File names are shown relative to root when
-// it is set (the checkout of a git source).
-func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string, root string) ([]*manifest.Object, error) {
+// it is set (the checkout of a git source). loaded, when not nil, sees the
+// objects before anything about them is printed (GitHub mode masks their
+// Secret values).
+func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string, root string, loaded func([]*manifest.Object)) ([]*manifest.Object, error) {
 	opts, exclude, crdPaths, err := lintSetup(cmd, f)
 	if err != nil {
 		return nil, usage(err)
@@ -134,6 +177,9 @@ func lintForPlan(cmd *cobra.Command, s streams, f *lintFlags, args []string, roo
 	}
 	if root != "" {
 		relativeTo(root, res)
+	}
+	if loaded != nil {
+		loaded(res.Objects)
 	}
 	if len(crdPaths) > 0 {
 		crdRes, err := manifest.Load(crdPaths, manifest.Options{})

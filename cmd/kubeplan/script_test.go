@@ -28,12 +28,22 @@ func TestMain(m *testing.M) {
 type stopCluster struct{ m *testing.M }
 
 func (s stopCluster) Run() int {
+	// The tests run kubeplan in-process too: a CI runner's own GitHub
+	// Actions environment must not turn on GitHub mode or receive their
+	// outputs. Tests that want GitHub mode set these themselves.
+	for _, v := range githubEnv {
+		os.Unsetenv(v)
+	}
 	code := s.m.Run()
 	if err := testkube.StopShared(); err != nil && code == 0 {
 		code = 1
 	}
 	return code
 }
+
+// githubEnv are the variables GitHub mode reads.
+var githubEnv = []string{"GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_TOKEN", "GITHUB_EVENT_NAME",
+	"GITHUB_EVENT_PATH", "GITHUB_REPOSITORY", "GITHUB_API_URL", "GITHUB_SERVER_URL", "GITHUB_RUN_ID"}
 
 func TestScripts(t *testing.T) {
 	cache := t.TempDir()

@@ -13,7 +13,14 @@
 //   - Outputs are appended to the $GITHUB_OUTPUT file with the heredoc form
 //     "name<<ghadelimiter_RANDOM\nvalue\nghadelimiter_RANDOM\n", where RANDOM
 //     is fresh for every value and must not occur in the name or the value.
-//   - The job summary is Markdown appended as-is to $GITHUB_STEP_SUMMARY.
+//   - The job summary is Markdown appended as-is to $GITHUB_STEP_SUMMARY;
+//     a step may write at most 1 MiB (StepSummaryLimit).
+//   - ::add-mask::VALUE makes the runner replace VALUE with *** in every
+//     later log line; Masks says which strings to register for a secret.
+//   - At most 10 annotations of each level are shown per step
+//     (MaxAnnotations).
+//   - The run is described by GITHUB_* variables and the event payload at
+//     $GITHUB_EVENT_PATH (Run).
 //
 // The package holds no kubeplan logic: renderers decide what to say, this
 // package only decides how it is written.

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+func TestMaskerOnce(t *testing.T) {
+	var b strings.Builder
+	m := newMasker(&b)
+	m.add("ghs_token1234", "")
+	m.objects([]*manifest.Object{
+		{Content: map[string]any{"apiVersion": "v1", "kind": "Secret", "stringData": map[string]any{"a": "hunter22", "b": "ok"}}},
+		{Content: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"a": "not-secret"}}},
+	})
+	m.plan(&plan.Plan{Changes: []plan.Change{{Object: map[string]any{"apiVersion": "v1", "kind": "Secret", "stringData": map[string]any{"a": "hunter22", "c": "line one\nline two"}}}}})
+	want := "::add-mask::ghs_token1234\n::add-mask::hunter22\n::add-mask::line one\n::add-mask::line two\n"
+	if b.String() != want {
+		t.Errorf("masks:\n%s\nwant:\n%s", b.String(), want)
+	}
+	if got := m.scrub("token ghs_token1234, password hunter22, not-secret, ok"); got != "token ***, password ***, not-secret, ok" {
+		t.Errorf("scrub = %q", got)
+	}
+}
+
+func TestSourcePassword(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://bot:p4ss-w0rd@git.example.com/shop.git": "p4ss-w0rd",
+		"https://bot@git.example.com/shop.git":           "",
+		"/srv/git/shop.git":                              "",
+		"":                                               "",
+	} {
+		if got := sourcePassword(in); got != want {
+			t.Errorf("sourcePassword(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

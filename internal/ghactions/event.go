@@ -1,0 +1,83 @@
+package ghactions
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// DefaultAPIURL is the REST API of github.com; GitHub Enterprise Server
+// runners set $GITHUB_API_URL to their own (https://HOST/api/v3).
+const DefaultAPIURL = "https://api.github.com"
+
+// Run is what the runner tells a step about the workflow run, read from the
+// GITHUB_* environment variables.
+type Run struct {
+	EventName  string // $GITHUB_EVENT_NAME: "pull_request", "push", ...
+	EventPath  string // $GITHUB_EVENT_PATH: the webhook payload as JSON
+	Repository string // $GITHUB_REPOSITORY: "owner/repo"
+	APIURL     string // $GITHUB_API_URL, DefaultAPIURL when unset
+	ServerURL  string // $GITHUB_SERVER_URL: "https://github.com"
+	RunID      string // $GITHUB_RUN_ID
+}
+
+// RunFromEnv reads Run from the environment.
+func RunFromEnv() Run {
+	r := Run{
+		EventName:  os.Getenv("GITHUB_EVENT_NAME"),
+		EventPath:  os.Getenv("GITHUB_EVENT_PATH"),
+		Repository: os.Getenv("GITHUB_REPOSITORY"),
+		APIURL:     strings.TrimSuffix(os.Getenv("GITHUB_API_URL"), "/"),
+		ServerURL:  strings.TrimSuffix(os.Getenv("GITHUB_SERVER_URL"), "/"),
+		RunID:      os.Getenv("GITHUB_RUN_ID"),
+	}
+	if r.APIURL == "" {
+		r.APIURL = DefaultAPIURL
+	}
+	return r
+}
+
+// IsPullRequest reports whether the run was started by a pull_request or
+// pull_request_target event.
+func (r Run) IsPullRequest() bool {
+	return r.EventName == "pull_request" || r.EventName == "pull_request_target"
+}
+
+// URL is the page of the run ("https://github.com/o/r/actions/runs/1"),
+// where its job summaries are; "" when the environment does not say.
+func (r Run) URL() string {
+	if r.ServerURL == "" || r.Repository == "" || r.RunID == "" {
+		return ""
+	}
+	return r.ServerURL + "/" + r.Repository + "/actions/runs/" + r.RunID
+}
+
+// PullRequestNumber reads the pull request's number from the event payload:
+// pull_request.number, or the top-level number.
+func (r Run) PullRequestNumber() (int, error) {
+	if r.EventPath == "" {
+		return 0, errors.New("$GITHUB_EVENT_PATH is not set, so the pull request is unknown")
+	}
+	data, err := os.ReadFile(r.EventPath)
+	if err != nil {
+		return 0, fmt.Errorf("reading the event payload: %w", err)
+	}
+	var ev struct {
+		Number      int `json:"number"`
+		PullRequest struct {
+			Number int `json:"number"`
+		} `json:"pull_request"`
+	}
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return 0, fmt.Errorf("event payload %s: %w", r.EventPath, err)
+	}
+	if n := ev.PullRequest.Number; n > 0 {
+		return n, nil
+	}
+	if ev.Number > 0 {
+		return ev.Number, nil
+	}
+	return 0, fmt.Errorf("event payload %s has no pull_request.number", r.EventPath)
+}

@@ -1,0 +1,22 @@
+// Package ghcomment keeps one "sticky" pull-request comment up to date
+// through the GitHub REST API: the first run creates it, later runs edit
+// the same comment instead of adding new ones.
+//
+// A comment is recognised by a hidden marker on its first line, an HTML
+// comment that names what it is about:
+//
+//	<!-- kubeplan:plan namespace=store applyset=configmap/gitops-applyset -->
+//
+// so several plans in one pull request (one per namespace and ApplySet)
+// each keep their own comment, and comments by people or other tools are
+// never edited. The requests are the documented ones:
+//
+//	GET   {api}/repos/{owner}/{repo}/issues/{number}/comments?per_page=100   (following Link: rel="next")
+//	POST  {api}/repos/{owner}/{repo}/issues/{number}/comments
+//	PATCH {api}/repos/{owner}/{repo}/issues/comments/{id}
+//
+// with "Authorization: Bearer TOKEN", "Accept: application/vnd.github+json"
+// and "X-GitHub-Api-Version: 2022-11-28". {api} is $GITHUB_API_URL, so
+// GitHub Enterprise Server works too. The token is sent only to that host
+// and never appears in an error.
+package ghcomment

@@ -1,0 +1,108 @@
+package ghcomment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Target is the pull request a comment belongs to.
+type Target struct {
+	Repository string // "owner/repo"
+	Number     int    // the pull request number
+}
+
+// Result says what Upsert did.
+type Result struct {
+	ID      int64
+	URL     string // the comment's html_url
+	Created bool   // true: a new comment; false: an existing one was edited
+}
+
+// Upsert makes the pull request have one comment starting with marker and
+// holding body (which must start with the marker, see Body): it lists the
+// comments, edits the first one whose first line is the marker, and
+// creates one when there is none. No other comment is touched.
+func (c *Client) Upsert(ctx context.Context, t Target, marker, body string) (Result, error) {
+	res, err := c.upsert(ctx, t, marker, body)
+	if err != nil {
+		return Result{}, fmt.Errorf("cannot comment on pull request #%d: %w", t.Number, explain(err))
+	}
+	return res, nil
+}
+
+func (c *Client) upsert(ctx context.Context, t Target, marker, body string) (Result, error) {
+	owner, repo, ok := strings.Cut(t.Repository, "/")
+	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
+		return Result{}, fmt.Errorf("repository %q is not OWNER/REPO (check $GITHUB_REPOSITORY)", t.Repository)
+	}
+	if t.Number <= 0 {
+		return Result{}, fmt.Errorf("no pull request number")
+	}
+	if !HasMarker(body, marker) {
+		return Result{}, errors.New("the comment body does not start with its marker")
+	}
+	repoURL := strings.TrimSuffix(c.BaseURL, "/") + "/repos/" + url.PathEscape(owner) + "/" + url.PathEscape(repo)
+	existing, err := c.find(ctx, fmt.Sprintf("%s/issues/%d/comments?per_page=100", repoURL, t.Number), marker)
+	if err != nil {
+		return Result{}, err
+	}
+	var got Comment
+	if existing != nil {
+		if _, err := c.do(ctx, http.MethodPatch, fmt.Sprintf("%s/issues/comments/%d", repoURL, existing.ID),
+			map[string]string{"body": body}, &got, http.StatusOK); err != nil {
+			return Result{}, err
+		}
+		return Result{ID: got.ID, URL: got.HTMLURL}, nil
+	}
+	if _, err := c.do(ctx, http.MethodPost, fmt.Sprintf("%s/issues/%d/comments", repoURL, t.Number),
+		map[string]string{"body": body}, &got, http.StatusCreated); err != nil {
+		return Result{}, err
+	}
+	return Result{ID: got.ID, URL: got.HTMLURL, Created: true}, nil
+}
+
+// find returns the first comment, oldest first, whose first line is marker,
+// following the pagination of the list at u.
+func (c *Client) find(ctx context.Context, u, marker string) (*Comment, error) {
+	for pages := 0; u != ""; pages++ {
+		if pages == 100 {
+			return nil, errors.New("more than 10,000 comments; giving up looking for the plan comment")
+		}
+		var page []Comment
+		h, err := c.do(ctx, http.MethodGet, u, nil, &page, http.StatusOK)
+		if err != nil {
+			return nil, err
+		}
+		for i := range page {
+			if HasMarker(page[i].Body, marker) {
+				return &page[i], nil
+			}
+		}
+		u = nextLink(h)
+	}
+	return nil, nil
+}
+
+// explain adds what to do to the API errors a workflow meets.
+func explain(err error) error {
+	var ae *APIError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	switch ae.Status {
+	case http.StatusUnauthorized:
+		return fmt.Errorf("%w; the token was refused: check --github-token or $GITHUB_TOKEN", err)
+	case http.StatusForbidden:
+		if strings.Contains(strings.ToLower(ae.Message), "rate limit") {
+			return fmt.Errorf("%w; try again later", err)
+		}
+		return fmt.Errorf("%w; give the workflow 'pull-requests: write' (a pull request from a fork only gets a read-only token)", err)
+	case http.StatusNotFound:
+		return fmt.Errorf("%w; check $GITHUB_REPOSITORY and the pull request number, and that the token can see the repository", err)
+	}
+	return err
+}

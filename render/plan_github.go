@@ -1,0 +1,42 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// PlanAnnotations are the warnings a plan puts on a pull request in GitHub
+// Actions: one per drifted object, on the line where the object is defined
+// (its fields and managers, never values), and one per prune (the object
+// left the manifests, so it has no line). At most ghactions.MaxAnnotations
+// are returned, drift first; when more were left out, a last notice says
+// how many and that the job summary has the whole plan.
+func PlanAnnotations(p *plan.Plan) []ghactions.Annotation {
+	var out []ghactions.Annotation
+	for _, c := range sortedChanges(p) {
+		if len(c.Drift) == 0 {
+			continue
+		}
+		msg := changeLabel(p, c.Ref) + " was changed in the cluster, and applying takes it back:"
+		for _, d := range c.Drift {
+			msg += fmt.Sprintf("\n%s (set by %s)", printable(d.Field), printable(d.Manager))
+		}
+		out = append(out, ghactions.Annotation{Level: ghactions.LevelWarning, File: c.Source.File, Line: c.Source.Line,
+			Title: "drift", Message: msg})
+	}
+	for _, c := range sortedChanges(p) {
+		if c.Action != plan.Prune {
+			continue
+		}
+		out = append(out, ghactions.Annotation{Level: ghactions.LevelWarning, Title: "prune",
+			Message: "applying deletes " + changeLabel(p, c.Ref) + " from the cluster: it is no longer in the manifests"})
+	}
+	if n := len(out) - ghactions.MaxAnnotations; n > 0 {
+		out = append(out[:ghactions.MaxAnnotations], ghactions.Annotation{Level: ghactions.LevelNotice, Title: "kubeplan plan",
+			Message: fmt.Sprintf("%d more drift and prune %s not annotated (GitHub shows %d per step); the job summary has the whole plan.",
+				n, map[bool]string{true: "warning was", false: "warnings were"}[n == 1], ghactions.MaxAnnotations)})
+	}
+	return out
+}
