@@ -151,7 +151,7 @@ var seedStory = story{
 		},
 		{
 			title: "Apply repairs it; made-by-hand is not in git's set, so it stays",
-			do: []action{run(seedApply, "service/web created", "deployment.apps/web configured", "Apply: 1 created, 1 configured, 0 pruned, 1 unchanged.").without("made-by-hand")},
+			do:    []action{run(seedApply, "service/web created", "deployment.apps/web configured", "Apply: 1 created, 1 configured, 0 pruned, 1 unchanged.").without("made-by-hand")},
 			check: check{"deployment web: 3/3 ready; service web is back; made-by-hand survives, in no ApplySet",
 				all(deployment("store", "web", 3), present(services, "store", "web"), unlabelled(configmaps, "store", "made-by-hand"))},
 		},
