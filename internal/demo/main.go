@@ -68,7 +68,7 @@ func demoMain(args []string, stdout, stderr io.Writer) int {
 	case interrupted:
 		fmt.Fprintf(stderr, "demo: interrupted; stopping the cluster and removing %s\n", s.work)
 	case err != nil:
-		p.failed(err.Error())
+		fmt.Fprintf(stderr, "demo: %v\n", err)
 	default:
 		p.line(fmt.Sprintf("\nAll %d steps done and checked in %s.", n, took))
 	}

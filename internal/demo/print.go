@@ -22,7 +22,6 @@ const (
 	bold  = "\x1b[1m"
 	cyan  = "\x1b[36m"
 	green = "\x1b[32m"
-	red   = "\x1b[31m"
 	dim   = "\x1b[2m"
 	reset = "\x1b[0m"
 )
@@ -40,7 +39,6 @@ func (p *printer) header(s string)  { fmt.Fprintf(p.w, "\n%s\n", p.paint(bold, "
 func (p *printer) command(s string) { fmt.Fprintf(p.w, "%s\n", p.paint(cyan, "$ "+s)) }
 func (p *printer) note(s string)    { fmt.Fprintf(p.w, "%s\n", p.paint(dim, s)) }
 func (p *printer) ok(s string)      { fmt.Fprintf(p.w, "%s %s\n", p.paint(green, "ok:"), s) }
-func (p *printer) failed(s string)  { fmt.Fprintf(p.w, "%s %s\n", p.paint(red, "FAILED:"), s) }
 func (p *printer) output(s string)  { io.WriteString(p.w, s) }
 
 // outputWriter is where commands write their output.

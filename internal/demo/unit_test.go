@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testkube"
@@ -165,7 +166,7 @@ func TestChecksFailOnWrongState(t *testing.T) {
 	// And they hold where they should.
 	for name, fn := range map[string]func(context.Context, *session) error{
 		"2 replicas of web": func(ctx context.Context, s *session) error {
-			return eventually(ctx, 60e9, func() error { return deployment("store", "web", 2)(ctx, s) })
+			return eventually(ctx, time.Minute, func() error { return deployment("store", "web", 2)(ctx, s) })
 		},
 		"settings has USD":  configData("store", "settings", "currency", "USD"),
 		"no service web":    absent(services, "store", "web"),
