@@ -292,4 +292,3 @@ func testSource(t *testing.T, root, name string) string {
 	})
 	return body
 }
-
