@@ -1,12 +1,19 @@
-# kubeplan: `make build` builds bin/kubeplan, `make test` runs every test (building bin/testcluster).
+# kubeplan: `make demo` shows the whole story on a local cluster, `make build` builds bin/kubeplan,
+# `make test` runs every test (building bin/testcluster).
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build test vet bench bench-lint bench-plan bench-apply generate fuzz clean testcluster
+.PHONY: build demo test vet bench bench-lint bench-plan bench-apply generate fuzz clean testcluster
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
+
+# The acceptance story (lint, plan, apply, drift, prune, revert, a broken commit, status, kustomize)
+# from the built binaries on a cluster of its own, which it removes with its work directory at the
+# end, also when interrupted (internal/demo; TestDemoStory runs this very target).
+demo: build testcluster
+	$(GO) run ./internal/demo
 
 vet:
 	$(GO) vet ./...

@@ -59,9 +59,19 @@ func Launch() (*Cluster, error) {
 	return c, nil
 }
 
+// LaunchIn starts the testcluster binary bin in dir and waits until it is
+// ready. Stop leaves dir in place: its owner removes it after Stop.
+func LaunchIn(bin, dir string) (*Cluster, error) {
+	return launch(bin, dir)
+}
+
 // launch runs `testcluster start` in dir and waits for its ready line.
 func launch(bin, dir string) (*Cluster, error) {
 	cmd := exec.Command(bin, "start", "--dir", dir, "--stop-on-stdin-eof")
+	// In a process group of its own, a Ctrl-C at the terminal reaches only
+	// the parent, which then stops the cluster (a second signal would kill
+	// it half way through its shutdown).
+	ownProcessGroup(cmd)
 	// Closing stdin (which happens when this process dies, however it dies)
 	// stops the cluster too, so no cluster outlives its test binary.
 	stdin, err := cmd.StdinPipe()
