@@ -35,7 +35,14 @@ type Result struct {
 var ErrEmptySet = errors.New("the manifest set is empty, so applying it would prune every member of the ApplySet; refusing (pass --allow-empty if that is what you want)")
 
 // Execute applies plan p. Nothing is pruned unless every apply succeeded.
+//
+// Cancelling ctx (Ctrl-C) never cuts the writes short: a half-written set
+// is worse than a late exit, so the applies, the prunes and the record on
+// the parent always run to the end. It stops the health wait, and the run
+// is recorded as failed ("interrupted").
 func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*Result, error) {
+	waitCtx := ctx
+	ctx = context.WithoutCancel(ctx)
 	if opts.FieldManager == "" {
 		opts.FieldManager = p.FieldManager
 	}
@@ -75,7 +82,7 @@ func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*
 				refs = append(refs, o.Ref)
 			}
 		}
-		health, err := WaitHealthy(ctx, c, refs, WaitOptions{Timeout: opts.Timeout, Progress: progressPrinter(opts.Progress)})
+		health, err := WaitHealthy(waitCtx, c, refs, WaitOptions{Timeout: opts.Timeout, Progress: progressPrinter(opts.Progress)})
 		res.Health = health
 		if err != nil {
 			return res, errors.Join(err, ps.recordResult(ctx, err, keep))

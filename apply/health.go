@@ -202,7 +202,7 @@ func WaitHealthy(ctx context.Context, c *kube.Client, refs []plan.Ref, opts Wait
 // stopped is the error for a wait cut short: by its own timeout or a
 // deadline on parent (a timeout), or by parent's cancellation.
 func healthStopped(parent context.Context, pending []HealthResult, start time.Time) error {
-	e := &UnhealthyError{Results: pending, After: time.Since(start), Err: parent.Err()}
+	e := &UnhealthyError{Results: pending, After: time.Since(start), Err: context.Cause(parent)}
 	if e.Err == nil || errors.Is(e.Err, context.DeadlineExceeded) {
 		e.Timeout, e.Err = true, context.DeadlineExceeded
 	}

@@ -116,7 +116,11 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if f.interval <= 0 {
-		return applyOnce(context.Background(), cmd, s, f, client, args, as, gh)
+		// Ctrl-C or SIGTERM stops planning (nothing is written) or the
+		// health wait; writes under way always finish (apply.Execute).
+		// A second signal kills the process.
+		go func() { <-ctx.Done(); stop() }()
+		return applyOnce(ctx, cmd, s, f, client, args, as, gh)
 	}
 	for {
 		// A run is never interrupted half way: SIGTERM ends the loop after it.
