@@ -4,7 +4,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build demo test vet bench bench-lint bench-plan bench-apply generate fuzz clean testcluster
+.PHONY: build demo test vet bench bench-lint bench-plan bench-apply generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -41,6 +41,12 @@ bench-apply: testcluster
 # Regenerate the embedded Kubernetes schemas and API index from the modules.
 generate:
 	$(GO) generate ./lint/schemas/
+
+# docs/plan-comment.png, the pull-request comment shown in the README: a real plan on bin/testcluster,
+# rendered as GitHub-flavoured markdown and photographed by headless Chromium (apt-get install chromium;
+# only this target needs it).
+screenshot: build testcluster
+	$(GO) run ./internal/commentshot -kubeplan bin/kubeplan -out docs/plan-comment.png
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./manifest/

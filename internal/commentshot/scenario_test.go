@@ -1,0 +1,47 @@
+package main
+
+import (
+	"encoding/base64"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kubeplan/kubeplan/internal/testkube"
+)
+
+// TestIntegrationScenario plans the picture's scenario on a real cluster
+// and checks the comment has what the picture is meant to show: adds,
+// changes, the drift, the prune, and a Secret whose values are masked.
+func TestIntegrationScenario(t *testing.T) {
+	testkube.Integration(t)
+	if _, err := testkube.Binary(); err != nil {
+		testkube.SkipUnlessCI(t, err.Error())
+	}
+	bin := filepath.Join(t.TempDir(), "kubeplan")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/kubeplan/kubeplan/cmd/kubeplan").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	md, err := planOnCluster(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	for _, want := range []string{
+		"**Plan: 2 to add, 2 to change, 1 to prune, 6 unchanged.**",
+		"| ➕ create | `cronjob.batch/nightly-report` |",
+		"| `deployment.apps/web` | `spec.replicas` | `6` | `3` | kubectl |",
+		"- `configmap/legacy-flags` in `store`",
+		"-  DB_PASSWORD: '*** (before)'\n+  DB_PASSWORD: '*** (after)'\n",
+		"+        image: ghcr.io/acme/web:1.5.0\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, s)
+		}
+	}
+	for _, secret := range []string{"correct-horse-battery-staple", "tr0ub4dor-and-3"} {
+		if strings.Contains(s, secret) || strings.Contains(s, base64.StdEncoding.EncodeToString([]byte(secret))) {
+			t.Errorf("the plan shows the Secret value %q", secret)
+		}
+	}
+}

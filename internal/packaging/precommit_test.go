@@ -1,0 +1,148 @@
+package packaging
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitIn runs git in dir and fails t when it fails.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=dev", "-c", "user.email=dev@example.com", "-c", "init.defaultBranch=main"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v in %s: %v\n%s", args, dir, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// snapshotRepo commits the working tree of the repository (tracked and
+// untracked files git does not ignore, as they are now) to a new git
+// repository and returns its path and commit: the hook repository
+// pre-commit clones, so the test runs the hook of this tree, committed or not.
+func snapshotRepo(t *testing.T) (dir, sha string) {
+	t.Helper()
+	root := repoRoot(t)
+	dir = t.TempDir()
+	files := gitIn(t, root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	for _, f := range strings.Split(files, "\x00") {
+		if f == "" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if os.IsNotExist(err) {
+			continue // deleted in the working tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-q", "-m", "snapshot")
+	return dir, gitIn(t, dir, "rev-parse", "HEAD")
+}
+
+// goEnv returns `go env NAME`.
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Fatalf("go env %s: %v", name, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestPreCommitHook installs and runs the kubeplan-lint hook with Debian's
+// pre-commit on a throwaway repository, configured by
+// examples/pre-commit-config.yaml with only repo: and rev: pointing at a
+// snapshot of this repository: a bad manifest fails the commit with
+// file:line:col, the fixed one passes.
+func TestPreCommitHook(t *testing.T) {
+	preCommit := lookPath(t, "pre-commit", "pre-commit")
+	example, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "pre-commit-config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookRepo, sha := snapshotRepo(t)
+	config := string(example)
+	for _, l := range []struct{ old, new string }{
+		{"repo: https://github.com/kubeplan/kubeplan\n", "repo: " + hookRepo + "\n"},
+		{"rev: v1.0.0\n", "rev: " + sha + "\n"},
+	} {
+		if strings.Count(config, l.old) != 1 {
+			t.Fatalf("examples/pre-commit-config.yaml has no line %q: update this test", strings.TrimSpace(l.old))
+		}
+		config = strings.Replace(config, l.old, l.new, 1)
+	}
+
+	proj := t.TempDir()
+	gitIn(t, proj, "init", "-q")
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(proj, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".pre-commit-config.yaml", config)
+	write("manifests/deployment.yaml", badDeployment)
+	write("manifests/service.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: store\nspec:\n  selector: {app: web}\n  ports:\n  - port: 80\n")
+	write(".github/workflows/ci.yml", "on: push\njobs: {}\n") // not a manifest: not reported
+	gitIn(t, proj, "add", "-A")
+
+	home := t.TempDir()
+	env := append(baseEnv(),
+		"HOME="+home, "PRE_COMMIT_HOME="+filepath.Join(home, "pre-commit"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"),
+		// pre-commit builds the hook with `go install ./...` in a GOPATH of
+		// its own; the module and build caches of this machine keep that
+		// from downloading or compiling everything again.
+		"GOMODCACHE="+goEnv(t, "GOMODCACHE"), "GOCACHE="+goEnv(t, "GOCACHE"), "GOTOOLCHAIN=local",
+		"NO_COLOR=1")
+	run := func() (int, string) {
+		t.Helper()
+		cmd := exec.Command(preCommit, "run", "--all-files", "--color=never")
+		cmd.Dir, cmd.Env = proj, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			if ee, ok := err.(*exec.ExitError); ok {
+				return ee.ExitCode(), string(out)
+			}
+			t.Fatalf("pre-commit: %v\n%s", err, out)
+		}
+		return 0, string(out)
+	}
+
+	code, out := run()
+	want := "manifests/deployment.yaml:7:13: error schema: spec.replicas must be an integer, not the string \"three\" (deployment.apps/web in store)"
+	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "kubeplan lint") || !strings.Contains(out, "Failed") {
+		t.Fatalf("bad manifest: pre-commit exit %d, want 1 and %q\n%s", code, want, out)
+	}
+	if strings.Contains(out, "service.yaml:") || strings.Contains(out, "ci.yml") {
+		t.Errorf("findings for files that are fine:\n%s", out)
+	}
+
+	write("manifests/deployment.yaml", goodDeployment)
+	gitIn(t, proj, "add", "-A")
+	if code, out := run(); code != 0 || !strings.Contains(out, "Passed") {
+		t.Errorf("fixed manifest: pre-commit exit %d, want 0\n%s", code, out)
+	}
+}
