@@ -2,7 +2,6 @@ package packaging
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -14,16 +13,6 @@ import (
 const kubeconfigSpy = `stat -c %a "$KUBECONFIG" > "$RECORD/mode"
 printf '%s' "$KUBECONFIG" > "$RECORD/path"
 exec "$REAL" "$@"`
-
-// hasGitHubMode reports whether this kubeplan writes plan and apply
-// results to $GITHUB_OUTPUT and the job summary (plan --github-token).
-func hasGitHubMode(t *testing.T) bool {
-	out, err := exec.Command(kubeplanBinary(t), "plan", "--help").CombinedOutput()
-	if err != nil {
-		t.Fatalf("kubeplan plan --help: %v\n%s", err, out)
-	}
-	return strings.Contains(string(out), "--github-token")
-}
 
 // TestIntegrationActionPlanApply runs the action's plan and apply against
 // the real cluster, with the kubeconfig input holding a narrow identity's
@@ -45,7 +34,6 @@ func TestIntegrationActionPlanApply(t *testing.T) {
 		return map[string]string{"command": command, "path": "manifests", "namespace": ns,
 			"applyset": "configmap/gitops-applyset", "kubeconfig": string(kc), "extra-args": extra}
 	}
-	githubMode := hasGitHubMode(t)
 
 	rec := r.standIn(kubeconfigSpy)
 	res := r.run(inputs("plan", ""))
@@ -64,14 +52,10 @@ func TestIntegrationActionPlanApply(t *testing.T) {
 	if left := r.leftovers(); len(left) > 0 {
 		t.Errorf("left in $RUNNER_TEMP: %v", left)
 	}
-	if githubMode {
-		// With GitHub mode in the binary, the action's outputs carry the plan.
-		if res.outputs["has-changes"] != "true" || !strings.HasPrefix(res.outputs["summary"], "Plan: 2 to add") ||
-			!strings.Contains(res.summary, "kubeplan plan") {
-			t.Errorf("plan outputs %v, job summary:\n%s", res.outputs, res.summary)
-		}
-	} else {
-		t.Log("this kubeplan has no GitHub mode for plan yet (no --github-token): has-changes/summary not checked")
+	// kubeplan's GitHub mode fills the action's outputs and the job summary.
+	if res.outputs["has-changes"] != "true" || !strings.HasPrefix(res.outputs["summary"], "Plan: 2 to add") ||
+		!strings.Contains(res.summary, "kubeplan plan") {
+		t.Errorf("plan outputs %v, job summary:\n%s", res.outputs, res.summary)
 	}
 	if strings.Contains(res.stdout+res.stderr, "BEGIN") || strings.Contains(res.stdout+res.stderr, "client-key-data") {
 		t.Errorf("kubeconfig material in the log")
@@ -84,7 +68,7 @@ func TestIntegrationActionPlanApply(t *testing.T) {
 	if got := c.Kubectl(t, "-n", ns, "get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"); got != "3" {
 		t.Errorf("deployment web replicas %q after apply, want 3", got)
 	}
-	if githubMode && res.outputs["has-changes"] != "true" {
+	if res.outputs["has-changes"] != "true" {
 		t.Errorf("apply outputs %v, want has-changes true", res.outputs)
 	}
 
