@@ -115,3 +115,12 @@ func PlanFailedMarkdown(w io.Writer, namespace, applySet, errText string, maxByt
 	_, err := io.WriteString(w, out)
 	return err
 }
+
+// shortSHA is a commit's abbreviation as git prints it (7 hex digits);
+// other revisions are kept whole.
+func shortSHA(rev string) string {
+	if len(rev) == 40 && strings.Trim(rev, "0123456789abcdef") == "" {
+		return rev[:7]
+	}
+	return rev
+}

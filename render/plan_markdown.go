@@ -16,7 +16,7 @@ const maxCellBytes = 200
 // planMarkdown writes the plan as a pull-request comment, the risky parts
 // first:
 //
-//	### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`
+//	### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`, at `1a2b3c4`
 //
 //	**Plan: 1 to add, 2 to change, 1 to prune, 5 unchanged.**
 //
@@ -56,7 +56,7 @@ func planMarkdown(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 		why = "GitHub's " + thousands(limit) + "-character limit"
 	}
 	cs := sortedChanges(p)
-	secs := []*mdSection{mdPruneList(cs), mdDriftTable(p, cs), mdChangeTable(cs), mdDiffs(p, cs)}
+	secs := []*mdSection{mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdDiffs(p, cs)}
 	_, err := io.WriteString(w, mdFit(mdHead(p), secs, limit, mdNoteText{why: mdText(why), what: "plan", where: hint}))
 	return err
 }
@@ -69,6 +69,9 @@ func mdHead(p *plan.Plan) string {
 	}
 	if p.Parent != nil {
 		scope = append(scope, "ApplySet "+mdCode(p.Parent.Ref.String(), false))
+	}
+	if p.Revision != "" {
+		scope = append(scope, "at "+mdCode(shortSHA(p.Revision), false))
 	}
 	if len(scope) > 0 {
 		h += ": " + strings.Join(scope, ", ")
@@ -95,9 +98,12 @@ func mdHead(p *plan.Plan) string {
 	return h
 }
 
-func mdChangeTable(cs []plan.Change) *mdSection {
+// mdChangeTable has one row per change; objects outside the plan's
+// namespace say where they are ("in `other`"), and updates that take drift
+// back say so.
+func mdChangeTable(p *plan.Plan, cs []plan.Change) *mdSection {
 	s := &mdSection{one: "table row", many: "table rows", tail: true,
-		intro: "\n#### Changes\n\n| | object | namespace | source |\n|---|---|---|---|\n"}
+		intro: "\n#### Changes\n\n| | object | source |\n|---|---|---|\n"}
 	for _, c := range cs {
 		if c.Action == plan.Unchanged {
 			continue
@@ -106,8 +112,7 @@ func mdChangeTable(cs []plan.Change) *mdSection {
 		if c.Source.File != "" {
 			src = mdCode(fmt.Sprintf("%s:%d", c.Source.File, c.Source.Line), true)
 		}
-		s.rows = append(s.rows, fmt.Sprintf("| %s | %s | %s | %s |\n",
-			mdAction(c), mdCode(c.Ref.String(), true), mdCode(c.Ref.Namespace, true), src))
+		s.rows = append(s.rows, fmt.Sprintf("| %s | %s | %s |\n", mdAction(c), mdObject(p, c.Ref, true), src))
 	}
 	return s
 }
@@ -120,6 +125,9 @@ func mdAction(c plan.Change) string {
 		}
 		return "➕ create"
 	case plan.Update:
+		if len(c.Drift) > 0 {
+			return "🔄 update, ⚠️ drift"
+		}
 		return "🔄 update"
 	case plan.Prune:
 		return "🗑️ prune"
@@ -141,18 +149,14 @@ func mdDriftTable(p *plan.Plan, cs []plan.Change) *mdSection {
 	return s
 }
 
-func mdPruneList(cs []plan.Change) *mdSection {
+func mdPruneList(p *plan.Plan, cs []plan.Change) *mdSection {
 	s := &mdSection{one: "prune-list entry", many: "prune-list entries", tail: true,
 		intro: "\n#### Prune\n\nThese objects left the manifests; applying deletes them from the cluster:\n\n"}
 	for _, c := range cs {
 		if c.Action != plan.Prune {
 			continue
 		}
-		row := "- " + mdCode(c.Ref.String(), false)
-		if c.Ref.Namespace != "" {
-			row += " in " + mdCode(c.Ref.Namespace, false)
-		}
-		s.rows = append(s.rows, row+"\n")
+		s.rows = append(s.rows, "- "+mdObject(p, c.Ref, false)+"\n")
 	}
 	return s
 }

@@ -22,13 +22,14 @@ func TestPlanMarkdownShape(t *testing.T) {
 	p := planFixture()
 	out := string(renderPlan(t, "markdown", p, PlanOptions{}))
 	for _, want := range []string{
-		"### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`\n\n**" + p.Summary().String() + "**\n\n" +
+		"### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`, at `" + p.Revision[:7] + "`\n\n**" + p.Summary().String() + "**\n\n" +
 			"> [!CAUTION]\n> Applying **deletes 1 object** from the cluster (see Prune) and **takes back 2 fields changed in the cluster** by hand or by another tool (see Drift).\n\n#### Prune\n",
 		"\n#### Drift\n\n",
 		"\n#### Changes\n\n",
-		"| ➕ create (after its CRD) | `widget.example.com/w1` | `store` | `manifests/widget.yaml:9` |\n",
+		"| ➕ create (after its CRD) | `widget.example.com/w1` | `manifests/widget.yaml:9` |\n",
+		"| 🔄 update, ⚠️ drift | `deployment.apps/web` | `manifests/deployment.yaml:1` |\n",
 		"| `deployment.apps/web` | `spec.replicas` | `6` | `3` | kubectl-scale |\n",
-		"\n- `configmap/settings` in `store`\n",
+		"\n- `configmap/settings`\n",
 		"<details><summary>~ update configmap/readme</summary>\n\n````diff\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -50,6 +51,18 @@ func TestPlanMarkdownShape(t *testing.T) {
 	}
 	if strings.Contains(out, "left out") || strings.Contains(out, "No changes") {
 		t.Errorf("unexpected note:\n%s", out)
+	}
+	// Objects outside the plan's namespace say where they are.
+	for i := range p.Changes {
+		if p.Changes[i].Action == plan.Prune {
+			p.Changes[i].Ref.Namespace = "legacy"
+		}
+	}
+	other := string(renderPlan(t, "markdown", p, PlanOptions{}))
+	for _, want := range []string{"\n- `configmap/settings` in `legacy`\n", "| 🗑️ prune | `configmap/settings` in `legacy` |  |\n"} {
+		if !strings.Contains(other, want) {
+			t.Errorf("output lacks %q:\n%s", want, other)
+		}
 	}
 	if nc := string(renderPlan(t, "markdown", noChangePlan(), PlanOptions{})); !strings.Contains(nc, "No changes. The cluster matches the manifests.") {
 		t.Errorf("no-change plan lacks the no-changes line:\n%s", nc)

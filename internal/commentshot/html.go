@@ -54,7 +54,18 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
 var (
 	diffBlock   = regexp.MustCompile(`(?s)<pre><code class="language-diff">(.*?)</code></pre>`)
 	detailsOpen = regexp.MustCompile(`<details><summary>([^<]*)</summary>`)
+	alert       = regexp.MustCompile(`<blockquote>\s*<p>\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*`)
 )
+
+// githubAlerts turns "> [!CAUTION]" blockquotes into the coloured callouts
+// GitHub shows for them (goldmark leaves them as plain quotes).
+func githubAlerts(body []byte) []byte {
+	return alert.ReplaceAllFunc(body, func(m []byte) []byte {
+		kind := string(alert.FindSubmatch(m)[1])
+		title := kind[:1] + strings.ToLower(kind[1:])
+		return []byte(`<blockquote class="alert alert-` + strings.ToLower(kind) + `"><p class="alert-title">` + title + `</p><p>`)
+	})
+}
 
 // highlightDiffs marks the lines of diff blocks as added, deleted or hunk
 // headers, as GitHub's highlighting does.
@@ -112,7 +123,7 @@ func commentPage(md []byte, open []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	body = openDetails(highlightDiffs(body), open)
+	body = openDetails(highlightDiffs(githubAlerts(body)), open)
 	var b bytes.Buffer
 	err = pageTemplate.Execute(&b, struct {
 		CSS  template.CSS

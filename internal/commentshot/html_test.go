@@ -6,6 +6,7 @@ import (
 )
 
 const sample = "### kubeplan plan: namespace `store`\n\n**Plan: 0 to add, 1 to change, 1 to prune, 0 unchanged.**\n\n" +
+	"> [!CAUTION]\n> Applying **deletes 1 object**.\n\n" +
 	"| | object |\n|---|---|\n| 🔄 update | `deployment.apps/web` |\n| 🗑️ prune | `configmap/old` |\n\n" +
 	"<details><summary>~ update deployment.apps/web</summary>\n\n```diff\n--- live\n+++ planned\n@@ -1,1 +1,1 @@\n-  replicas: 6\n+  replicas: 3\n   x: <y>\n```\n\n</details>\n\n" +
 	"<details><summary>~ update secret/s</summary>\n\n```diff\n-  a: '*** (before)'\n```\n\n</details>\n"
@@ -25,6 +26,7 @@ func TestCommentPage(t *testing.T) {
 		`<span class="diff-hunk">@@ -1,1 +1,1 @@</span>`,
 		"   x: &lt;y&gt;\n", // diff text stays escaped
 		`<div class="comment-body">`,
+		`<blockquote class="alert alert-caution"><p class="alert-title">Caution</p><p>Applying <strong>deletes 1 object</strong>.`, // as GitHub shows alerts
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("page lacks %q:\n%s", want, s)

@@ -31,7 +31,8 @@ func TestIntegrationScenario(t *testing.T) {
 		"**Plan: 2 to add, 2 to change, 1 to prune, 6 unchanged.**",
 		"| ➕ create | `cronjob.batch/nightly-report` |",
 		"| `deployment.apps/web` | `spec.replicas` | `6` | `3` | kubectl |",
-		"- `configmap/legacy-flags` in `store`",
+		"- `configmap/legacy-flags`\n",
+		"| 🔄 update, ⚠️ drift | `deployment.apps/web` |",
 		"-  DB_PASSWORD: '*** (before)'\n+  DB_PASSWORD: '*** (after)'\n",
 		"+        image: ghcr.io/acme/web:1.5.0\n",
 	} {
