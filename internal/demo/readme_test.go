@@ -26,7 +26,9 @@ import (
 //     each "$ " command is one the demo runs (checked here), and its lines appear in
 //     the demo's real output, in order, contiguous unless a "..." line says lines
 //     were left out; "…" in a line stands for any text, and commit hashes and times
-//     match any (checked by TestDemoStory).
+//     match any (checked by TestDemoStory). With a <!-- tested: HOW --> line
+//     before it, it is an excerpt of that test's run instead, and its "$ "
+//     commands are checked as a shell block's are.
 //   - Other blocks (yaml, text without "$ ", a command's synopsis) are not commands.
 
 // block is a fenced code block of the README.
@@ -140,6 +142,21 @@ func TestReadme(t *testing.T) {
 	var run []block
 	shell := 0
 	for _, b := range readmeBlocks(t) {
+		if b.info == "text" && b.marker != "" {
+			// An excerpt of a test's run: its commands are the test's.
+			hows := strings.Split(b.marker, ",")
+			for i := range hows {
+				hows[i] = strings.TrimSpace(hows[i])
+			}
+			for i, l := range b.lines {
+				if c, ok := strings.CutPrefix(l, "$ "); ok {
+					if why := covered(t, root, strings.TrimSpace(stripComment(c)), hows, ciLines, demo); why != "" {
+						t.Errorf("README.md:%d: %q is not run by %s: %s", b.line+i, c, b.marker, why)
+					}
+				}
+			}
+			continue
+		}
 		if b.info == "text" {
 			for i, l := range b.lines {
 				if c, ok := strings.CutPrefix(l, "$ "); ok && !demo[strings.TrimSpace(stripComment(c))] {

@@ -14,7 +14,7 @@ func checkTranscripts(t *testing.T, blocks []block, out string) {
 	outLines := strings.Split(out, "\n")
 	n := 0
 	for _, b := range blocks {
-		if b.info != "text" || !slices.ContainsFunc(b.lines, func(l string) bool { return strings.HasPrefix(l, "$ ") }) {
+		if b.info != "text" || b.marker != "" || !slices.ContainsFunc(b.lines, func(l string) bool { return strings.HasPrefix(l, "$ ") }) {
 			continue
 		}
 		n++
