@@ -55,6 +55,10 @@ time per ApplySet (a Lease in the namespace).
 fetched and reset on every run); --interval 30s keeps reconciling until stopped; --drift=report
 only plans and exits 2 on drift or changes.
 
+Ctrl-C or SIGTERM: while planning, apply stops before any write; during the health wait it stops
+waiting and exits 1 (the run is recorded as failed); writes under way always finish, and a second
+signal kills. With --interval the run under way finishes, then the loop exits 0.
+
 In GitHub Actions (GITHUB_ACTIONS=true) $GITHUB_TOKEN, a cluster --token and every Secret value
 in the manifests (or the saved plan) are registered with ::add-mask:: before anything else is
 printed; the result (one row per object, the summary line, the error if it failed) is appended to

@@ -46,7 +46,8 @@ func newPlanCmd(s streams) *cobra.Command {
 The manifests are linted first; any error-level finding stops the plan before a request is
 made. Then kubeplan checks that the identity may do everything the apply needs
 (SelfSubjectAccessReviews; every missing permission is listed with the kubectl auth can-i
-command that shows it), dry-runs every object server-side, diffs it against the live object,
+command that shows it), dry-runs every object server-side (except those whose live state
+provably holds what kubeplan last applied), diffs it against the live object,
 and lists the members of the ApplySet (--applyset) that are no longer in the manifests: they
 would be pruned. Fields someone changed in the cluster by hand are reported as drift.
 
