@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kubeplan/kubeplan/internal/term"
 )
 
 // Exit codes shared by every command.
@@ -87,14 +88,4 @@ Exit codes: 0 success, 1 findings or failed operation, 2 the command could not r
 }
 
 // colorEnabled reports whether w is a terminal and NO_COLOR is unset.
-func colorEnabled(w io.Writer) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
-		return false
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+func colorEnabled(w io.Writer) bool { return term.Color(w) }

@@ -54,6 +54,15 @@ func (s *session) get(ctx context.Context, gvr schema.GroupVersionResource, ns, 
 	return o, nil
 }
 
+// mustGet is get for an object that must exist.
+func (s *session) mustGet(ctx context.Context, gvr schema.GroupVersionResource, ns, name string) (*unstructured.Unstructured, error) {
+	o, err := s.get(ctx, gvr, ns, name)
+	if err == nil && o == nil {
+		err = fmt.Errorf("%s %s/%s does not exist", gvr.Resource, ns, name)
+	}
+	return o, err
+}
+
 // eventually retries fn until it holds or timeout passes (for what the
 // cluster does by itself: controllers, the authorizer's cache).
 func eventually(ctx context.Context, timeout time.Duration, fn func() error) error {
@@ -133,10 +142,7 @@ func specReplicas(ns, name string, replicas int64) func(context.Context, *sessio
 
 func present(gvr schema.GroupVersionResource, ns, name string) func(context.Context, *session) error {
 	return func(ctx context.Context, s *session) error {
-		o, err := s.get(ctx, gvr, ns, name)
-		if err == nil && o == nil {
-			err = fmt.Errorf("%s %s/%s does not exist", gvr.Resource, ns, name)
-		}
+		_, err := s.mustGet(ctx, gvr, ns, name)
 		return err
 	}
 }
@@ -174,9 +180,9 @@ func configData(ns, name, key, value string) func(context.Context, *session) err
 // unlabelled asserts an object is no member of any ApplySet.
 func unlabelled(gvr schema.GroupVersionResource, ns, name string) func(context.Context, *session) error {
 	return func(ctx context.Context, s *session) error {
-		o, err := s.get(ctx, gvr, ns, name)
-		if err != nil || o == nil {
-			return errors.Join(err, present(gvr, ns, name)(ctx, s))
+		o, err := s.mustGet(ctx, gvr, ns, name)
+		if err != nil {
+			return err
 		}
 		if v, ok := o.GetLabels()["applyset.kubernetes.io/part-of"]; ok {
 			return fmt.Errorf("%s %s/%s was made a member of ApplySet %s", gvr.Resource, ns, name, v)
@@ -230,9 +236,9 @@ func pushed(branch string) func(context.Context, *session) error {
 // it is still the same: nothing wrote the object in between.
 func remember(key string, gvr schema.GroupVersionResource, ns, name string) func(context.Context, *session) error {
 	return func(ctx context.Context, s *session) error {
-		o, err := s.get(ctx, gvr, ns, name)
-		if err != nil || o == nil {
-			return errors.Join(err, present(gvr, ns, name)(ctx, s))
+		o, err := s.mustGet(ctx, gvr, ns, name)
+		if err != nil {
+			return err
 		}
 		s.mem[key] = o.GetResourceVersion()
 		return nil
@@ -241,9 +247,9 @@ func remember(key string, gvr schema.GroupVersionResource, ns, name string) func
 
 func unchanged(key string, gvr schema.GroupVersionResource, ns, name string) func(context.Context, *session) error {
 	return func(ctx context.Context, s *session) error {
-		o, err := s.get(ctx, gvr, ns, name)
-		if err != nil || o == nil {
-			return errors.Join(err, present(gvr, ns, name)(ctx, s))
+		o, err := s.mustGet(ctx, gvr, ns, name)
+		if err != nil {
+			return err
 		}
 		if want, got := s.mem[key], o.GetResourceVersion(); got != want {
 			return fmt.Errorf("%s %s/%s was written (resourceVersion %s -> %s)", gvr.Resource, ns, name, want, got)

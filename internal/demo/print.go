@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/kubeplan/kubeplan/internal/term"
 )
 
 // printer shows the story: step headers, commands as "$ ..." lines, the
@@ -45,14 +46,4 @@ func (p *printer) output(s string)  { io.WriteString(p.w, s) }
 func (p *printer) outputWriter() io.Writer { return p.w }
 
 // isTerminal reports whether w is a terminal and NO_COLOR is unset.
-func isTerminal(w io.Writer) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
-		return false
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+func isTerminal(w io.Writer) bool { return term.Color(w) }
