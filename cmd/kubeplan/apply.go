@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -28,9 +26,6 @@ type applyFlags struct {
 	wait       bool
 	timeout    time.Duration
 	allowEmpty bool
-	source     string
-	ref        string
-	path       string
 	interval   time.Duration
 	drift      string
 }
@@ -86,9 +81,7 @@ Exit codes: 0 applied (or nothing to do), 1 failed, 2 bad flags (with --drift=re
 	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "how long --wait waits")
 	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
-	fl.StringVar(&f.source, "source", "", "read the manifests from this git repository (path, file://, https:// or ssh URL)")
-	fl.StringVar(&f.ref, "ref", "", "with --source: the branch to follow (default: the remote's default branch)")
-	fl.StringVar(&f.path, "path", "", "with --source: the directory of the repository to apply (default: its root)")
+	f.git.add(fl, "apply")
 	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
 	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
 	return cmd
@@ -101,8 +94,8 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 	if f.drift != "repair" && f.drift != "report" {
 		return usage(fmt.Errorf("unknown --drift %q: want repair or report", f.drift))
 	}
-	if f.source != "" && len(args) > 0 {
-		return usage(errors.New("give either --source or paths, not both"))
+	if err := f.git.check(args); err != nil {
+		return usage(err)
 	}
 	client, err := kube.New(f.kube)
 	if err != nil {
@@ -116,7 +109,7 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 		}
 		as = &p
 	}
-	gh := newApplyGitHub(s, client.Namespace, as, deref(f.kube.BearerToken), sourcePassword(f.source))
+	gh := newApplyGitHub(s, client.Namespace, as, deref(f.kube.BearerToken), f.git.password())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if f.interval <= 0 {
@@ -160,20 +153,11 @@ func applyOnce(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags
 // applyRun does applyOnce's work and sets *rev and *res as it learns them.
 func applyRun(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags, client *kube.Client, args []string, as *applyset.Parent, gh *applyGitHub, revp **manifest.Revision, resp **apply.Result) error {
 	ns := client.Namespace
-	var rev *manifest.Revision
-	root := ""
-	if f.source != "" {
-		r, err := manifest.GitSource{URL: f.source, Ref: f.ref, Path: f.path}.Sync(ctx)
-		if err != nil {
-			return err
-		}
-		rev, args = &r, []string{r.Dir}
-		*revp = rev
-		root = strings.TrimSuffix(filepath.Clean(r.Dir), filepath.Clean("/"+f.path))
-		if f.path == "" {
-			root = r.Dir
-		}
+	args, root, rev, err := f.git.checkout(ctx, args)
+	if err != nil {
+		return err
 	}
+	*revp = rev
 	saved, err := savedPlan(args)
 	if err != nil {
 		return err
@@ -253,15 +237,6 @@ func applyRun(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags,
 	return err
 }
 
-// sourcePassword is the password in a --source URL (https://user:pass@host/...), if any.
-func sourcePassword(source string) string {
-	u, err := url.Parse(source)
-	if err != nil || u.User == nil {
-		return ""
-	}
-	p, _ := u.User.Password()
-	return p
-}
 
 // savedPlan returns the plan when args name one saved plan file.
 func savedPlan(args []string) (*plan.Plan, error) {

@@ -134,3 +134,51 @@ func TestIntegrationApplyFromGit(t *testing.T) {
 		t.Errorf("prune from git: exit %d\n%s", code, stdout)
 	}
 }
+
+// plan --source --ref plans a branch that is not applied yet, as a
+// reviewer would before merging it; nothing is written.
+func TestIntegrationPlanFromGitBranch(t *testing.T) {
+	testkube.Integration(t)
+	t.Setenv("KUBEPLAN_CACHE_DIR", t.TempDir())
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	kc := c.Narrow(t, "gitops", ns)
+	settings := func(currency string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  currency: " + currency + "\n"
+	}
+	g := newGitRepo(t)
+	g.commit("seed", map[string]string{"manifests/configmap.yaml": settings("EUR")})
+	common := []string{"--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset", "--source", g.bare, "--path", "manifests"}
+	if code, stdout, stderr := run(append([]string{"apply", "--ref", "main"}, common...)...); code != 0 {
+		t.Fatalf("apply main: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	g.git(g.clone, "checkout", "-q", "-b", "topic")
+	os.WriteFile(filepath.Join(g.clone, "manifests/configmap.yaml"), []byte(settings("USD")), 0o644)
+	g.git(g.clone, "commit", "-q", "-am", "prices in USD")
+	g.git(g.clone, "push", "-q", "origin", "topic")
+	topic := g.git(g.clone, "rev-parse", "HEAD")
+	rv := c.Kubectl(t, "-n", ns, "get", "configmap", "settings", "-o", "jsonpath={.metadata.resourceVersion}")
+
+	code, stdout, stderr := run(append([]string{"plan", "--ref", "topic", "-o", "json"}, common...)...)
+	if code != 0 {
+		t.Fatalf("plan topic: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{`"revision": "` + topic + `"`, `"file": "manifests/configmap.yaml"`, `-  currency: EUR`, `+  currency: USD`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("plan of the topic branch lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "planning "+topic[:7]+" prices in USD") {
+		t.Errorf("stderr does not name the revision planned:\n%s", stderr)
+	}
+	if got := c.Kubectl(t, "-n", ns, "get", "configmap", "settings", "-o", "jsonpath={.metadata.resourceVersion}"); got != rv {
+		t.Errorf("plan wrote the ConfigMap (%s -> %s)", rv, got)
+	}
+	// --source is for paths or git, not both; --ref needs --source.
+	if code, _, stderr := run("plan", "--kubeconfig", kc, "-n", ns, "--source", g.bare, "manifests"); code != 2 || !strings.Contains(stderr, "either --source or paths") {
+		t.Errorf("--source with a path: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := run("plan", "--kubeconfig", kc, "-n", ns, "--ref", "topic", "."); code != 2 || !strings.Contains(stderr, "--ref and --path go with --source") {
+		t.Errorf("--ref without --source: exit %d\n%s", code, stderr)
+	}
+}

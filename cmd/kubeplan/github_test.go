@@ -33,8 +33,8 @@ func TestSourcePassword(t *testing.T) {
 		"/srv/git/shop.git":                              "",
 		"":                                               "",
 	} {
-		if got := sourcePassword(in); got != want {
-			t.Errorf("sourcePassword(%q) = %q, want %q", in, got, want)
+		if got := (&gitFlags{source: in}).password(); got != want {
+			t.Errorf("password of %q = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 
 type planFlags struct {
 	input            lintFlags
+	git              gitFlags
 	kube             *genericclioptions.ConfigFlags
 	applySet         string
 	fieldManager     string
@@ -51,6 +52,9 @@ provably holds what kubeplan last applied), diffs it against the live object,
 and lists the members of the ApplySet (--applyset) that are no longer in the manifests: they
 would be pruned. Fields someone changed in the cluster by hand are reported as drift.
 
+--source URL --ref BRANCH [--path DIR] plans a branch of a git repository instead of local paths
+(the same cache as kubeplan apply --source; the revision is named on stderr and in the plan).
+
 In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, and also:
   - the token (--github-token or $GITHUB_TOKEN) and every Secret value in the manifests are
     registered with ::add-mask:: (on stderr) before anything else is printed (line by line;
@@ -69,7 +73,8 @@ Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
 --detailed-exitcode: 0 no changes, 1 error, 2 changes.`,
 		Example: `  kubeplan plan -n store --applyset configmap/gitops-applyset manifests/
   kubeplan plan -n store --applyset configmap/gitops-applyset -o markdown manifests/ > plan.md
-  kubeplan plan -n store --applyset configmap/gitops-applyset --out plan.json --detailed-exitcode manifests/`,
+  kubeplan plan -n store --applyset configmap/gitops-applyset --out plan.json --detailed-exitcode manifests/
+  kubeplan plan -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref topic --path manifests`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPlan(cmd, s, f, args)
 		},
@@ -77,6 +82,7 @@ Exit codes: 0 success, 1 error (lint, permissions, dry-run), 2 bad flags; with
 	f.input.addInputFlags(cmd)
 	f.kube.AddFlags(cmd.Flags())
 	fl := cmd.Flags()
+	f.git.add(fl, "plan")
 	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet the manifests belong to, as RESOURCE/NAME (configmap/NAME or secret/NAME): enables the prune preview")
 	fl.StringVar(&f.fieldManager, "field-manager", "kubeplan", "server-side apply field manager")
 	fl.StringVar(&f.out, "out", "", "also write the plan to this file, for kubeplan apply PLANFILE (holds Secret values: keep it private)")
@@ -108,7 +114,10 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	if !slices.Contains(render.PlanFormats(), format) {
 		return usage(fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(planFormats(), ", ")))
 	}
-	gh := newPlanGitHub(s, githubToken(f.githubToken), f.comment, deref(f.kube.BearerToken))
+	if err := f.git.check(args); err != nil {
+		return usage(err)
+	}
+	gh := newPlanGitHub(s, githubToken(f.githubToken), f.comment, deref(f.kube.BearerToken), f.git.password())
 	client, err := kube.New(f.kube)
 	if err != nil {
 		return usage(err)
@@ -131,7 +140,16 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	objs, err := lintForPlan(cmd, s, &f.input, args, "", gh.loaded)
+	args, root, rev, err := f.git.checkout(ctx, args)
+	if err != nil {
+		gh.failed(ctx, err)
+		return err
+	}
+	if rev != nil {
+		opts.Revision = rev.SHA
+		fmt.Fprintf(s.err, "planning %s %s\n", rev.ShortSHA, rev.Subject)
+	}
+	objs, err := lintForPlan(cmd, s, &f.input, args, root, gh.loaded)
 	if err != nil {
 		gh.failed(ctx, err)
 		return err
