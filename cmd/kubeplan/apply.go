@@ -237,7 +237,6 @@ func applyRun(ctx context.Context, cmd *cobra.Command, s streams, f *applyFlags,
 	return err
 }
 
-
 // savedPlan returns the plan when args name one saved plan file.
 func savedPlan(args []string) (*plan.Plan, error) {
 	if len(args) != 1 {
