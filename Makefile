@@ -16,6 +16,7 @@ demo: build testcluster
 	$(GO) run ./internal/demo
 
 vet:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -w these files:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
 # The integration tests run against bin/testcluster, so `make test` builds it first.
