@@ -29,6 +29,8 @@ import (
 //     match any (checked by TestDemoStory). With a <!-- tested: HOW --> line
 //     before it, it is an excerpt of that test's run instead, and its "$ "
 //     commands are checked as a shell block's are.
+//   - A block after <!-- example: examples/PATH --> is that file, byte for byte;
+//     internal/packaging checks that and runs the file.
 //   - Other blocks (yaml, text without "$ ", a command's synopsis) are not commands.
 
 // block is a fenced code block of the README.
@@ -39,7 +41,10 @@ type block struct {
 	line   int      // the line number of its first content line
 }
 
-var markerLine = regexp.MustCompile(`^<!--\s*tested:\s*(.*?)\s*-->$`)
+var (
+	markerLine  = regexp.MustCompile(`^<!--\s*tested:\s*(.*?)\s*-->$`)
+	exampleLine = regexp.MustCompile(`^<!--\s*example:\s*(\S+)\s*-->$`)
+)
 
 func readmeBlocks(t *testing.T) []block {
 	t.Helper()
@@ -66,6 +71,8 @@ func parseBlocks(text string) []block {
 			cur = &block{info: strings.TrimSpace(strings.TrimPrefix(trimmed, "```")), line: i + 2}
 			if m := markerLine.FindStringSubmatch(prev); m != nil {
 				cur.marker = m[1]
+			} else if m := exampleLine.FindStringSubmatch(prev); m != nil {
+				cur.marker = "example " + m[1]
 			}
 		case trimmed != "":
 			prev = trimmed
@@ -171,6 +178,14 @@ func TestReadme(t *testing.T) {
 		shell++
 		if b.marker == "" {
 			t.Errorf("README.md:%d: a ```%s block must say how it is tested: put <!-- tested: readme|.ci/run|demo|test TestName --> on the line before it (rules in internal/demo/readme_test.go)", b.line-1, b.info)
+			continue
+		}
+		if ex, ok := strings.CutPrefix(b.marker, "example "); ok {
+			// A file of examples/, shown byte for byte and run by the tests
+			// of internal/packaging (TestReadmeSnippetsAreTheExamples).
+			if _, err := os.Stat(filepath.Join(root, ex)); err != nil {
+				t.Errorf("README.md:%d: the example %s: %v", b.line-1, ex, err)
+			}
 			continue
 		}
 		hows := strings.Split(b.marker, ",")
