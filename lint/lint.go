@@ -29,6 +29,9 @@ func Run(res *manifest.Result, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	if opts.Loaded != nil {
+		opts.Loaded(res.Objects)
+	}
 	var findings []Finding
 	for _, p := range res.Problems {
 		findings = append(findings, problemFinding(p))

@@ -24,6 +24,10 @@ type Options struct {
 	Rules map[string]RuleSetting
 	// Concurrency bounds parallel validation (default: CPUs).
 	Concurrency int
+	// Loaded, when set, sees every batch of objects as it is loaded,
+	// before any finding is reported (GitHub mode masks the Secret values
+	// in them). It may be called from several goroutines at once.
+	Loaded func([]*manifest.Object)
 }
 
 // RuleSetting is what a config file says about one rule.

@@ -62,6 +62,9 @@ func RunSources(srcs []*manifest.Source, opts Options) (Report, error) {
 			}
 		}
 		pre[i] = loaded{}
+		if opts.Loaded != nil {
+			opts.Loaded(objs)
+		}
 		fs, err := l.checkBatch(objs, probs)
 		r := result{findings: applySettings(fs, objs, opts.Rules), objects: len(objs), err: err}
 		for j, o := range objs {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -61,7 +62,8 @@ In GitHub Actions (GITHUB_ACTIONS=true) the default output is github: annotation
 lines, errors first, at most 10 errors and 10 warnings (GitHub shows no more per step) and a
 notice counting the rest. With -o github or in GitHub Actions, the full report is also appended
 to $GITHUB_STEP_SUMMARY and the outputs errors, warnings and summary are written to
-$GITHUB_OUTPUT.
+$GITHUB_OUTPUT. Every Secret value in the manifests is registered with ::add-mask:: (on stderr)
+before anything is printed.
 
 Exit codes: 0 no error-level finding, 1 error-level findings, 2 lint could not run
 (bad flag, unreadable path, bad config).`,
@@ -116,6 +118,17 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 		}
 		opts.CRDs = crdRes.Objects
 		crdProblems = crdRes.Problems
+	}
+	if format == "github" || githubMode() {
+		// Secret values are never in a finding; masking them anyway keeps
+		// them out of the log should a message ever quote one.
+		m := newMasker(s.err)
+		var mu sync.Mutex
+		opts.Loaded = func(objs []*manifest.Object) {
+			mu.Lock()
+			defer mu.Unlock()
+			m.objects(objs)
+		}
 	}
 	rep, err := lint.RunSources(srcs, opts)
 	if err != nil {
