@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -16,8 +15,6 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
 )
@@ -111,20 +108,9 @@ func planInProcess(kubeconfig, ns, corpus string, serverPID int) (*anatomy, erro
 	a := &anatomy{}
 	cpu0, srv0 := selfCPU(), processCPU(serverPID)
 	start := time.Now()
-	res, err := manifest.Load([]string{corpus}, manifest.Options{})
+	res, err := loadAndLint(corpus, ns)
 	if err != nil {
 		return nil, err
-	}
-	kv, err := lint.NormalizeKubeVersion("")
-	if err != nil {
-		return nil, err
-	}
-	rep, err := lint.Run(res, lint.Options{KubeVersion: kv, Namespace: ns, Rules: map[string]lint.RuleSetting{}})
-	if err != nil {
-		return nil, err
-	}
-	if n := rep.Count(lint.Error); n > 0 {
-		return nil, fmt.Errorf("lint found %d errors in the corpus", n)
 	}
 	a.LoadLint = time.Since(start)
 

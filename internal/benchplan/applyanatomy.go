@@ -15,8 +15,6 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -89,20 +87,9 @@ func applyInProcess(kubeconfig, ns, corpus, scenario, profile string, serverPID 
 	}
 
 	t := time.Now()
-	res, err := manifest.Load([]string{corpus}, manifest.Options{})
+	res, err := loadAndLint(corpus, ns)
 	if err != nil {
 		return nil, err
-	}
-	kv, err := lint.NormalizeKubeVersion("")
-	if err != nil {
-		return nil, err
-	}
-	rep, err := lint.Run(res, lint.Options{KubeVersion: kv, Namespace: ns, Rules: map[string]lint.RuleSetting{}})
-	if err != nil {
-		return nil, err
-	}
-	if n := rep.Count(lint.Error); n > 0 {
-		return nil, fmt.Errorf("lint found %d errors in the corpus", n)
 	}
 	mark(stepLint, t)
 

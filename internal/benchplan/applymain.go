@@ -6,10 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"time"
 )
 
@@ -74,36 +71,13 @@ func runApplyBench(o options, root string) error {
 	defer os.RemoveAll(filepath.Join(o.dir, res.PruneDir))
 	step("corpus %s: the same without %d ConfigMaps (%s, ...)", res.PruneDir, len(res.Removed), res.Removed[0])
 
-	step("building bin/kubeplan")
-	kpBin := filepath.Join(root, "bin", "kubeplan")
-	if err := goBuild(root, kpBin); err != nil {
-		return err
-	}
-	res.KubeplanVersion = toolVersion(kpBin, "version")
-	res.KubectlVersion = toolVersion("kubectl", "version", "--client")
-
-	step("starting bin/testcluster")
-	c, err := launchCluster()
+	bb, err := startBench(root, func() { os.RemoveAll(filepath.Join(o.dir, res.PruneDir)) })
 	if err != nil {
 		return err
 	}
+	c, kpBin := bb.cluster, bb.kubeplan
 	defer c.Stop()
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		s := <-sig
-		step("%s: stopping the cluster", s)
-		c.Stop()
-		os.RemoveAll(filepath.Join(o.dir, res.PruneDir))
-		os.Exit(130)
-	}()
-	if out, err := c.kubectl(nil, "version", "-o", "yaml"); err == nil {
-		for _, line := range strings.Split(out, "\n") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "gitVersion: "); ok {
-				res.ServerVersion = v // the last one is the server's
-			}
-		}
-	}
+	res.KubeplanVersion, res.KubectlVersion, res.ServerVersion = bb.kubeplanVersion, bb.kubectlVersion, bb.serverVersion
 	b, err := newApplyBench(c, o, kpBin, res)
 	if err != nil {
 		return err

@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -71,7 +69,7 @@ func run(args []string) error {
 	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Runs: o.runs,
 		Samples: map[string][]sample{}, Outcomes: map[string][]outcome{}}
 
-	// 1. The corpora and kubeplan.
+	// 1. The corpora.
 	for _, cs := range []*corpusSet{&res.Small, &res.Large} {
 		if cs == &res.Large && !o.large {
 			continue
@@ -93,36 +91,14 @@ func run(args []string) error {
 		step("corpus %s: %d objects in %d files (%.1f MiB)%s", benchkit.Rel(root, filepath.Join(o.dir, cs.Dir)), s.objects(), info.Files,
 			float64(info.Bytes)/(1<<20), map[bool]string{true: ", generated", false: ", up to date"}[generated])
 	}
-	step("building bin/kubeplan")
-	kpBin := filepath.Join(root, "bin", "kubeplan")
-	if err := goBuild(root, kpBin); err != nil {
-		return err
-	}
-	res.KubeplanVersion = toolVersion(kpBin, "version")
-	res.KubectlVersion = toolVersion("kubectl", "version", "--client")
-
-	// 2. The cluster, stopped however this ends.
-	step("starting bin/testcluster")
-	c, err := launchCluster()
+	// 2. kubeplan and the cluster, stopped however this ends.
+	bb, err := startBench(root, nil)
 	if err != nil {
 		return err
 	}
+	c, kpBin := bb.cluster, bb.kubeplan
 	defer c.Stop()
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		s := <-sig
-		step("%s: stopping the cluster", s)
-		c.Stop()
-		os.Exit(130)
-	}()
-	if out, err := c.kubectl(nil, "version", "-o", "yaml"); err == nil {
-		for _, line := range strings.Split(out, "\n") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "gitVersion: "); ok {
-				res.ServerVersion = v // the last one is the server's
-			}
-		}
-	}
+	res.KubeplanVersion, res.KubectlVersion, res.ServerVersion = bb.kubeplanVersion, bb.kubectlVersion, bb.serverVersion
 	if err := measureSmall(c, o, kpBin, res); err != nil {
 		return err
 	}
