@@ -32,14 +32,15 @@ func alreadyApplied(want map[string]any, live *unstructured.Unstructured, manage
 	}
 	apiVersion, _ := want["apiVersion"].(string)
 	var owned *metav1.ManagedFieldsEntry
-	for i, m := range live.GetManagedFields() {
+	entries := live.GetManagedFields() // decoded anew on every call: once
+	for i, m := range entries {
 		if m.Manager != manager || m.Operation != metav1.ManagedFieldsOperationApply || m.Subresource != "" {
 			continue
 		}
 		if owned != nil {
 			return false
 		}
-		owned = &live.GetManagedFields()[i]
+		owned = &entries[i]
 	}
 	if owned == nil || owned.APIVersion != apiVersion || owned.FieldsV1 == nil {
 		return false
