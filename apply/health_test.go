@@ -359,25 +359,6 @@ func healthApply(t *testing.T, c *testkube.Cluster, ns, manifest string) {
 	c.Kubectl(t, "-n", ns, "apply", "-f", p)
 }
 
-func healthDeployment(name, image string, replicas string) string {
-	return strings.NewReplacer("NAME", name, "IMAGE", image, "REPLICAS", replicas).Replace(`apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: NAME
-spec:
-  replicas: REPLICAS
-  selector:
-    matchLabels: {app: NAME}
-  template:
-    metadata:
-      labels: {app: NAME}
-    spec:
-      containers:
-      - name: main
-        image: IMAGE
-`)
-}
-
 func healthSetup(t *testing.T) (*testkube.Cluster, string, *kube.Client) {
 	t.Helper()
 	testkube.Integration(t)
@@ -393,7 +374,7 @@ func healthDeployRef(ns, name string) plan.Ref {
 
 func TestIntegrationHealthDeploymentBecomesCurrent(t *testing.T) {
 	c, ns, cl := healthSetup(t)
-	healthApply(t, c, ns, healthDeployment("web", "nginx:1.27", "3"))
+	healthApply(t, c, ns, testkube.Deployment("web", "nginx:1.27", 3))
 	var mu sync.Mutex
 	var progress [][]HealthResult
 	start := time.Now()
@@ -420,7 +401,7 @@ func TestIntegrationHealthDeploymentBecomesCurrent(t *testing.T) {
 
 func TestIntegrationHealthImagePullTimesOut(t *testing.T) {
 	c, ns, cl := healthSetup(t)
-	healthApply(t, c, ns, healthDeployment("bad", "nginx:doesnotexist", "3")+"---\n"+healthConfigMap)
+	healthApply(t, c, ns, testkube.Deployment("bad", "nginx:doesnotexist", 3)+"---\n"+healthConfigMap)
 	refs := []plan.Ref{
 		{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: ns, Name: "settings"},
 		healthDeployRef(ns, "bad"),
@@ -560,7 +541,7 @@ spec:
 
 func TestIntegrationHealthCancelReturnsPromptly(t *testing.T) {
 	c, ns, cl := healthSetup(t)
-	healthApply(t, c, ns, healthDeployment("stuck", "nginx:doesnotexist", "1"))
+	healthApply(t, c, ns, testkube.Deployment("stuck", "nginx:doesnotexist", 1))
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(500*time.Millisecond, cancel)
 	start := time.Now()

@@ -23,7 +23,7 @@ func TestIntegrationIntervalLoop(t *testing.T) {
 	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
-	bin := buildKubeplan(t)
+	bin := testkube.Kubeplan(t)
 	g := newGitRepo(t)
 	first := g.commit("settings", map[string]string{"settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  currency: EUR\n"})
 	cmd := exec.Command(bin, "apply", "--kubeconfig", c.AdminKubeconfig(), "-n", ns, "--applyset", "configmap/set",
@@ -85,32 +85,6 @@ func TestIntegrationIntervalLoop(t *testing.T) {
 	}
 }
 
-var built struct {
-	once sync.Once
-	dir  string
-	bin  string
-	err  error
-	out  []byte
-}
-
-// buildKubeplan builds the binary once for the tests that run it as a
-// process.
-func buildKubeplan(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() {
-		built.dir, built.err = os.MkdirTemp("", "kubeplan-bin-")
-		if built.err != nil {
-			return
-		}
-		built.bin = filepath.Join(built.dir, "kubeplan")
-		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
-	})
-	if built.err != nil {
-		t.Fatalf("building kubeplan: %v\n%s", built.err, built.out)
-	}
-	return built.bin
-}
-
 // Ctrl-C during the health wait of a one-shot apply stops the wait at once:
 // what was written stays written, the exit is 1, and the message says the
 // wait was interrupted. (A PersistentVolumeClaim never becomes Current here:
@@ -119,7 +93,7 @@ func TestIntegrationApplyInterrupted(t *testing.T) {
 	testkube.Integration(t)
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
-	bin := buildKubeplan(t)
+	bin := testkube.Kubeplan(t)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "set.yaml"), []byte(`apiVersion: v1
 kind: ConfigMap

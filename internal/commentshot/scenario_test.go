@@ -2,13 +2,14 @@ package main
 
 import (
 	"encoding/base64"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/testkube"
 )
+
+// TestMain removes the kubeplan binary testkube.Kubeplan builds.
+func TestMain(m *testing.M) { testkube.Main(m) }
 
 // TestIntegrationScenario plans the picture's scenario on a real cluster
 // and checks the comment has what the picture is meant to show: adds,
@@ -18,11 +19,7 @@ func TestIntegrationScenario(t *testing.T) {
 	if _, err := testkube.Binary(); err != nil {
 		testkube.SkipUnlessCI(t, err.Error())
 	}
-	bin := filepath.Join(t.TempDir(), "kubeplan")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/kubeplan/kubeplan/cmd/kubeplan").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	md, err := planOnCluster(bin)
+	md, err := planOnCluster(testkube.Kubeplan(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,4 +118,25 @@ func (c *Cluster) Narrow(t testing.TB, prefix, ns string) string {
 	}
 	t.Fatalf("testkube: the edit binding of %s in %s did not take effect within 5 s", user, ns)
 	return ""
+}
+
+// Deployment is a minimal Deployment manifest: NAME with replicas of one
+// container running image, selected by app: NAME.
+func Deployment(name, image string, replicas int) string {
+	return strings.NewReplacer("NAME", name, "IMAGE", image, "REPLICAS", strconv.Itoa(replicas)).Replace(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: NAME
+spec:
+  replicas: REPLICAS
+  selector:
+    matchLabels: {app: NAME}
+  template:
+    metadata:
+      labels: {app: NAME}
+    spec:
+      containers:
+      - name: main
+        image: IMAGE
+`)
 }

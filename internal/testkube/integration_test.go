@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -64,7 +63,7 @@ func TestIntegrationCluster(t *testing.T) {
 
 	t.Run("deployment becomes available", func(t *testing.T) {
 		ns := c.Namespace(t)
-		c.Kubectl(t, "-n", ns, "apply", "-f", writeManifest(t, deployment("web", "nginx:1.27", 3)))
+		c.Kubectl(t, "-n", ns, "apply", "-f", writeManifest(t, Deployment("web", "nginx:1.27", 3)))
 		c.Kubectl(t, "-n", ns, "rollout", "status", "deployment/web", "--timeout=60s")
 		if got := c.Kubectl(t, "-n", ns, "get", "deployment", "web", "-o", "jsonpath={.status.availableReplicas}"); got != "3" {
 			t.Errorf("available replicas %q, want 3", got)
@@ -73,7 +72,7 @@ func TestIntegrationCluster(t *testing.T) {
 
 	t.Run("bad image stalls", func(t *testing.T) {
 		ns := c.Namespace(t)
-		c.Kubectl(t, "-n", ns, "apply", "-f", writeManifest(t, deployment("bad", "nginx:doesnotexist", 1)))
+		c.Kubectl(t, "-n", ns, "apply", "-f", writeManifest(t, Deployment("bad", "nginx:doesnotexist", 1)))
 		reason := ""
 		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 			reason = c.Kubectl(t, "-n", ns, "get", "pods", "-l", "app=bad", "-o", "jsonpath={.items[*].status.containerStatuses[*].state.waiting.reason}")
@@ -137,25 +136,6 @@ func TestIntegrationStopLeavesNoProcess(t *testing.T) {
 	if err := c.Stop(); err != nil {
 		t.Errorf("second Stop: %v", err)
 	}
-}
-
-func deployment(name, image string, replicas int) string {
-	return strings.NewReplacer("NAME", name, "IMAGE", image, "REPLICAS", strconv.Itoa(replicas)).Replace(`apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: NAME
-spec:
-  replicas: REPLICAS
-  selector:
-    matchLabels: {app: NAME}
-  template:
-    metadata:
-      labels: {app: NAME}
-    spec:
-      containers:
-      - name: main
-        image: IMAGE
-`)
 }
 
 func writeManifest(t *testing.T, content string) string {

@@ -53,21 +53,23 @@ func Shared(t testing.TB) *Cluster {
 // and exits. Call it from TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
-	if c := shared.cluster; c != nil {
-		if err := c.Stop(); err != nil {
-			fmt.Fprintf(os.Stderr, "testkube: %v\n", err)
-			if code == 0 {
-				code = 1
-			}
+	if err := StopShared(); err != nil {
+		fmt.Fprintf(os.Stderr, "testkube: %v\n", err)
+		if code == 0 {
+			code = 1
 		}
 	}
 	os.Exit(code)
 }
 
-// StopShared stops the package's Shared cluster, if one was started. Main
+// StopShared stops the package's Shared cluster, if one was started, and
+// removes the binary Kubeplan built. Main
 // calls it; a TestMain that must hand m to another runner (testscript) calls
 // it after m.Run.
 func StopShared() error {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
 	if c := shared.cluster; c != nil {
 		return c.Stop()
 	}
