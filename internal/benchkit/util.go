@@ -2,6 +2,7 @@ package benchkit
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -85,4 +86,24 @@ func WriteDoc(path, title, section string) error {
 		return err
 	}
 	return os.WriteFile(path, []byte(text), 0o644)
+}
+
+// Publish prints a benchmark's section on stdout and, when doc is set
+// (relative to root unless absolute), writes it there with WriteDoc. It
+// reports what it wrote through step.
+func Publish(root, doc, title, section string, step func(string, ...any)) error {
+	fmt.Println()
+	fmt.Print(section)
+	if doc == "" {
+		return nil
+	}
+	path := doc
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	if err := WriteDoc(path, title, section); err != nil {
+		return fmt.Errorf("writing %s: %w", doc, err)
+	}
+	step("wrote %s", doc)
+	return nil
 }

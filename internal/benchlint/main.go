@@ -81,17 +81,17 @@ func run(args []string) error {
 		return err
 	}
 	n := fmt.Sprint(runtime.NumCPU())
-	kc := tool{name: "kubeconform", bin: kcBin, dir: benchDir, okCodes: []int{0, 1}, args: []string{
+	kc := tool{Name: "kubeconform", Bin: kcBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{
 		"-strict", "-summary", "-output", "json", "-n", n,
 		"-schema-location", filepath.Join(builtin, schemas.FileTemplate),
 		"-schema-location", filepath.Join(crdSchemaDir, schemas.FileTemplate), // relative to benchDir
 		"corpus",
 	}}
-	kp := tool{name: "kubeplan", bin: kpBin, dir: benchDir, okCodes: []int{0, 1}, args: []string{"lint", "-o", "json", "corpus"}}
+	kp := tool{Name: "kubeplan", Bin: kpBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", "corpus"}}
 
 	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Manifest: m, CorpusDir: benchkit.Rel(root, corpus),
-		KC: kc.shown(root, builtin), KP: kp.shown(root, builtin), KCVersion: kubeconformVersion,
-		KPVersion: toolVersion(kpBin, "version"), Expected: expectedDetection(m)}
+		KC: shown(kc, root, builtin), KP: shown(kp, root, builtin), KCVersion: kubeconformVersion,
+		KPVersion: benchkit.ToolVersion(kpBin, "version"), Expected: expectedDetection(m)}
 
 	// 3. Warm-up (also checks what each found), then alternating runs.
 	res.LoadBefore = benchkit.LoadAverage()
@@ -100,11 +100,11 @@ func run(args []string) error {
 		return err
 	}
 	for i := 0; i < *runs; i++ {
-		a, _, err := kc.run()
+		a, _, err := kc.Run(0)
 		if err != nil {
 			return err
 		}
-		b, _, err := kp.run()
+		b, _, err := kp.Run(0)
 		if err != nil {
 			return err
 		}
@@ -115,32 +115,19 @@ func run(args []string) error {
 	res.LoadAfter = benchkit.LoadAverage()
 
 	// 4. Report.
-	section := res.markdown()
-	fmt.Println()
-	fmt.Print(section)
-	if *doc != "" {
-		path := *doc
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(root, path)
-		}
-		if err := benchkit.WriteDoc(path, sectionTitle, section); err != nil {
-			return fmt.Errorf("writing %s: %w", *doc, err)
-		}
-		step("wrote %s", *doc)
-	}
-	return nil
+	return benchkit.Publish(root, *doc, sectionTitle, res.markdown(), step)
 }
 
 // warmUp runs each tool once, untimed, and reads what they found.
 func warmUp(res *result, kc, kp tool) error {
-	_, out, err := kc.run()
+	_, out, err := kc.Run(0)
 	if err != nil {
 		return err
 	}
 	if res.KCDet, err = parseKubeconform(out, "corpus"); err != nil {
 		return err
 	}
-	_, out, err = kp.run()
+	_, out, err = kp.Run(0)
 	if err != nil {
 		return err
 	}

@@ -90,9 +90,9 @@ func (r *result) markdown() string {
 		p.Resources, p.Files, float64(m.Bytes)/(1<<20), p.Seed, r.CorpusDir, countsText(m.Counts, m.Sizes), widgetCRDFile, defectsText(m.Invalid))
 	w("- Schemas: both read the strict built-in schemas kubeplan extracts (`schemas.Dir()`, Kubernetes 1.37) and, for Widget, the CRD's openAPIV3Schema converted to a strict JSON schema (`%s`); kubeplan reads the CRD from the corpus itself.\n",
 		crdSchemaFile(widgetGroup, widgetVersion, widgetKind))
-	w("- kubeconform (%s): `%s`\n", r.KCVersion, r.KC.commandLine())
-	w("- kubeplan, built from the working tree (`kubeplan version`: %s): `%s`\n", r.KPVersion, r.KP.commandLine())
-	w("- Both run offline from `%s`, with the same parallelism (%d = number of CPUs); both exit 1 because of the invalid objects.\n", r.KP.dir, r.Machine.NumCPU)
+	w("- kubeconform (%s): `%s`\n", r.KCVersion, r.KC.CommandLine())
+	w("- kubeplan, built from the working tree (`kubeplan version`: %s): `%s`\n", r.KPVersion, r.KP.CommandLine())
+	w("- Both run offline from `%s`, with the same parallelism (%d = number of CPUs); both exit 1 because of the invalid objects.\n", r.KP.Dir, r.Machine.NumCPU)
 	mc := r.Machine
 	w("- Machine: %d CPUs (%s), %s RAM, %s, %s; commit %s; %s.\n", mc.NumCPU, mc.CPUModel, mc.MemTotal, mc.Kernel, mc.GoVersion, mc.Commit, r.When.UTC().Format("2006-01-02 15:04 UTC"))
 	if mc.Env != "" {

@@ -88,13 +88,3 @@ func fileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
 }
-
-// toolVersion returns the first line a command prints, or "?".
-func toolVersion(bin string, args ...string) string {
-	out, err := exec.Command(bin, args...).Output()
-	if err != nil {
-		return "?"
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return line
-}

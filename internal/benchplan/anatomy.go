@@ -17,6 +17,8 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
+
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // planConcurrency is kubeplan plan's default --concurrency.
@@ -106,7 +108,7 @@ func classify(req *http.Request) string {
 // json CORPUS` does, in this process, recording its requests.
 func planInProcess(kubeconfig, ns, corpus string, serverPID int) (*anatomy, error) {
 	a := &anatomy{}
-	cpu0, srv0 := selfCPU(), processCPU(serverPID)
+	cpu0, srv0 := benchkit.SelfCPU(), benchkit.ProcessCPU(serverPID)
 	start := time.Now()
 	res, err := loadAndLint(corpus, ns)
 	if err != nil {
@@ -141,7 +143,7 @@ func planInProcess(kubeconfig, ns, corpus string, serverPID int) (*anatomy, erro
 		return nil, err
 	}
 	a.Render = time.Since(t)
-	a.CPU, a.ServerCPU = selfCPU()-cpu0, processCPU(serverPID)-srv0
+	a.CPU, a.ServerCPU = benchkit.SelfCPU()-cpu0, benchkit.ProcessCPU(serverPID)-srv0
 	a.Summary = pl.Summary().String()
 	for _, c := range rec.class {
 		a.Classes = append(a.Classes, *c)

@@ -16,6 +16,8 @@ import (
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
+
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // applyAnatomy is where the time of one in-process `kubeplan apply
@@ -65,7 +67,7 @@ func applyInProcess(kubeconfig, ns, corpus, scenario, profile string, serverPID 
 	}
 	a := &applyAnatomy{Scenario: scenario}
 	ctx := context.Background()
-	cpu0, srv0 := selfCPU(), processCPU(serverPID)
+	cpu0, srv0 := benchkit.SelfCPU(), benchkit.ProcessCPU(serverPID)
 	t0 := time.Now()
 	mark := func(name string, from time.Time) {
 		a.Steps = append(a.Steps, applyStep{Name: name, From: from.Sub(t0), To: time.Since(t0)})
@@ -136,7 +138,7 @@ func applyInProcess(kubeconfig, ns, corpus, scenario, profile string, serverPID 
 	}
 
 	a.Wall = time.Since(t0)
-	a.CPU, a.ServerCPU = selfCPU()-cpu0, processCPU(serverPID)-srv0
+	a.CPU, a.ServerCPU = benchkit.SelfCPU()-cpu0, benchkit.ProcessCPU(serverPID)-srv0
 	a.Writes = client.Requests.Writes()
 	a.ByMethod = map[string]int{}
 	for _, m := range []string{"GET", "POST", "PUT", "PATCH", "PATCH (dry-run)", "POST (review)", "DELETE"} {

@@ -111,20 +111,7 @@ func runApplyBench(o options, root string) error {
 
 // reportApply prints the section and, with -doc, writes it.
 func reportApply(res *applyResult, o options, root string) error {
-	section := res.markdown()
-	fmt.Println()
-	fmt.Print(section)
-	if o.doc != "" {
-		path := o.doc
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(root, path)
-		}
-		if err := benchkit.WriteDoc(path, applySectionTitle, section); err != nil {
-			return fmt.Errorf("writing %s: %w", o.doc, err)
-		}
-		step("wrote %s", o.doc)
-	}
-	return nil
+	return benchkit.Publish(root, o.doc, applySectionTitle, res.markdown(), step)
 }
 
 func saveApplyResult(path string, res *applyResult) error {

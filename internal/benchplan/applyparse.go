@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // applyOutcome is what one apply run reported about the objects.
@@ -29,7 +31,7 @@ func parseKubeplanApply(out []byte) (applyOutcome, error) {
 			return o, nil
 		}
 	}
-	return o, fmt.Errorf("no \"Apply:\" summary in kubeplan's output: %q", firstLines(string(out), 3))
+	return o, fmt.Errorf("no \"Apply:\" summary in kubeplan's output: %q", benchkit.FirstLines(string(out), 3))
 }
 
 // parseKubectlApply counts kubectl apply's "KIND/NAME ACTION" lines.

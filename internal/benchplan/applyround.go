@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // The tools of the apply benchmark.
@@ -56,9 +58,9 @@ func newApplyBench(c *cluster, o options, kpBin string, res *applyResult) (*appl
 }
 
 func (b *applyBench) kubectlApply(ns, corpus string) tool {
-	return tool{name: "kubectl apply", bin: "kubectl", dir: b.o.dir, okCodes: []int{0},
-		env: append(b.c.kubectlEnv(), "KUBECTL_APPLYSET=true"),
-		args: []string{"apply", "--server-side", "--force-conflicts", "--prune", "--applyset=" + applySetFlag,
+	return tool{Name: "kubectl apply", Bin: "kubectl", Dir: b.o.dir, OKCodes: []int{0},
+		Env: append(b.c.kubectlEnv(), "KUBECTL_APPLYSET=true"),
+		Args: []string{"apply", "--server-side", "--force-conflicts", "--prune", "--applyset=" + applySetFlag,
 			"-n", ns, "-f", corpus, "--kubeconfig", b.c.AdminKubeconfig()}}
 }
 
@@ -68,7 +70,7 @@ func (b *applyBench) kubeplanApply(ns, corpus string, wait bool) tool {
 		args = append(args, "--wait=false")
 	}
 	args = append(args, "--kubeconfig", b.c.AdminKubeconfig(), corpus)
-	return tool{name: "kubeplan apply", bin: b.kpBin, dir: b.o.dir, okCodes: []int{0}, args: args}
+	return tool{Name: "kubeplan apply", Bin: b.kpBin, Dir: b.o.dir, OKCodes: []int{0}, Args: args}
 }
 
 // corpusFor is the directory a scenario applies.
@@ -92,7 +94,7 @@ func (b *applyBench) timed(name, sc, ns string, wait bool) (applyRun, error) {
 	if err != nil {
 		return applyRun{}, err
 	}
-	s, out, err := t.run(b.c.PID())
+	s, out, err := t.Run(b.c.PID())
 	if err != nil {
 		return applyRun{}, err
 	}
@@ -117,7 +119,7 @@ func (b *applyBench) timed(name, sc, ns string, wait bool) (applyRun, error) {
 			}
 		}
 		if want := b.res.Corpus.Info.Spec.objects() + 1; added != want {
-			return r, fmt.Errorf("%s in %s: %d objects appeared, want %d (the corpus and the ApplySet parent)", t.name, ns, added, want)
+			return r, fmt.Errorf("%s in %s: %d objects appeared, want %d (the corpus and the ApplySet parent)", t.Name, ns, added, want)
 		}
 	}
 	return r, nil
@@ -191,16 +193,16 @@ func (b *applyBench) rawRound(r *applyRound, ns string) error {
 		return err
 	}
 	b.c.settle()
-	if r.RawApply, err = measureSelf(b.c.PID(), func() error { return raw.apply(ctx, rawApplyInFlight) }); err != nil {
+	if r.RawApply, err = benchkit.MeasureSelf(b.c.PID(), func() error { return raw.apply(ctx, rawApplyInFlight) }); err != nil {
 		return err
 	}
 	if err := b.c.waitAvailable(b.res.Corpus.Info.Spec.Deployments, ns); err != nil {
 		return err
 	}
-	if r.RawList, err = measureSelf(b.c.PID(), func() (err error) { r.RawListed, err = raw.list(ctx); return err }); err != nil {
+	if r.RawList, err = benchkit.MeasureSelf(b.c.PID(), func() (err error) { r.RawListed, err = raw.list(ctx); return err }); err != nil {
 		return err
 	}
-	if r.RawDelete, err = measureSelf(b.c.PID(), func() error { return raw.delete(ctx, b.res.Removed, rawApplyInFlight) }); err != nil {
+	if r.RawDelete, err = benchkit.MeasureSelf(b.c.PID(), func() error { return raw.delete(ctx, b.res.Removed, rawApplyInFlight) }); err != nil {
 		return err
 	}
 	step("run %d, raw client-go: %d applies %s, LIST %s (%d objects), %d deletes %s", r.N, len(raw.objects), secs(r.RawApply.Wall),

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/testkube"
+
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // The ApplySet both tools see, as the seed makes it.
@@ -36,7 +38,7 @@ func (c *cluster) kubectl(env []string, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return stdout.String(), fmt.Errorf("kubectl %s: %w: %s", strings.Join(args, " "), err, firstLines(stderr.String(), 10))
+		return stdout.String(), fmt.Errorf("kubectl %s: %w: %s", strings.Join(args, " "), err, benchkit.FirstLines(stderr.String(), 10))
 	}
 	return stdout.String(), nil
 }
@@ -90,9 +92,9 @@ func (c *cluster) createNamespaces(nss ...string) error {
 // 5% of a CPU over a second: controllers done with the new objects.
 func (c *cluster) settle() {
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
-		before := processCPU(c.PID())
+		before := benchkit.ProcessCPU(c.PID())
 		time.Sleep(time.Second)
-		if processCPU(c.PID())-before < 50*time.Millisecond {
+		if benchkit.ProcessCPU(c.PID())-before < 50*time.Millisecond {
 			return
 		}
 	}

@@ -115,21 +115,11 @@ func run(args []string) error {
 	}
 
 	// 4. Report.
-	section := res.markdown()
-	fmt.Println()
-	fmt.Print(section)
-	if o.doc != "" {
-		path := o.doc
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(root, path)
-		}
-		if err := benchkit.WriteDoc(path, sectionTitle, section); err != nil {
-			return fmt.Errorf("writing %s: %w", o.doc, err)
-		}
-		step("wrote %s", o.doc)
+	if err := benchkit.Publish(root, o.doc, sectionTitle, res.markdown(), step); err != nil {
+		return err
 	}
 	if res.LargeErr != "" {
-		return errors.New("the large corpus could not be planned: " + firstLines(res.LargeErr, 1))
+		return errors.New("the large corpus could not be planned: " + benchkit.FirstLines(res.LargeErr, 1))
 	}
 	return nil
 }
@@ -144,15 +134,15 @@ const (
 )
 
 func kubeplanTool(kpBin, dir, kubeconfig string, cs *corpusSet) tool {
-	return tool{name: "kubeplan plan", bin: kpBin, dir: dir, okCodes: []int{0}, args: []string{
+	return tool{Name: "kubeplan plan", Bin: kpBin, Dir: dir, OKCodes: []int{0}, Args: []string{
 		"plan", "-n", cs.Namespace, "--applyset", applySetFlag, "--adopt", "-o", "json", "--kubeconfig", kubeconfig, cs.Dir}}
 }
 
 func kubectlDiffTool(c *cluster, dir string, cs *corpusSet, fm bool) tool {
-	t := tool{name: "kubectl diff", bin: "kubectl", dir: dir, env: c.kubectlEnv(), okCodes: []int{0, 1},
-		args: []string{"diff", "--server-side", "-n", cs.Namespace, "-f", cs.Dir, "--kubeconfig", c.AdminKubeconfig()}}
+	t := tool{Name: "kubectl diff", Bin: "kubectl", Dir: dir, Env: c.kubectlEnv(), OKCodes: []int{0, 1},
+		Args: []string{"diff", "--server-side", "-n", cs.Namespace, "-f", cs.Dir, "--kubeconfig", c.AdminKubeconfig()}}
 	if fm {
-		t.args = append(t.args[:2:2], append([]string{"--field-manager=" + fieldManager}, t.args[2:]...)...)
+		t.Args = append(t.Args[:2:2], append([]string{"--field-manager=" + fieldManager}, t.Args[2:]...)...)
 	}
 	return t
 }
@@ -177,7 +167,7 @@ func measureSmall(c *cluster, o options, kpBin string, res *result) error {
 	round := func(record bool) error {
 		for _, name := range []string{kKubectl, kKubeplan, kKubectlFM} {
 			t := map[string]tool{kKubectl: kd, kKubeplan: kp, kKubectlFM: kdm}[name]
-			s, out, err := t.run(c.PID())
+			s, out, err := t.Run(c.PID())
 			if err != nil {
 				return err
 			}
@@ -189,7 +179,7 @@ func measureSmall(c *cluster, o options, kpBin string, res *result) error {
 			} else {
 				oc = parseKubectlDiff(out)
 				if (oc.Changed > 0) != (s.ExitCode == 1) {
-					return fmt.Errorf("%s exited %d but its output shows %d changed objects", t.commandLine(), s.ExitCode, oc.Changed)
+					return fmt.Errorf("%s exited %d but its output shows %d changed objects", t.CommandLine(), s.ExitCode, oc.Changed)
 				}
 			}
 			if record {
@@ -197,18 +187,12 @@ func measureSmall(c *cluster, o options, kpBin string, res *result) error {
 				res.Outcomes[name] = append(res.Outcomes[name], oc)
 			}
 		}
-		s, err := measureSelf(c.PID(), func() error {
-			failed, err := raw.dryRun(ctx, rawInFlight)
-			if failed > 0 {
-				return fmt.Errorf("raw dry-run: %d of %d objects refused: %w", failed, len(raw.objects), err)
-			}
-			return err
-		})
+		s, err := rawDryRun(ctx, raw, c.PID())
 		if err != nil {
 			return err
 		}
 		var listed int
-		l, err := measureSelf(c.PID(), func() (err error) { listed, err = raw.list(ctx); return err })
+		l, err := benchkit.MeasureSelf(c.PID(), func() (err error) { listed, err = raw.list(ctx); return err })
 		if err != nil {
 			return err
 		}
@@ -262,11 +246,11 @@ func measureLarge(c *cluster, o options, kpBin string, res *result) error {
 	}
 	ctx := context.Background()
 	step("warm-up: kubeplan plan of %d objects", cs.Info.Spec.objects())
-	if _, _, err := kp.run(c.PID()); err != nil {
+	if _, _, err := kp.Run(c.PID()); err != nil {
 		return err
 	}
 	for i := 0; i < o.runs; i++ {
-		s, out, err := kp.run(c.PID())
+		s, out, err := kp.Run(c.PID())
 		if err != nil {
 			return err
 		}
@@ -274,13 +258,7 @@ func measureLarge(c *cluster, o options, kpBin string, res *result) error {
 		if err != nil {
 			return err
 		}
-		r, err := measureSelf(c.PID(), func() error {
-			failed, err := raw.dryRun(ctx, rawInFlight)
-			if failed > 0 {
-				return fmt.Errorf("raw dry-run: %d of %d objects refused: %w", failed, len(raw.objects), err)
-			}
-			return err
-		})
+		r, err := rawDryRun(ctx, raw, c.PID())
 		if err != nil {
 			return err
 		}
@@ -290,7 +268,7 @@ func measureLarge(c *cluster, o options, kpBin string, res *result) error {
 	}
 	if o.kubectlLarge {
 		kd := kubectlDiffTool(c, o.dir, cs, false)
-		s, out, err := kd.run(c.PID())
+		s, out, err := kd.Run(c.PID())
 		if err != nil {
 			return err
 		}
@@ -320,15 +298,15 @@ func setUpCorpus(c *cluster, o options, cs *corpusSet) error {
 // shown is how the report shows a command: the temporary kubeconfig as
 // admin.kubeconfig, and no cache directory.
 func shown(t tool, c *cluster) string {
-	t.env = nil
-	if filepath.IsAbs(t.bin) {
-		t.bin = filepath.Join("bin", filepath.Base(t.bin)) // bin/kubeplan
+	t.Env = nil
+	if filepath.IsAbs(t.Bin) {
+		t.Bin = filepath.Join("bin", filepath.Base(t.Bin)) // bin/kubeplan
 	}
-	t.args = append([]string(nil), t.args...)
-	for i, a := range t.args {
-		t.args[i] = strings.ReplaceAll(a, c.AdminKubeconfig(), "admin.kubeconfig")
+	t.Args = append([]string(nil), t.Args...)
+	for i, a := range t.Args {
+		t.Args[i] = strings.ReplaceAll(a, c.AdminKubeconfig(), "admin.kubeconfig")
 	}
-	return t.commandLine()
+	return t.CommandLine()
 }
 
 // goBuild builds kubeplan from the working tree.
@@ -341,16 +319,17 @@ func goBuild(root, out string) error {
 	return nil
 }
 
-// toolVersion returns the first line a command prints, or "?".
-func toolVersion(bin string, args ...string) string {
-	out, err := exec.Command(bin, args...).Output()
-	if err != nil {
-		return "?"
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return line
-}
-
 func step(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "benchplan: "+format+"\n", args...)
+}
+
+// rawDryRun measures the raw client-go loop that dry-runs every object.
+func rawDryRun(ctx context.Context, raw *rawClient, serverPID int) (sample, error) {
+	return benchkit.MeasureSelf(serverPID, func() error {
+		failed, err := raw.dryRun(ctx, rawInFlight)
+		if failed > 0 {
+			return fmt.Errorf("raw dry-run: %d of %d objects refused: %w", failed, len(raw.objects), err)
+		}
+		return err
+	})
 }

@@ -155,7 +155,7 @@ func (r *result) markdown() string {
 	}
 
 	if r.LargeErr != "" {
-		w("The %s-object run failed: `%s`\n\n", thousands(largeSpec.objects()), firstLines(r.LargeErr, 1))
+		w("The %s-object run failed: `%s`\n\n", thousands(largeSpec.objects()), benchkit.FirstLines(r.LargeErr, 1))
 	}
 	if len(r.LargeKP) > 0 {
 		lk, lr := summarize(r.LargeKP), summarize(r.LargeRaw)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/manifest"
+
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // bench is what both benchmarks (plan and apply) measure with: kubeplan
@@ -29,8 +31,8 @@ func startBench(root string, onSignal func()) (*bench, error) {
 	if err := goBuild(root, b.kubeplan); err != nil {
 		return nil, err
 	}
-	b.kubeplanVersion = toolVersion(b.kubeplan, "version")
-	b.kubectlVersion = toolVersion("kubectl", "version", "--client")
+	b.kubeplanVersion = benchkit.ToolVersion(b.kubeplan, "version")
+	b.kubectlVersion = benchkit.ToolVersion("kubectl", "version", "--client")
 
 	step("starting bin/testcluster")
 	c, err := launchCluster()
