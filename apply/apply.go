@@ -28,6 +28,22 @@ type Result struct {
 	Objects []ObjectResult `json:"objects"`
 	// Health is the state of the written objects after the wait.
 	Health []HealthResult `json:"health,omitempty"`
+	// InSync is true when the run found nothing to write (Reconcile).
+	InSync bool `json:"inSync"`
+}
+
+// Wrote reports whether the run created, configured, replaced or pruned
+// an object.
+func (r *Result) Wrote() bool {
+	if r == nil {
+		return false
+	}
+	for _, o := range r.Objects {
+		if o.Outcome != Unchanged {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrEmptySet refuses to prune everything because the manifests came out
@@ -68,12 +84,12 @@ func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*
 	applied, err := applyInOrder(ctx, c, keep, opts)
 	res.Objects = append(res.Objects, applied...)
 	if err != nil {
-		return res, errors.Join(err, ps.recordResult(ctx, err, keep))
+		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 	}
 	pruned, err := pruneAll(ctx, c, prune, opts)
 	res.Objects = append(res.Objects, pruned...)
 	if err != nil {
-		return res, errors.Join(err, ps.recordResult(ctx, err, keep))
+		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 	}
 	if opts.Wait {
 		var refs []plan.Ref
@@ -85,10 +101,10 @@ func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*
 		health, err := WaitHealthy(waitCtx, c, refs, WaitOptions{Timeout: opts.Timeout, Progress: progressPrinter(opts.Progress)})
 		res.Health = health
 		if err != nil {
-			return res, errors.Join(err, ps.recordResult(ctx, err, keep))
+			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 		}
 	}
-	return res, ps.recordResult(ctx, nil, keep)
+	return res, ps.recordResult(ctx, nil, keep, res.Wrote())
 }
 
 // stage orders writes: Namespaces first, then CRDs (waited on until

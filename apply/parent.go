@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"sort"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,6 +23,11 @@ const (
 	AnnotationAppliedAt = "kubeplan.dev/applied-at"
 	AnnotationResult    = "kubeplan.dev/result"
 	AnnotationLastError = "kubeplan.dev/last-error"
+	// AnnotationCheckedAt is when a run last compared the cluster with the
+	// source, whether or not it wrote (at most once a minute for runs that
+	// found nothing to do); AnnotationAppliedAt moves only when a run
+	// wrote an object.
+	AnnotationCheckedAt = "kubeplan.dev/checked-at"
 )
 
 // parentWriter keeps the ApplySet parent in step with the apply: the union
@@ -68,37 +72,44 @@ func (w *parentWriter) writeUnion(ctx context.Context, keep []plan.Change) error
 	}
 	kinds, nss := setOf(keep)
 	union := applyset.NewState(*as, w.opts.Version, applyset.Union(w.state.GroupKinds, kinds), append(nss, w.state.Namespaces...))
-	return w.write(ctx, union, nil)
+	return w.write(ctx, union, nil, false)
 }
 
 // recordResult writes the exact set (after a successful apply and prune) and
 // the run's revision and result.
-func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []plan.Change) error {
+//
+// wrote says whether the run wrote an object: only then does applied-at move.
+// checked-at always does.
+func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []plan.Change, wrote bool) error {
 	as := w.opts.ApplySet
 	if as == nil {
 		return nil
 	}
 	st := w.state
-	record := map[string]string{AnnotationResult: "ok", AnnotationLastError: ""}
+	stamp := now()
+	record := map[string]string{AnnotationResult: "ok", AnnotationLastError: "", AnnotationCheckedAt: stamp}
+	if wrote {
+		record[AnnotationAppliedAt] = stamp
+	}
 	if runErr == nil {
 		kinds, nss := setOf(keep)
 		st = applyset.NewState(*as, w.opts.Version, kinds, nss)
 	} else {
 		record[AnnotationResult] = "failed"
-		record[AnnotationLastError] = runErr.Error()
+		record[AnnotationLastError] = lastError(runErr)
 	}
 	if w.opts.Revision != "" {
 		record[AnnotationRevision] = w.opts.Revision
 	}
-	return w.write(ctx, st, record)
+	return w.write(ctx, st, record, true)
 }
 
 // write server-side applies the parent when its labels or annotations would
-// change.
-func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[string]string) error {
+// change, or always when stamp is set (the end of a run records its time).
+func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[string]string, stamp bool) error {
 	as := w.opts.ApplySet
 	want := st.Annotations()
-	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationAppliedAt} {
+	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationAppliedAt, AnnotationCheckedAt} {
 		if v, ok := w.annots[k]; ok {
 			want[k] = v
 		}
@@ -107,10 +118,9 @@ func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[
 	if want[AnnotationLastError] == "" {
 		delete(want, AnnotationLastError)
 	}
-	if w.labels[applyset.LabelID] == st.ID && sameAnnotations(w.annots, want) {
+	if !stamp && w.labels[applyset.LabelID] == st.ID && sameAnnotations(w.annots, want) {
 		return nil
 	}
-	want[AnnotationAppliedAt] = time.Now().UTC().Format(time.RFC3339)
 	obj := map[string]any{
 		"apiVersion": "v1", "kind": as.Kind,
 		"metadata": map[string]any{"name": as.Name, "namespace": as.Namespace, "labels": st.Labels(), "annotations": want},
@@ -130,10 +140,10 @@ func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[
 }
 
 // sameAnnotations compares the annotations kubeplan owns, ignoring the
-// applied-at time (it changes only when something else does).
+// times (they change only when something else does).
 func sameAnnotations(have, want map[string]string) bool {
 	for k, v := range want {
-		if k == AnnotationAppliedAt {
+		if k == AnnotationAppliedAt || k == AnnotationCheckedAt {
 			continue
 		}
 		if have[k] != v {

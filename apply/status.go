@@ -21,10 +21,16 @@ type Status struct {
 	Namespace string         `json:"namespace"`
 	Tooling   string         `json:"tooling"`
 	Revision  string         `json:"revision,omitempty"`
-	AppliedAt string         `json:"appliedAt,omitempty"`
+	AppliedAt string         `json:"appliedAt,omitempty"` // the last run that wrote an object
+	CheckedAt string         `json:"checkedAt,omitempty"` // the last run
+
 	Result    string         `json:"result,omitempty"`
 	LastError string         `json:"lastError,omitempty"`
 	Members   []HealthResult `json:"members"`
+	// SecretsSkipped is true when the set has Secret members: status never
+	// reads Secrets, so that a read-only identity (the built-in view role)
+	// can run it, and they are not listed.
+	SecretsSkipped bool `json:"secretsSkipped,omitempty"`
 }
 
 // ErrNoApplySet is returned when the parent does not exist yet.
@@ -47,7 +53,16 @@ func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Statu
 	}
 	a := parent.GetAnnotations()
 	s := &Status{ApplySet: as.String(), Namespace: as.Namespace, Tooling: st.Tooling, Revision: a[AnnotationRevision],
-		AppliedAt: a[AnnotationAppliedAt], Result: a[AnnotationResult], LastError: a[AnnotationLastError]}
+		AppliedAt: a[AnnotationAppliedAt], CheckedAt: a[AnnotationCheckedAt], Result: a[AnnotationResult], LastError: a[AnnotationLastError]}
+	kinds := st.GroupKinds[:0:0]
+	for _, gk := range st.GroupKinds {
+		if gk.Group == "" && gk.Kind == "Secret" {
+			s.SecretsSkipped = true
+			continue
+		}
+		kinds = append(kinds, gk)
+	}
+	st.GroupKinds = kinds
 	members, err := plan.ListMembers(ctx, c, as, st)
 	if err != nil {
 		return nil, err

@@ -22,9 +22,9 @@ type linter struct {
 
 var builtins builtinSchemas
 
-// Run lints a loaded set: loading problems, API versions, schemas, CRDs and
+// run lints a loaded set: loading problems, API versions, schemas, CRDs and
 // policies. It returns an error only when linting itself could not work.
-func Run(res *manifest.Result, opts Options) (Report, error) {
+func run(res *manifest.Result, opts Options) (Report, error) {
 	l, err := newLinter(opts)
 	if err != nil {
 		return Report{}, err

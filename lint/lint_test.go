@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 func lintSrc(t *testing.T, src string, opts Options) Report {
 	t.Helper()
 	objs, probs := manifest.Parse("in.yaml", []byte(src))
-	rep, err := Run(&manifest.Result{Objects: objs, Problems: probs, Files: 1}, opts)
+	rep, err := run(&manifest.Result{Objects: objs, Problems: probs, Files: 1}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestCRDs(t *testing.T) {
 	// --crds: the CRD passed separately validates the same way
 	crdObjs, _ := manifest.Parse("crds.yaml", data[:strings.Index(string(data), "---\n")])
 	objs, _ := manifest.Parse("in.yaml", []byte(crs))
-	rep, err = Run(&manifest.Result{Objects: objs}, Options{CRDs: crdObjs})
+	rep, err = run(&manifest.Result{Objects: objs}, Options{CRDs: crdObjs})
 	if err != nil || rep.Count(Error) != 5 || rep.Findings[0].File != "in.yaml" {
 		t.Errorf("with --crds: %v %+v", err, rep.Findings)
 	}

@@ -14,6 +14,8 @@ type RuleInfo struct {
 	// Policy is true for the built-in policies of package policies, false
 	// for the checks lint itself makes (YAML, schema, APIs).
 	Policy bool `json:"policy"`
+	// HelpURI is an absolute URL documenting the rule, when there is one.
+	HelpURI string `json:"helpUri,omitempty"`
 }
 
 // checks are the findings lint itself makes.

@@ -6,12 +6,12 @@ import (
 	"github.com/kubeplan/kubeplan/policies"
 )
 
-// RunSources lints sources as a stream: each file is parsed, checked and
+// runSources lints sources as a stream: each file is parsed, checked and
 // dropped, so memory stays flat however large the repository is. Sources
 // that may hold CustomResourceDefinitions are read first, so custom
 // resources are validated whatever order the files come in. The result is
 // the same as loading everything and calling Run.
-func RunSources(srcs []*manifest.Source, opts Options) (Report, error) {
+func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
 	l, err := newLinter(opts)
 	if err != nil {
 		return Report{}, err

@@ -34,7 +34,7 @@ func TestRunSourcesMatchesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := Run(res, Options{})
+	want, err := run(res, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestRunSourcesMatchesRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := RunSources(srcs, Options{})
+	got, err := runSources(srcs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,6 +79,7 @@ func (p *planner) readSet(ctx context.Context, as applyset.Parent) (*applySet, e
 	set.parent.Exists, set.parent.ResourceVersion = true, obj.GetResourceVersion()
 	set.parent.Revision = obj.GetAnnotations()["kubeplan.dev/revision"]
 	set.parent.Result = obj.GetAnnotations()["kubeplan.dev/result"]
+	set.parent.CheckedAt = obj.GetAnnotations()["kubeplan.dev/checked-at"]
 	st, err := as.Read(obj.GetLabels(), obj.GetAnnotations())
 	if errors.Is(err, applyset.ErrNotParent) {
 		return nil, fmt.Errorf("%s exists in namespace %s but is not an ApplySet parent; choose another --applyset name", as, as.Namespace)

@@ -93,6 +93,8 @@ type Parent struct {
 	// Revision and Result are what the last apply recorded on the parent.
 	Revision string `json:"revision,omitempty"`
 	Result   string `json:"result,omitempty"`
+	// CheckedAt is when a run last compared the set (RFC 3339).
+	CheckedAt string `json:"checkedAt,omitempty"`
 }
 
 // Plan is everything applying a set would do, and what it was computed from.

@@ -5,36 +5,9 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/kubeplan/kubeplan/apply"
 )
-
-// ApplyReport is what an apply did, as plain data for ApplyMarkdown.
-type ApplyReport struct {
-	Namespace string
-	ApplySet  string // "configmap/gitops-applyset", "" for none
-	// Objects are the objects in the order apply reported them; Outcome is
-	// "created", "configured", "pruned" or "unchanged".
-	Objects []ApplyObject
-	// Revision and Subject name the git commit applied, when known.
-	Revision, Subject string
-	// Err is why the apply failed, "" when it did not.
-	Err string
-}
-
-// ApplyObject is one object's outcome.
-type ApplyObject struct {
-	Object  string // "deployment.apps/web"
-	Outcome string
-}
-
-// ApplySummary is the last line of kubeplan apply:
-// "Apply: 1 created, 1 configured, 0 pruned, 3 unchanged."
-func ApplySummary(objs []ApplyObject) string {
-	n := map[string]int{}
-	for _, o := range objs {
-		n[o.Outcome]++
-	}
-	return fmt.Sprintf("Apply: %d created, %d configured, %d pruned, %d unchanged.", n["created"], n["configured"], n["pruned"], n["unchanged"])
-}
 
 // ApplyMarkdown writes the apply as a GitHub job summary:
 //
@@ -66,20 +39,20 @@ func ApplyMarkdown(w io.Writer, r ApplyReport, maxBytes int) error {
 	if len(scope) > 0 {
 		head.WriteString(": " + strings.Join(scope, ", "))
 	}
-	head.WriteString("\n\n**" + ApplySummary(r.Objects) + "**\n")
+	head.WriteString("\n\n**" + ApplySummary(r.Result) + "**\n")
 	if r.Err != "" {
 		head.WriteString("\n> [!CAUTION]\n> The apply failed: " + strings.Join(mdLines(r.Err), "<br>") + "\n")
-	} else if r.Revision != "" {
-		head.WriteString("\nIn sync with " + mdCode(r.Revision, false) + " " + mdText(r.Subject) + "\n")
+	} else if r.Revision != nil {
+		head.WriteString("\nIn sync with " + mdCode(r.Revision.ShortSHA, false) + " " + mdText(r.Revision.Subject) + "\n")
 	}
 	changed := &mdSection{one: "row", many: "rows", tail: true, intro: "\n| object | result |\n|---|---|\n"}
 	same := &mdSection{one: "unchanged object", many: "unchanged objects", tail: true}
-	for _, o := range r.Objects {
-		if o.Outcome == "unchanged" {
-			same.rows = append(same.rows, "- "+mdCode(o.Object, false)+"\n")
+	for _, o := range r.objects() {
+		if o.Outcome == apply.Unchanged {
+			same.rows = append(same.rows, "- "+mdCode(o.Ref.String(), false)+"\n")
 			continue
 		}
-		changed.rows = append(changed.rows, fmt.Sprintf("| %s | %s |\n", mdCode(o.Object, true), applyOutcome(o.Outcome)))
+		changed.rows = append(changed.rows, fmt.Sprintf("| %s | %s |\n", mdCode(o.Ref.String(), true), applyOutcome(o.Outcome)))
 	}
 	if len(same.rows) > 0 {
 		same.intro = fmt.Sprintf("\n<details><summary>%s unchanged</summary>\n\n", thousands(len(same.rows)))
@@ -93,14 +66,14 @@ func ApplyMarkdown(w io.Writer, r ApplyReport, maxBytes int) error {
 	return err
 }
 
-func applyOutcome(o string) string {
+func applyOutcome(o apply.Outcome) string {
 	switch o {
-	case "created":
+	case apply.Created:
 		return "➕ created"
-	case "configured":
+	case apply.Configured:
 		return "🔄 configured"
-	case "pruned":
+	case apply.Pruned:
 		return "🗑️ pruned"
 	}
-	return mdText(o)
+	return mdText(string(o))
 }

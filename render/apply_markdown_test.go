@@ -6,17 +6,26 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
 )
 
+func obj(kind, group, name string, o apply.Outcome) apply.ObjectResult {
+	return apply.ObjectResult{Ref: plan.Ref{Group: group, Version: "v1", Kind: kind, Name: name}, Outcome: o}
+}
+
 func applyFixture() ApplyReport {
-	return ApplyReport{Namespace: "store", ApplySet: "configmap/gitops-applyset", Revision: "3f2c1e0", Subject: "price: 2 `EUR` <b>",
-		Objects: []ApplyObject{
-			{"namespace/store", "unchanged"},
-			{"deployment.apps/web", "configured"},
-			{"configmap/settings", "created"},
-			{"service/web", "unchanged"},
-			{"configmap/old", "pruned"},
-		}}
+	return ApplyReport{Namespace: "store", ApplySet: "configmap/gitops-applyset",
+		Revision: &manifest.Revision{SHA: "3f2c1e0aaaa", ShortSHA: "3f2c1e0", Subject: "price: 2 `EUR` <b>"},
+		Result: &apply.Result{Objects: []apply.ObjectResult{
+			obj("Namespace", "", "store", apply.Unchanged),
+			obj("Deployment", "apps", "web", apply.Configured),
+			obj("ConfigMap", "", "settings", apply.Created),
+			obj("Service", "", "web", apply.Unchanged),
+			obj("ConfigMap", "", "old", apply.Pruned),
+		}}}
 }
 
 func applyMD(t *testing.T, r ApplyReport, max int) string {
@@ -36,19 +45,19 @@ func TestApplyMarkdownGolden(t *testing.T) {
 	if !strings.Contains(out, "\n> [!CAUTION]\n> The apply failed: applying deployment.apps/web: admission webhook denied<br>second line\n") || strings.Contains(out, "In sync with") {
 		t.Errorf("failed apply:\n%s", out)
 	}
-	if got := ApplySummary(applyFixture().Objects); got != "Apply: 1 created, 1 configured, 1 pruned, 2 unchanged." {
+	if got := ApplySummary(applyFixture().Result); got != "Apply: 1 created, 1 configured, 1 pruned, 2 unchanged." {
 		t.Errorf("ApplySummary = %q", got)
 	}
 }
 
 func TestApplyMarkdownCap(t *testing.T) {
-	r := ApplyReport{Namespace: "store"}
+	r := ApplyReport{Namespace: "store", Result: &apply.Result{}}
 	for i := range 20000 {
-		o := "unchanged"
+		o := apply.Unchanged
 		if i%4 == 0 {
-			o = "configured"
+			o = apply.Configured
 		}
-		r.Objects = append(r.Objects, ApplyObject{fmt.Sprintf("configmap/cm-%05d", i), o})
+		r.Result.Objects = append(r.Result.Objects, obj("ConfigMap", "", fmt.Sprintf("cm-%05d", i), o))
 	}
 	full := applyMD(t, r, 0)
 	if strings.Count(full, "\n| `configmap/") != 5000 || strings.Count(full, "\n- `configmap/") != 15000 {

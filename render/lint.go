@@ -17,15 +17,7 @@ type LintOptions struct {
 	ToolVersion string
 	// Rules describes the rules that can produce findings; sarif lists them
 	// in tool.driver.rules. Rules seen only in findings are listed too.
-	Rules []RuleInfo
-}
-
-// RuleInfo describes one lint rule.
-type RuleInfo struct {
-	ID          string
-	Description string
-	Severity    lint.Severity // default severity
-	HelpURI     string        // optional, absolute URL
+	Rules []lint.RuleInfo
 }
 
 type lintRenderer func(w io.Writer, rep lint.Report, opts LintOptions) error

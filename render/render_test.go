@@ -39,7 +39,7 @@ func emptyReport() lint.Report { return lint.Report{Files: 3, Objects: 5} }
 
 // testRules lists some rules, one with no findings; "parse" and
 // "custom-cel" appear only in findings.
-var testRules = []RuleInfo{
+var testRules = []lint.RuleInfo{
 	{ID: "schema", Severity: lint.Error, Description: "Objects must match the Kubernetes OpenAPI schema.",
 		HelpURI: "https://github.com/kubeplan/kubeplan/blob/main/docs/rules.md#schema"},
 	{ID: "no-latest-tag", Severity: lint.Warning, Description: "Images must be pinned to a tag or digest other than latest."},

@@ -55,8 +55,8 @@ func lintSARIF(w io.Writer, rep lint.Report, opts LintOptions) error {
 
 // sarifRules merges the known rules with rule ids seen in findings, sorted
 // by id, and returns each id's index.
-func sarifRules(findings []lint.Finding, known []RuleInfo) ([]sarifRule, map[string]int) {
-	byID := map[string]RuleInfo{}
+func sarifRules(findings []lint.Finding, known []lint.RuleInfo) ([]sarifRule, map[string]int) {
+	byID := map[string]lint.RuleInfo{}
 	for _, r := range known {
 		if _, dup := byID[r.ID]; !dup {
 			byID[r.ID] = r

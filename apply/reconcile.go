@@ -1,0 +1,72 @@
+package apply
+
+import (
+	"context"
+	"errors"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// LockName is the Lease that serializes applies of one ApplySet.
+func LockName(as applyset.Parent) string { return "kubeplan-lock-" + as.Name }
+
+// Reconcile makes the cluster match plan p, the one entry point of apply:
+//
+//   - when p changes nothing and the parent already records this revision
+//     as ok, it writes nothing (at most the checked-at time, see
+//     recordChecked) and reports every object unchanged;
+//   - otherwise it takes the ApplySet's lock, refuses a plan the cluster
+//     moved away from since it was made (plan.CheckFresh), and executes it
+//     (Execute: parent, ordered writes, prune, health wait, record).
+//
+// It returns what happened as data; nothing is printed but progress lines
+// to opts.Progress.
+func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (res *Result, err error) {
+	if opts.FieldManager == "" {
+		opts.FieldManager = p.FieldManager
+	}
+	if InSync(p, opts.Revision) {
+		res = unchangedResult(p)
+		res.InSync = true
+		return res, recordChecked(ctx, c, p, opts)
+	}
+	if opts.ApplySet != nil {
+		lock, err := AcquireLock(ctx, c, LockOptions{Namespace: opts.ApplySet.Namespace, Name: LockName(*opts.ApplySet)})
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			if rerr := lock.Release(context.WithoutCancel(ctx)); rerr != nil {
+				err = errors.Join(err, rerr)
+			}
+		}()
+		// The plan may have been made before the lock (or saved long
+		// ago): refuse it if another apply moved the cluster meanwhile.
+		if err := plan.CheckFresh(ctx, c, p); err != nil {
+			return nil, err
+		}
+	}
+	return Execute(ctx, c, p, opts)
+}
+
+// InSync reports whether applying p would write nothing at all: no object
+// changes, and the ApplySet parent already records revision as ok.
+func InSync(p *plan.Plan, revision string) bool {
+	if p.HasChanges() {
+		return false
+	}
+	if p.Parent == nil {
+		return true
+	}
+	return p.Parent.Exists && p.Parent.Result == "ok" && (revision == "" || p.Parent.Revision == revision)
+}
+
+func unchangedResult(p *plan.Plan) *Result {
+	res := &Result{}
+	for _, ch := range p.Changes {
+		res.Objects = append(res.Objects, ObjectResult{Ref: ch.Ref, Outcome: Unchanged})
+	}
+	return res
+}

@@ -1,0 +1,90 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// checkedResolution is how often a run that changes nothing records its
+// checked-at time: a no-op run within this long of the last record writes
+// nothing at all, so back-to-back reconciles stay free.
+const checkedResolution = time.Minute
+
+// recordChecked moves the parent's checked-at time after a run that found
+// nothing to do, at most once per checkedResolution. It is a merge patch
+// of that one annotation: the set and the record of the last apply stay.
+func recordChecked(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) error {
+	if opts.ApplySet == nil || p.Parent == nil || !p.Parent.Exists {
+		return nil
+	}
+	if t, err := time.Parse(time.RFC3339, p.Parent.CheckedAt); err == nil && time.Since(t) < checkedResolution {
+		return nil
+	}
+	return patchRecord(ctx, c, *opts.ApplySet, opts.FieldManager, map[string]any{AnnotationCheckedAt: now()})
+}
+
+// RecordFailure records on an existing ApplySet parent that a run failed
+// before it could write anything (lint, dry-run, a stale plan): status then
+// says "Result: failed" with err. The set itself (members, group-kinds) is
+// not touched, nor is the parent created. When another apply holds the
+// lock, nothing is recorded: that run records its own result.
+func RecordFailure(ctx context.Context, c *kube.Client, as applyset.Parent, fieldManager string, runErr error) error {
+	ctx = context.WithoutCancel(ctx)
+	gvr := schema.GroupVersionResource{Version: "v1", Resource: as.Resource()}
+	if _, err := c.Dynamic.Resource(gvr).Namespace(as.Namespace).Get(ctx, as.Name, metav1.GetOptions{}); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return fmt.Errorf("reading the ApplySet parent %s: %w", as, err)
+	}
+	lock, err := AcquireLock(ctx, c, LockOptions{Namespace: as.Namespace, Name: LockName(as)})
+	if err != nil {
+		return nil // another apply runs and records its own result
+	}
+	defer lock.Release(ctx)
+	if fieldManager == "" {
+		fieldManager = "kubeplan"
+	}
+	return patchRecord(ctx, c, as, fieldManager, map[string]any{
+		AnnotationResult: "failed", AnnotationLastError: lastError(runErr), AnnotationCheckedAt: now(),
+	})
+}
+
+// patchRecord merge-patches annotations of the parent.
+func patchRecord(ctx context.Context, c *kube.Client, as applyset.Parent, fieldManager string, annotations map[string]any) error {
+	data, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": annotations}})
+	if err != nil {
+		return err
+	}
+	gvr := schema.GroupVersionResource{Version: "v1", Resource: as.Resource()}
+	_, err = c.Dynamic.Resource(gvr).Namespace(as.Namespace).Patch(ctx, as.Name, types.MergePatchType, data,
+		metav1.PatchOptions{FieldManager: fieldManager + "-record"})
+	if err != nil {
+		return fmt.Errorf("recording the run on the ApplySet parent %s: %w", as, err)
+	}
+	return nil
+}
+
+// lastError is the error as recorded: one line per error, capped so the
+// annotation stays small.
+func lastError(err error) string {
+	const maxLen = 4096
+	s := err.Error()
+	if len(s) > maxLen {
+		s = s[:maxLen] + "..."
+	}
+	return s
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339) }

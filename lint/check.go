@@ -1,0 +1,100 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// Input says what Check reads.
+type Input struct {
+	// Paths are files, directories (recursive), kustomization directories
+	// and "-" for Load.Stdin; empty means the current directory.
+	Paths []string
+	// Load says how to read them (exclude globs, stdin, concurrency).
+	Load manifest.Options
+	// CRDPaths are files or directories of extra CustomResourceDefinitions
+	// (--crds): they validate custom resources and are not linted
+	// themselves, but a file among them that cannot be read as objects is
+	// reported as findings like any other.
+	CRDPaths []string
+	// KeepObjects keeps the loaded objects for the caller (plan and apply
+	// need them). Without it the set is linted as a stream: each file is
+	// parsed, checked and dropped, so memory stays flat.
+	KeepObjects bool
+	// Rename, when set, maps file names before anything is reported (plan
+	// of a git source shows names relative to the checkout).
+	Rename func(string) string
+}
+
+// Check is the one lint entry point, for kubeplan lint, plan, apply, the
+// benchmarks and the demo: it reads in, lints it with opts and returns the
+// report, and the objects when in.KeepObjects. Findings are data; the error
+// says lint itself could not run (an unreadable path, a bad option).
+func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
+	paths := in.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	var crdFindings []Finding
+	if len(in.CRDPaths) > 0 {
+		crds, err := manifest.Load(in.CRDPaths, manifest.Options{Concurrency: in.Load.Concurrency})
+		if err != nil {
+			return Report{}, nil, fmt.Errorf("--crds: %w", err)
+		}
+		rename(in.Rename, crds)
+		opts.CRDs = append(opts.CRDs, crds.Objects...)
+		for _, p := range crds.Problems {
+			crdFindings = append(crdFindings, problemFinding(p))
+		}
+	}
+	var rep Report
+	var objs []*manifest.Object
+	if in.KeepObjects {
+		res, err := manifest.Load(paths, in.Load)
+		if err != nil {
+			return Report{}, nil, err
+		}
+		rename(in.Rename, res)
+		if rep, err = run(res, opts); err != nil {
+			return Report{}, nil, err
+		}
+		objs = res.Objects
+	} else {
+		srcs, err := manifest.Collect(paths, in.Load)
+		if err != nil {
+			return Report{}, nil, err
+		}
+		if rep, err = runSources(srcs, opts); err != nil {
+			return Report{}, nil, err
+		}
+	}
+	if len(crdFindings) > 0 {
+		rep.Findings = append(rep.Findings, applySettings(crdFindings, nil, opts.Rules)...)
+		Sort(rep.Findings)
+	}
+	return rep, objs, nil
+}
+
+// Errors returns the report's error-level findings.
+func (r Report) Errors() []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func rename(f func(string) string, res *manifest.Result) {
+	if f == nil {
+		return
+	}
+	for _, o := range res.Objects {
+		o.File = f(o.File)
+	}
+	for _, p := range res.Problems {
+		p.File = f(p.File)
+	}
+}

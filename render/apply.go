@@ -1,0 +1,119 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// ApplyVersion is the version of apply's -o json document; see
+// docs/output.md.
+const ApplyVersion = 1
+
+// ApplyReport is one apply run as the views show it: the engine's result
+// and what it ran against.
+type ApplyReport struct {
+	Namespace string
+	ApplySet  string // "configmap/gitops-applyset", "" for none
+	// Result is what apply did; nil when it failed before writing.
+	Result *apply.Result
+	// Revision is the commit applied, when known.
+	Revision *manifest.Revision
+	// Err is why the run failed, "" when it did not (secrets scrubbed).
+	Err string
+}
+
+func (r ApplyReport) objects() []apply.ObjectResult {
+	if r.Result == nil {
+		return nil
+	}
+	return r.Result.Objects
+}
+
+// ApplyFormats are the --output values of kubeplan apply.
+func ApplyFormats() []string { return []string{"text", "json"} }
+
+// Apply writes the report in format: text (one line per object, the
+// summary, "in sync with SHA subject" when read from git) or json.
+func Apply(w io.Writer, format string, r ApplyReport) error {
+	switch format {
+	case "json":
+		return applyJSON(w, r)
+	case "text":
+		return applyText(w, r)
+	}
+	return fmt.Errorf("unknown apply format %q: want one of %s", format, strings.Join(ApplyFormats(), ", "))
+}
+
+func applyText(w io.Writer, r ApplyReport) error {
+	var b strings.Builder
+	for _, o := range r.objects() {
+		fmt.Fprintf(&b, "%s %s\n", o.Ref, o.Outcome)
+	}
+	b.WriteString(ApplySummary(r.Result) + "\n")
+	if r.Revision != nil && r.Err == "" {
+		fmt.Fprintf(&b, "in sync with %s %s\n", r.Revision.ShortSHA, printable(r.Revision.Subject))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type jsonApplyDoc struct {
+	Version int `json:"version"`
+	*apply.Result
+	Revision *jsonRevision `json:"revision,omitempty"`
+	Error    string        `json:"error,omitempty"`
+}
+
+type jsonRevision struct {
+	SHA     string `json:"sha"`
+	Subject string `json:"subject,omitempty"`
+	Author  string `json:"author,omitempty"`
+	Time    string `json:"time,omitempty"`
+}
+
+func revisionJSON(rev *manifest.Revision) *jsonRevision {
+	if rev == nil {
+		return nil
+	}
+	j := &jsonRevision{SHA: rev.SHA, Subject: rev.Subject, Author: rev.Author}
+	if !rev.Time.IsZero() {
+		j.Time = rev.Time.UTC().Format("2006-01-02T15:04:05Z")
+	}
+	return j
+}
+
+func applyJSON(w io.Writer, r ApplyReport) error {
+	res := r.Result
+	if res == nil {
+		res = &apply.Result{}
+	}
+	if res.Objects == nil {
+		cp := *res
+		cp.Objects = []apply.ObjectResult{}
+		res = &cp
+	}
+	return writeJSON(w, jsonApplyDoc{Version: ApplyVersion, Result: res, Revision: revisionJSON(r.Revision), Error: r.Err})
+}
+
+// ApplySummary is the last line of kubeplan apply:
+// "Apply: 1 created, 1 configured, 0 pruned, 3 unchanged."
+func ApplySummary(res *apply.Result) string {
+	n := map[apply.Outcome]int{}
+	if res != nil {
+		for _, o := range res.Objects {
+			n[o.Outcome]++
+		}
+	}
+	return fmt.Sprintf("Apply: %d created, %d configured, %d pruned, %d unchanged.", n[apply.Created], n[apply.Configured], n[apply.Pruned], n[apply.Unchanged])
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
