@@ -24,6 +24,9 @@ type Options struct {
 	Progress io.Writer
 	// Revision is recorded on the parent with the time and result.
 	Revision string
+	// Replace names objects (KIND/NAME) that may be deleted and created
+	// again when a change to an immutable field needs it.
+	Replace []string
 }
 
 // Outcome is what happened to one object.

@@ -17,12 +17,12 @@ import (
 
 // Status is what `kubeplan status` shows about an ApplySet.
 type Status struct {
-	ApplySet  string         `json:"applyset"`
-	Namespace string         `json:"namespace"`
-	Tooling   string         `json:"tooling"`
-	Revision  string         `json:"revision,omitempty"`
-	AppliedAt string         `json:"appliedAt,omitempty"` // the last run that wrote an object
-	CheckedAt string         `json:"checkedAt,omitempty"` // the last run
+	ApplySet  string `json:"applyset"`
+	Namespace string `json:"namespace"`
+	Tooling   string `json:"tooling"`
+	Revision  string `json:"revision,omitempty"`
+	AppliedAt string `json:"appliedAt,omitempty"` // the last run that wrote an object
+	CheckedAt string `json:"checkedAt,omitempty"` // the last run
 
 	Result    string         `json:"result,omitempty"`
 	LastError string         `json:"lastError,omitempty"`

@@ -25,6 +25,9 @@ type Options struct {
 	Concurrency int
 	// Revision is the source revision the objects were read at, if known.
 	Revision string
+	// ShowDefaults shows a created object as the server would store it,
+	// defaults included, instead of as written.
+	ShowDefaults bool
 }
 
 type planner struct {
@@ -49,6 +52,9 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	p := &planner{c: c, opts: opts}
 	targets, err := p.prepare(objs)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.checkNamespaces(ctx, targets); err != nil {
 		return nil, err
 	}
 	set, err := p.preflightAndReadSet(ctx, targets)

@@ -21,6 +21,10 @@ type Permission struct {
 	Namespace string
 	Name      string
 	Why       string // what needs it: "apply", "prune", "the ApplySet parent", "the lock"
+	// As is the identity the answer is about, for kubectl's --as and
+	// --as-group flags ("" when unknown).
+	As       string   `json:"as,omitempty"`
+	AsGroups []string `json:"asGroups,omitempty"`
 }
 
 // CanI is the kubectl command that shows the answer for p.
@@ -36,14 +40,32 @@ func (p Permission) CanI() string {
 	if p.Namespace != "" {
 		cmd += " -n " + p.Namespace
 	}
+	if p.As != "" {
+		cmd += " --as " + shellQuote(p.As)
+		for _, g := range p.AsGroups {
+			cmd += " --as-group " + shellQuote(g)
+		}
+	}
 	return cmd
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:@/=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // MissingPermissions lists every permission the identity lacks, together.
 type MissingPermissions []Permission
 
 func (m MissingPermissions) Error() string {
-	lines := []string{fmt.Sprintf("the identity lacks %d permission(s) the apply would need:", len(m))}
+	who := "the identity"
+	if len(m) > 0 && m[0].As != "" {
+		who = fmt.Sprintf("the identity %q", m[0].As)
+	}
+	lines := []string{fmt.Sprintf("%s lacks %d permission(s) the apply would need (check each with the command shown):", who, len(m))}
 	for _, p := range m {
 		lines = append(lines, fmt.Sprintf("  %-28s # %s", p.CanI(), p.Why))
 	}

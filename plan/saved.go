@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -44,4 +45,29 @@ func Load(path string) (*Plan, error) {
 		return nil, fmt.Errorf("%s is a version %d plan; this kubeplan reads version %d: make the plan again", path, sp.Version, FormatVersion)
 	}
 	return sp.Plan, nil
+}
+
+// Detect returns the plan saved in path when the file is one, whatever it
+// is called ("tfplan", "plan.json", ...), and nil, nil for anything else (a
+// directory, a manifest, a JSON manifest): a saved plan is recognised by its
+// content, a JSON document whose kind is KubeplanPlan.
+func Detect(path string) (*Plan, error) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil // the loader reports an unreadable file
+	}
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return nil, nil
+	}
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(data, &head) != nil || head.Kind != savedKind {
+		return nil, nil
+	}
+	return Load(path)
 }

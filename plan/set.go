@@ -41,7 +41,10 @@ func (p *planner) preflightAndReadSet(ctx context.Context, targets []*target) (*
 	}
 	var set *applySet
 	if as != nil && !lacks(missing, "get", as.Resource()) {
-		if set, err = p.readSet(ctx, *as); err != nil {
+		// The parent names the member types; pruning them needs list and
+		// delete, checked before any member is listed, so that an existing
+		// set gets the same complete list as a new one.
+		if set, err = p.readParent(ctx, *as); err != nil {
 			return nil, err
 		}
 		more, err := p.checkPermissions(ctx, set.prunePermissions(p))
@@ -51,7 +54,12 @@ func (p *planner) preflightAndReadSet(ctx context.Context, targets []*target) (*
 		missing = append(missing, more...)
 	}
 	if len(missing) > 0 {
-		return nil, missing
+		return nil, p.withIdentity(ctx, missing)
+	}
+	if set != nil && set.parent.Exists {
+		if set.members, err = ListMembers(ctx, p.c, *as, set.state); err != nil {
+			return nil, err
+		}
 	}
 	return set, nil
 }
@@ -65,8 +73,8 @@ func lacks(m MissingPermissions, verb, resource string) bool {
 	return false
 }
 
-// readSet reads the parent and lists the members it names.
-func (p *planner) readSet(ctx context.Context, as applyset.Parent) (*applySet, error) {
+// readParent reads the parent and the member types it names.
+func (p *planner) readParent(ctx context.Context, as applyset.Parent) (*applySet, error) {
 	gvr := schema.GroupVersionResource{Version: "v1", Resource: as.Resource()}
 	set := &applySet{parent: Parent{Ref: Ref{Version: "v1", Kind: as.Kind, Resource: as.Resource(), Namespace: as.Namespace, Name: as.Name}, ID: as.ID()}}
 	obj, err := p.c.Dynamic.Resource(gvr).Namespace(as.Namespace).Get(ctx, as.Name, metav1.GetOptions{})
@@ -98,9 +106,6 @@ func (p *planner) readSet(ctx context.Context, as applyset.Parent) (*applySet, e
 		}
 	}
 	set.state = st
-	if set.members, err = ListMembers(ctx, p.c, as, st); err != nil {
-		return nil, err
-	}
 	return set, nil
 }
 

@@ -175,10 +175,10 @@ func TestIntegrationPlanFromGitBranch(t *testing.T) {
 		t.Errorf("plan wrote the ConfigMap (%s -> %s)", rv, got)
 	}
 	// --source is for paths or git, not both; --ref needs --source.
-	if code, _, stderr := run("plan", "--kubeconfig", kc, "-n", ns, "--source", g.bare, "manifests"); code != 2 || !strings.Contains(stderr, "either --source or paths") {
+	if code, _, stderr := run("plan", "--kubeconfig", kc, "-n", ns, "--source", g.bare, "manifests"); code != 1 || !strings.Contains(stderr, "either --source or paths") {
 		t.Errorf("--source with a path: exit %d\n%s", code, stderr)
 	}
-	if code, _, stderr := run("plan", "--kubeconfig", kc, "-n", ns, "--ref", "topic", "."); code != 2 || !strings.Contains(stderr, "--ref and --path go with --source") {
+	if code, _, stderr := run("plan", "--kubeconfig", kc, "-n", ns, "--ref", "topic", "."); code != 1 || !strings.Contains(stderr, "--ref and --path go with --source") {
 		t.Errorf("--ref without --source: exit %d\n%s", code, stderr)
 	}
 }

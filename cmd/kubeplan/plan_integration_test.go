@@ -80,8 +80,8 @@ func TestIntegrationPlanCLI(t *testing.T) {
 	if code != 1 || stdout != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, "nothing was sent to the cluster") {
 		t.Errorf("typo: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	// Bad flags exit 2.
-	if code, _, stderr := run(append(base, "-o", "yaml", dir)...); code != 2 || !strings.Contains(stderr, `unknown --output "yaml"`) {
+	// Bad flags exit 1.
+	if code, _, stderr := run(append(base, "-o", "yaml", dir)...); code != 1 || !strings.Contains(stderr, `unknown --output "yaml"`) {
 		t.Errorf("bad output flag: exit %d %s", code, stderr)
 	}
 }

@@ -4,50 +4,75 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
+	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
+	"k8s.io/klog/v2"
 
+	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/term"
 )
 
-// Exit codes shared by every command.
+// Exit codes, the same for every verb.
 const (
-	exitOK       = 0 // success; for lint: no error-level finding
-	exitFindings = 1 // lint found errors; plan/apply failed
-	exitUsage    = 2 // the command could not run: bad flag, unreadable path, bad config
+	exitOK      = 0 // success, or no changes
+	exitFailed  = 1 // any error: bad flag, unreadable path, unreachable cluster, lint findings, failed apply
+	exitChanges = 2 // only with plan --detailed-exitcode or apply --drift=report: changes present
 )
 
-// streams are the command's input and outputs: data to out, logs to err.
+// exitCodesHelp ends every verb's --help.
+const exitCodesHelp = `Exit codes (every verb):
+  0  success, or no changes
+  1  any error: a bad flag, an unreadable path, an unreachable cluster, lint findings, a failed apply
+  2  only with plan --detailed-exitcode or apply --drift=report: changes present`
+
+// streams are the command's input, outputs and environment: data to out,
+// progress and errors to err. Nothing else of the process is read, so
+// commands can run in parallel in tests.
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
+	// getenv looks up the environment (os.Getenv when nil).
+	getenv func(string) string
+	// terminal says stdin is a terminal a person answers (apply asks
+	// before writing).
+	terminal bool
 }
+
+func (s streams) env() ghactions.Env {
+	if s.getenv == nil {
+		return os.Getenv
+	}
+	return s.getenv
+}
+
+// color reports whether w may be coloured: a terminal, and NO_COLOR unset.
+func (s streams) color(w io.Writer) bool {
+	return term.ColorIn(w, func(k string) (string, bool) {
+		if s.getenv == nil {
+			return os.LookupEnv(k)
+		}
+		v := s.getenv(k)
+		return v, v != ""
+	})
+}
+
+// githubMode reports whether kubeplan runs as a GitHub Actions step.
+func (s streams) githubMode() bool { return s.env().InActions() }
 
 // exitError carries an exit code through cobra without printing anything.
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// usageError is an error that means the command could not run at all (bad
-// flag, unreadable path, bad config): exit code 2.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return usageError{err}
-}
-
 // Main runs kubeplan with args and returns the process exit code. Every
 // error is printed once, here.
 func Main(args []string, s streams) int {
+	// client-go logs through klog (discovery cache misses, throttling):
+	// kubeplan reports every error itself, once.
+	klog.SetLogger(logr.Discard())
 	root := newRoot(s)
-	started := false
-	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -58,11 +83,7 @@ func Main(args []string, s streams) int {
 		return ee.code
 	}
 	fmt.Fprintln(s.err, "kubeplan: "+err.Error())
-	var ue usageError
-	if !started || errors.As(err, &ue) {
-		return exitUsage // flags or arguments were wrong, or the input unreadable
-	}
-	return exitFindings // the operation failed
+	return exitFailed
 }
 
 func newRoot(s streams) *cobra.Command {
@@ -72,8 +93,7 @@ func newRoot(s streams) *cobra.Command {
 		Long: `kubeplan keeps Kubernetes namespaces equal to what a git repository says:
 lint before commit, plan on every pull request, apply on merge and on a schedule.
 
-Exit codes: 0 success, 1 findings or failed operation, 2 the command could not run
-(bad flag, unreadable path, bad config); plan --detailed-exitcode: 2 means changes.`,
+` + exitCodesHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -86,6 +106,3 @@ Exit codes: 0 success, 1 findings or failed operation, 2 the command could not r
 	root.AddCommand(newLintCmd(s), newPlanCmd(s), newApplyCmd(s), newStatusCmd(s), newVersionCmd(s))
 	return root
 }
-
-// colorEnabled reports whether w is a terminal and NO_COLOR is unset.
-func colorEnabled(w io.Writer) bool { return term.Color(w) }

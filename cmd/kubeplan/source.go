@@ -36,22 +36,43 @@ func (g *gitFlags) check(args []string) error {
 }
 
 // checkout brings the source up to date (cloned once into the cache, then
-// fetched and reset to the remote branch) and returns the paths to read,
-// the checkout's root (files are named relative to it) and the revision.
-// Without --source it returns args as they are.
-func (g *gitFlags) checkout(ctx context.Context, args []string) ([]string, string, *manifest.Revision, error) {
+// fetched and reset to the remote branch) and returns what to read. Local
+// paths are read as they are; their revision is the HEAD of the git
+// repository holding them, marked +dirty when its tree has changes.
+func (g *gitFlags) checkout(ctx context.Context, args []string) (source, error) {
 	if g.source == "" {
-		return args, "", nil, nil
+		src := source{paths: args}
+		at := "."
+		if len(args) > 0 {
+			at = args[0]
+		}
+		if at == "-" {
+			return src, nil
+		}
+		rev, err := manifest.LocalRevision(at)
+		if err != nil {
+			return source{}, err
+		}
+		src.rev = rev
+		return src, nil
 	}
 	r, err := manifest.GitSource{URL: g.source, Ref: g.ref, Path: g.path}.Sync(ctx)
 	if err != nil {
-		return nil, "", nil, err
+		return source{}, err
 	}
 	root := r.Dir
 	if g.path != "" {
 		root = strings.TrimSuffix(filepath.Clean(r.Dir), filepath.Clean("/"+g.path))
 	}
-	return []string{r.Dir}, root, &r, nil
+	return source{paths: []string{r.Dir}, root: root, rev: &r}, nil
+}
+
+// revision is the revision's SHA, "" when unknown.
+func (s source) revision() string {
+	if s.rev == nil {
+		return ""
+	}
+	return s.rev.SHA
 }
 
 // password is the password in a --source URL (https://user:pass@host/...),

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"text/tabwriter"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -12,69 +12,60 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/render"
 )
 
+type statusFlags struct {
+	kube     *genericclioptions.ConfigFlags
+	applySet string
+	output   string
+}
+
 func newStatusCmd(s streams) *cobra.Command {
-	var applySet, output string
-	kf := kube.Flags()
+	f := &statusFlags{kube: kube.Flags()}
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Show what the cluster runs for an ApplySet: revision, time, result, members and their health",
-		Long: `Show the ApplySet's recorded revision and apply time, the last result and error, and every
-member with its health (kstatus). Read-only: works with an identity that may only read.`,
+		Short: "Show what the cluster runs for an ApplySet: revision, times, result, members and their health",
+		Long: `Show what the ApplySet's parent records about the last runs and every member with its health
+(kstatus):
+
+  Revision  the git commit last applied (+dirty: from a work tree with changes)
+  Applied   when a run last wrote an object
+  Checked   when a run last compared the cluster with the source (to the minute)
+  Result    ok or failed, with the error of a failed run
+
+Read-only, and it never reads Secrets: it works with the built-in view role. Secret members
+are counted out of the list.
+
+` + exitCodesHelp,
 		Example: `  kubeplan status -n store --applyset configmap/gitops-applyset
   kubeplan status -n store --applyset configmap/gitops-applyset -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runStatus(s, kf, applySet, output)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runStatus(s, f) },
 	}
-	kf.AddFlags(cmd.Flags())
-	cmd.Flags().StringVar(&applySet, "applyset", "", "the ApplySet, as configmap/NAME or secret/NAME (required)")
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "output format: text or json")
+	f.kube.AddFlags(cmd.Flags())
+	cmd.Flags().StringVar(&f.applySet, "applyset", "", "the ApplySet, as configmap/NAME or secret/NAME (required)")
+	cmd.Flags().StringVarP(&f.output, "output", "o", "text", "output format: text or json")
 	_ = cmd.MarkFlagRequired("applyset")
 	return cmd
 }
 
-func runStatus(s streams, kf *genericclioptions.ConfigFlags, applySet, output string) error {
-	if output != "text" && output != "json" {
-		return usage(fmt.Errorf("unknown --output %q: want text or json", output))
+func runStatus(s streams, f *statusFlags) error {
+	if !slices.Contains([]string{"text", "json"}, f.output) {
+		return fmt.Errorf("unknown --output %q: want text or json", f.output)
 	}
-	c, err := kube.New(kf)
-	if err != nil {
-		return usage(err)
-	}
-	as, err := applyset.ParseParentFlag(applySet, c.Namespace)
-	if err != nil {
-		return usage(err)
-	}
-	st, err := apply.ReadStatus(context.Background(), c, as)
+	ctx := context.Background()
+	c, err := kube.Connect(ctx, f.kube)
 	if err != nil {
 		return err
 	}
-	if output == "json" {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+	as, err := applyset.ParseParentFlag(f.applySet, c.Namespace)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(s.out, "ApplySet:  %s in namespace %s (%s)\n", st.ApplySet, st.Namespace, st.Tooling)
-	fmt.Fprintf(s.out, "Revision:  %s\n", orNone(st.Revision))
-	fmt.Fprintf(s.out, "Applied:   %s\n", orNone(st.AppliedAt))
-	fmt.Fprintf(s.out, "Result:    %s\n", orNone(st.Result))
-	if st.LastError != "" {
-		fmt.Fprintf(s.out, "Error:     %s\n", st.LastError)
+	st, err := apply.ReadStatus(ctx, c, as)
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(s.out, "Members:   %d\n", len(st.Members))
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-	for _, m := range st.Members {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", m.Ref, m.Status, m.Message)
-	}
-	return tw.Flush()
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(none recorded)"
-	}
-	return s
+	return render.Status(s.out, strings.ToLower(f.output), st)
 }

@@ -23,15 +23,18 @@ type Run struct {
 	RunID      string // $GITHUB_RUN_ID
 }
 
-// RunFromEnv reads Run from the environment.
-func RunFromEnv() Run {
+// RunFromEnv reads Run from the process environment.
+func RunFromEnv() Run { return OSEnv.Run() }
+
+// Run reads Run from the environment e.
+func (e Env) Run() Run {
 	r := Run{
-		EventName:  os.Getenv("GITHUB_EVENT_NAME"),
-		EventPath:  os.Getenv("GITHUB_EVENT_PATH"),
-		Repository: os.Getenv("GITHUB_REPOSITORY"),
-		APIURL:     strings.TrimSuffix(os.Getenv("GITHUB_API_URL"), "/"),
-		ServerURL:  strings.TrimSuffix(os.Getenv("GITHUB_SERVER_URL"), "/"),
-		RunID:      os.Getenv("GITHUB_RUN_ID"),
+		EventName:  e("GITHUB_EVENT_NAME"),
+		EventPath:  e("GITHUB_EVENT_PATH"),
+		Repository: e("GITHUB_REPOSITORY"),
+		APIURL:     strings.TrimSuffix(e("GITHUB_API_URL"), "/"),
+		ServerURL:  strings.TrimSuffix(e("GITHUB_SERVER_URL"), "/"),
+		RunID:      e("GITHUB_RUN_ID"),
 	}
 	if r.APIURL == "" {
 		r.APIURL = DefaultAPIURL

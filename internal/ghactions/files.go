@@ -15,8 +15,19 @@ const (
 	EnvStepSummary = "GITHUB_STEP_SUMMARY"
 )
 
+// Env looks up the environment a step runs in. Passing it, rather than
+// reading os.Getenv, lets a caller (and tests running in parallel) say
+// which environment a command sees.
+type Env func(string) string
+
+// OSEnv is the process environment.
+var OSEnv Env = os.Getenv
+
 // InActions reports whether the process runs in a GitHub Actions job.
-func InActions() bool { return os.Getenv("GITHUB_ACTIONS") == "true" }
+func InActions() bool { return OSEnv.InActions() }
+
+// InActions reports whether the environment is a GitHub Actions job.
+func (e Env) InActions() bool { return e("GITHUB_ACTIONS") == "true" }
 
 // WriteOutput writes one step output in the heredoc form
 // "name<<DELIM\nvalue\nDELIM\n" with a fresh random delimiter.
@@ -57,26 +68,33 @@ func newDelimiter() (string, error) {
 }
 
 // SetOutput appends one step output to the file named by $GITHUB_OUTPUT.
-func SetOutput(name, value string) error {
-	return appendToEnvFile(EnvOutput, func(w io.Writer) error {
+func SetOutput(name, value string) error { return OSEnv.SetOutput(name, value) }
+
+// SetOutput appends one step output to the file named by $GITHUB_OUTPUT.
+func (e Env) SetOutput(name, value string) error {
+	return e.appendToEnvFile(EnvOutput, func(w io.Writer) error {
 		return WriteOutput(w, name, value)
 	})
 }
 
 // AppendStepSummary appends Markdown to the job summary file named by
 // $GITHUB_STEP_SUMMARY. A newline is added when markdown does not end in one.
-func AppendStepSummary(markdown string) error {
+func AppendStepSummary(markdown string) error { return OSEnv.AppendStepSummary(markdown) }
+
+// AppendStepSummary appends Markdown to the job summary file named by
+// $GITHUB_STEP_SUMMARY in e.
+func (e Env) AppendStepSummary(markdown string) error {
 	if markdown != "" && !strings.HasSuffix(markdown, "\n") {
 		markdown += "\n"
 	}
-	return appendToEnvFile(EnvStepSummary, func(w io.Writer) error {
+	return e.appendToEnvFile(EnvStepSummary, func(w io.Writer) error {
 		_, err := io.WriteString(w, markdown)
 		return err
 	})
 }
 
-func appendToEnvFile(env string, write func(io.Writer) error) (err error) {
-	path := os.Getenv(env)
+func (e Env) appendToEnvFile(env string, write func(io.Writer) error) (err error) {
+	path := e(env)
 	if path == "" {
 		return fmt.Errorf("$%s is not set (not running in GitHub Actions?)", env)
 	}

@@ -20,8 +20,11 @@ const (
 // StepSummaryRoom returns how many bytes can still be appended to the file
 // named by $GITHUB_STEP_SUMMARY before it reaches StepSummaryLimit. Earlier
 // commands of the same step may have written to it already.
-func StepSummaryRoom() (int, error) {
-	path := os.Getenv(EnvStepSummary)
+func StepSummaryRoom() (int, error) { return OSEnv.StepSummaryRoom() }
+
+// StepSummaryRoom is StepSummaryRoom for the environment e.
+func (e Env) StepSummaryRoom() (int, error) {
+	path := e(EnvStepSummary)
 	if path == "" {
 		return 0, fmt.Errorf("$%s is not set (not running in GitHub Actions?)", EnvStepSummary)
 	}

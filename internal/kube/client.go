@@ -18,6 +18,7 @@ import (
 type Client struct {
 	Config    *rest.Config
 	Dynamic   dynamic.Interface
+	Discovery discovery.DiscoveryInterface
 	Mapper    meta.ResettableRESTMapper
 	Namespace string // from -n, else the kubeconfig context, else "default"
 	// Requests counts the requests made, by HTTP method (for tests that
@@ -71,7 +72,7 @@ func NewForConfig(cfg *rest.Config, namespace string) (*Client, error) {
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &Client{Config: cfg, Dynamic: dyn, Mapper: mapper, Namespace: namespace, Requests: counter}, nil
+	return &Client{Config: cfg, Dynamic: dyn, Discovery: dc, Mapper: mapper, Namespace: namespace, Requests: counter}, nil
 }
 
 // NewFromKubeconfig connects with the kubeconfig file at path, in namespace.

@@ -9,10 +9,18 @@ import (
 
 // Color reports whether w is a terminal and NO_COLOR is unset
 // (https://no-color.org: set to anything, even empty, it turns colour off).
-func Color(w io.Writer) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+func Color(w io.Writer) bool { return ColorIn(w, os.LookupEnv) }
+
+// ColorIn is Color with the environment looked up by lookup.
+func ColorIn(w io.Writer, lookup func(string) (string, bool)) bool {
+	if _, ok := lookup("NO_COLOR"); ok {
 		return false
 	}
+	return IsTerminal(w)
+}
+
+// IsTerminal reports whether w (or r) is a terminal.
+func IsTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -1,4 +1,4 @@
-package main
+package ghview
 
 import (
 	"strings"
@@ -23,18 +23,5 @@ func TestMaskerOnce(t *testing.T) {
 	}
 	if got := m.scrub("token ghs_token1234, password hunter22, not-secret, ok"); got != "token ***, password ***, not-secret, ok" {
 		t.Errorf("scrub = %q", got)
-	}
-}
-
-func TestSourcePassword(t *testing.T) {
-	for in, want := range map[string]string{
-		"https://bot:p4ss-w0rd@git.example.com/shop.git": "p4ss-w0rd",
-		"https://bot@git.example.com/shop.git":           "",
-		"/srv/git/shop.git":                              "",
-		"":                                               "",
-	} {
-		if got := (&gitFlags{source: in}).password(); got != want {
-			t.Errorf("password of %q = %q, want %q", in, got, want)
-		}
 	}
 }

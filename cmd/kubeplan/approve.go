@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/render"
+)
+
+// errNotApproved is the answer to the question before writing when it is
+// not "yes".
+var errNotApproved = errors.New("apply cancelled: nothing was written")
+
+// approve shows the plan and asks before writing, as terraform apply does,
+// when a person is there to answer: stdin is a terminal, CI is not true,
+// and neither --auto-approve, --interval nor a saved plan says otherwise.
+// A plan without changes is not asked about.
+func (r *applyRun) approve(pl *plan.Plan) error {
+	if !r.s.terminal || r.f.autoApprove || r.f.interval > 0 || r.s.env()("CI") == "true" || !pl.HasChanges() {
+		return nil
+	}
+	if len(r.cmd.Flags().Args()) == 1 {
+		if saved, _ := plan.Detect(r.cmd.Flags().Arg(0)); saved != nil {
+			return nil // a saved plan was reviewed when it was made
+		}
+	}
+	if err := render.Plan(r.s.out, "text", pl, render.PlanOptions{Color: r.s.color(r.s.out)}); err != nil {
+		return err
+	}
+	fmt.Fprint(r.s.err, "\nDo you want to perform these actions?\n"+
+		"  kubeplan will perform the actions described above.\n"+
+		"  Only 'yes' will be accepted to approve.\n\n"+
+		"  Enter a value: ")
+	line, err := bufio.NewReader(r.s.in).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(r.s.err)
+	}
+	if strings.TrimSpace(line) != "yes" {
+		return errNotApproved
+	}
+	fmt.Fprintln(r.s.err)
+	return nil
+}

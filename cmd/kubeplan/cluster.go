@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// clusterFlags are what plan and apply share about the cluster side: the
+// connection (kubectl's flags), the ApplySet and how to plan.
+type clusterFlags struct {
+	kube            *genericclioptions.ConfigFlags
+	applySet        string
+	fieldManager    string
+	adopt           bool
+	otherNamespaces bool
+	concurrency     int
+	showDefaults    bool
+}
+
+func (f *clusterFlags) add(cmd *cobra.Command) {
+	f.kube = kube.Flags()
+	f.kube.AddFlags(cmd.Flags())
+	fl := cmd.Flags()
+	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet the manifests belong to, as configmap/NAME or secret/NAME: enables pruning and the prune preview")
+	fl.StringVar(&f.fieldManager, "field-manager", "kubeplan", "server-side apply field manager")
+	fl.BoolVar(&f.adopt, "adopt", false, "take over an ApplySet made by other tooling (kubectl): its members become prunable")
+	fl.BoolVar(&f.otherNamespaces, "allow-other-namespaces", false, "allow objects that name a namespace other than -n (by default an error)")
+	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
+	fl.BoolVar(&f.showDefaults, "show-defaults", false, "show a created object as the server would store it, defaults included (default: as written)")
+}
+
+// connect makes one request to the cluster (see kube.Connect) and parses
+// --applyset against the namespace.
+func (f *clusterFlags) connect(ctx context.Context) (*kube.Client, *applyset.Parent, error) {
+	c, err := kube.Connect(ctx, f.kube)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.applySet == "" {
+		return c, nil, nil
+	}
+	as, err := applyset.ParseParentFlag(f.applySet, c.Namespace)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, &as, nil
+}
+
+// lintNamespace is the namespace lint's namespace-mismatch checks against:
+// none when other namespaces are allowed.
+func (f *clusterFlags) lintNamespace(c *kube.Client) string {
+	if f.otherNamespaces {
+		return ""
+	}
+	return c.Namespace
+}
+
+func (f *clusterFlags) planOptions(c *kube.Client, as *applyset.Parent, revision string) plan.Options {
+	return plan.Options{Namespace: c.Namespace, FieldManager: f.fieldManager, ApplySet: as, Adopt: f.adopt,
+		Concurrency: f.concurrency, AllowOtherNamespaces: f.otherNamespaces, Revision: revision, ShowDefaults: f.showDefaults}
+}
+
+// applySetName is "configmap/NAME", or "" without an ApplySet.
+func applySetName(as *applyset.Parent) string {
+	if as == nil {
+		return ""
+	}
+	return as.String()
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

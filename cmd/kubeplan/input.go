@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// inputFlags say what to read and how to lint it: lint, plan and apply.
+type inputFlags struct {
+	kubeVersion   string
+	configFile    string
+	exclude       []string
+	crds          []string
+	ignoreMissing bool
+	concurrency   int
+}
+
+func (f *inputFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version to check served APIs against (1.33 to 1.37; default 1.37)")
+	fl.StringVar(&f.configFile, "config", "", "config file (default: .kubeplan.yaml found walking up from the working directory to the repository root)")
+	fl.StringArrayVar(&f.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
+	fl.StringArrayVar(&f.crds, "crds", nil, "file or directory of extra CustomResourceDefinitions (repeatable)")
+	fl.BoolVar(&f.ignoreMissing, "ignore-missing-schemas", false, "report custom resources without a CRD as warnings, not errors")
+}
+
+// check reads the config file and the flags into what lint.Check takes.
+// namespace is the namespace the set is meant for ("" when not known).
+func (f *inputFlags) check(cmd *cobra.Command, s streams, paths []string, namespace string) (lint.Input, lint.Options, error) {
+	cfg, err := f.config()
+	if err != nil {
+		return lint.Input{}, lint.Options{}, err
+	}
+	opts := lint.Options{
+		KubeVersion:          cfg.KubeVersion,
+		Namespace:            namespace,
+		IgnoreMissingSchemas: cfg.IgnoreMissingSchemas || f.ignoreMissing,
+		Concurrency:          f.concurrency,
+		Rules:                map[string]lint.RuleSetting{},
+	}
+	if cmd.Flags().Changed("kube-version") {
+		opts.KubeVersion = f.kubeVersion
+	}
+	if opts.KubeVersion, err = lint.NormalizeKubeVersion(opts.KubeVersion); err != nil {
+		return lint.Input{}, lint.Options{}, err
+	}
+	for id, v := range cfg.Rules {
+		if !lint.KnownRule(id) {
+			return lint.Input{}, lint.Options{}, fmt.Errorf("%s: unknown rule %q (kubeplan lint --list-rules shows them)", cfg.Where(id), id)
+		}
+		rs, err := lint.ParseRuleSetting(v)
+		if err != nil {
+			return lint.Input{}, lint.Options{}, fmt.Errorf("%s: %w", cfg.Where(id), err)
+		}
+		opts.Rules[id] = rs
+	}
+	in := lint.Input{
+		Paths:    paths,
+		Load:     manifest.Options{Exclude: append(append([]string{}, cfg.Exclude...), f.exclude...), Stdin: s.in, Concurrency: f.concurrency},
+		CRDPaths: append(append([]string{}, cfg.CRDs...), f.crds...),
+	}
+	return in, opts, nil
+}
+
+// config is --config, else the .kubeplan.yaml found walking up from the
+// working directory to the repository root.
+func (f *inputFlags) config() (*config.Config, error) {
+	if f.configFile != "" {
+		return config.Load(f.configFile, true)
+	}
+	return config.Load(config.DefaultFile, false) // MERGE: config.Discover(".")
+}
+
+// relativeTo names files relative to root, so findings read
+// "manifests/deployment.yaml:6:13" rather than a path in the git cache.
+func relativeTo(root string) func(string) string {
+	if root == "" {
+		return nil
+	}
+	return func(p string) string {
+		if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+		return p
+	}
+}

@@ -1,0 +1,16 @@
+package main
+
+import "testing"
+
+func TestSourcePassword(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://bot:p4ss-w0rd@git.example.com/shop.git": "p4ss-w0rd",
+		"https://bot@git.example.com/shop.git":           "",
+		"/srv/git/shop.git":                              "",
+		"":                                               "",
+	} {
+		if got := (&gitFlags{source: in}).password(); got != want {
+			t.Errorf("password of %q = %q, want %q", in, got, want)
+		}
+	}
+}

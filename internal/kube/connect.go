@@ -1,0 +1,75 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// pingTimeout bounds the first request, which tells an unreachable cluster
+// from a slow one.
+const pingTimeout = 15 * time.Second
+
+// Connect builds a client from kubectl's flags and makes one request
+// (GET /version) so that a missing kubeconfig or an unreachable server is
+// one clear error before any work starts.
+func Connect(ctx context.Context, f *genericclioptions.ConfigFlags) (*Client, error) {
+	if err := haveKubeconfig(f); err != nil {
+		return nil, err
+	}
+	c, err := New(f)
+	if err != nil {
+		return nil, err
+	}
+	return c, c.Ping(ctx)
+}
+
+// haveKubeconfig refuses to fall back to client-go's default server
+// (http://localhost:8080) when no kubeconfig was found anywhere.
+func haveKubeconfig(f *genericclioptions.ConfigFlags) error {
+	if deref(f.APIServer) != "" || os.Getenv("KUBERNETES_SERVICE_HOST") != "" {
+		return nil // a server flag, or in a pod: client-go's in-cluster config
+	}
+	raw, err := f.ToRawKubeConfigLoader().RawConfig()
+	if err != nil {
+		return fmt.Errorf("loading kubeconfig: %w", err)
+	}
+	if len(raw.Clusters) > 0 {
+		return nil
+	}
+	if p := deref(f.KubeConfig); p != "" {
+		return fmt.Errorf("the kubeconfig %s names no cluster", p)
+	}
+	where := clientcmd.NewDefaultClientConfigLoadingRules().GetLoadingPrecedence()
+	return fmt.Errorf("no kubeconfig found (looked in %s, from $KUBECONFIG or the default); pass --kubeconfig FILE or set KUBECONFIG", strings.Join(where, ", "))
+}
+
+// Ping makes one request to the server and turns a failure into one line
+// naming the server.
+func (c *Client) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
+	defer cancel()
+	_, err := c.Discovery.RESTClient().Get().AbsPath("/version").Do(ctx).Raw()
+	if err == nil {
+		return nil
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return fmt.Errorf("cannot reach the cluster at %s: %w", c.Config.Host, err)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

@@ -1,0 +1,50 @@
+package ghview
+
+import (
+	"io"
+
+	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// masker registers secrets with the runner once each, on w.
+type masker struct {
+	w    io.Writer
+	seen map[string]bool
+	all  []string // every value registered, for scrub
+}
+
+func newMasker(w io.Writer) *masker { return &masker{w: w, seen: map[string]bool{}} }
+
+// add registers values (see ghactions.Masks for what is skipped) that were
+// not registered yet.
+func (m *masker) add(values ...string) {
+	var fresh []string
+	for _, v := range ghactions.Masks(values...) {
+		if !m.seen[v] {
+			m.seen[v] = true
+			fresh = append(fresh, v)
+		}
+	}
+	m.all = append(m.all, fresh...)
+	_ = ghactions.WriteMasks(m.w, fresh...)
+}
+
+// objects registers the Secret values of the manifests.
+func (m *masker) objects(objs []*manifest.Object) {
+	for _, o := range objs {
+		m.add(plan.SecretValues(o.Content)...)
+	}
+}
+
+// plan registers the Secret values a saved plan carries.
+func (m *masker) plan(p *plan.Plan) {
+	for _, c := range p.Changes {
+		m.add(plan.SecretValues(c.Object)...)
+	}
+}
+
+// scrub hides every registered value in s, for text the runner does not
+// mask (a pull-request comment, a job summary).
+func (m *masker) scrub(s string) string { return ghactions.Scrub(s, m.all...) }

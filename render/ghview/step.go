@@ -1,0 +1,63 @@
+package ghview
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/ghactions"
+)
+
+// step is what every view shares: the environment, stderr and the masks.
+type step struct {
+	env  ghactions.Env
+	err  io.Writer
+	mask *masker
+}
+
+func newStep(env ghactions.Env, stderr io.Writer) step {
+	return step{env: env, err: stderr, mask: newMasker(stderr)}
+}
+
+// warn writes a ::warning:: annotation to stderr.
+func (s step) warn(title, msg string) {
+	fmt.Fprintln(s.err, ghactions.Annotation{Level: ghactions.LevelWarning, Title: title, Message: msg}.String())
+}
+
+// summary appends markdown made by render (given the room left in the job
+// summary) when $GITHUB_STEP_SUMMARY is set; problems are warnings.
+func (s step) summary(title string, render func(w io.Writer, room int) error) {
+	if s.env(ghactions.EnvStepSummary) == "" {
+		return
+	}
+	room, err := s.env.StepSummaryRoom()
+	if err == nil && room < 1024 {
+		err = fmt.Errorf("the job summary is full (GitHub allows %d bytes per step)", ghactions.StepSummaryLimit)
+	}
+	if err == nil {
+		var b strings.Builder
+		b.WriteString("\n") // apart from what earlier steps wrote
+		if err = render(&b, room-2); err == nil {
+			err = s.env.AppendStepSummary(b.String())
+		}
+	}
+	if err != nil {
+		s.warn(title, "job summary not written: "+err.Error())
+	}
+}
+
+// outputs writes name/value pairs to $GITHUB_OUTPUT when it is set.
+func (s step) outputs(kv ...string) error {
+	if s.env(ghactions.EnvOutput) == "" {
+		return nil
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if err := s.env.SetOutput(kv[i], kv[i+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func boolText(b bool) string { return strconv.FormatBool(b) }
