@@ -116,7 +116,13 @@ func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[
 	}
 	maps.Copy(want, record)
 	if want[AnnotationLastError] == "" {
-		delete(want, AnnotationLastError)
+		if _, ok := w.annots[AnnotationLastError]; ok {
+			// RecordFailure set it with a merge patch, which an apply
+			// that leaves the key out would not remove: clear it.
+			want[AnnotationLastError] = ""
+		} else {
+			delete(want, AnnotationLastError)
+		}
 	}
 	if !stamp && w.labels[applyset.LabelID] == st.ID && sameAnnotations(w.annots, want) {
 		return nil

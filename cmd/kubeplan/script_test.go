@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -59,6 +61,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: os.Getenv("KUBEPLAN_UPDATE_SCRIPTS") == "1",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitCode,
+			"cluster":  cmdCluster(t),
 		},
 	})
 }
@@ -84,4 +87,42 @@ func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 	}
+}
+
+// cmdCluster is the script command "cluster": it starts the package's
+// shared testcluster (once), makes a namespace for the script and sets
+//
+//	$KUBECONFIG  the admin's kubeconfig
+//	$NS          the namespace
+//	$EDIT        a kubeconfig for an identity bound to the edit ClusterRole in $NS only
+//	$VIEW        a kubeconfig for an identity bound to the view ClusterRole in $NS only
+//
+// Scripts that need no cluster never start one. Scripts that do begin
+// with "[short] skip", as every integration test skips under -short.
+func cmdCluster(t *testing.T) func(ts *testscript.TestScript, neg bool, args []string) {
+	return func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 0 {
+			ts.Fatalf("usage: cluster")
+		}
+		c := testkube.Shared(t)
+		ns := c.Namespace(t)
+		ts.Setenv("KUBECONFIG", c.AdminKubeconfig())
+		ts.Setenv("NS", ns)
+		ts.Setenv("EDIT", c.Narrow(t, "edit", ns))
+		ts.Setenv("VIEW", viewer(t, c, ns))
+	}
+}
+
+// viewer mints an identity bound to the built-in view ClusterRole in ns.
+func viewer(t *testing.T, c *testkube.Cluster, ns string) string {
+	user := "view-" + ns
+	kc := c.User(t, user)
+	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=view", "--user="+user)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "list", "configmaps", "-n", ns); strings.TrimSpace(out) == "yes" {
+			return kc
+		}
+	}
+	t.Fatalf("the view binding of %s in %s did not take effect within 5 s", user, ns)
+	return ""
 }

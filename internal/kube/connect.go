@@ -47,8 +47,13 @@ func haveKubeconfig(f *genericclioptions.ConfigFlags) error {
 	if p := deref(f.KubeConfig); p != "" {
 		return fmt.Errorf("the kubeconfig %s names no cluster", p)
 	}
-	where := clientcmd.NewDefaultClientConfigLoadingRules().GetLoadingPrecedence()
-	return fmt.Errorf("no kubeconfig found (looked in %s, from $KUBECONFIG or the default); pass --kubeconfig FILE or set KUBECONFIG", strings.Join(where, ", "))
+	where := strings.Join(clientcmd.NewDefaultClientConfigLoadingRules().GetLoadingPrecedence(), ", ")
+	if os.Getenv(clientcmd.RecommendedConfigPathEnvVar) == "" {
+		where += " ($KUBECONFIG is not set)"
+	} else {
+		where += " (from $KUBECONFIG)"
+	}
+	return fmt.Errorf("no kubeconfig found: looked in %s; pass --kubeconfig FILE or set KUBECONFIG", where)
 }
 
 // Ping makes one request to the server and turns a failure into one line
