@@ -52,6 +52,7 @@ var rules = sortedRules(
 	namespaceMismatch,
 	duplicateObject,
 	applysetLabel,
+	hpaReplicas,
 )
 
 func sortedRules(rs ...Rule) []Rule {
