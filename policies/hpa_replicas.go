@@ -36,7 +36,7 @@ func checkHPAReplicas(objs []*manifest.Object, opts Options) []Violation {
 	}
 	var out []Violation
 	for _, o := range objs {
-		if o == nil || !hpa.Scalable(o.APIVersion, o.Kind) || !o.Has("spec", "replicas") {
+		if o == nil || !hpa.Scalable(o.APIVersion, o.Kind) || !setsReplicas(o) {
 			continue
 		}
 		h := scaledBy[hpa.Workload{Kind: o.Kind, Namespace: ns(o), Name: o.Name}]
@@ -51,4 +51,11 @@ func checkHPAReplicas(objs []*manifest.Object, opts Options) []Violation {
 		})
 	}
 	return out
+}
+
+// setsReplicas reads the content, not the source tree, so that objects
+// loaded without positions stay that way.
+func setsReplicas(o *manifest.Object) bool {
+	_, ok := o.Get("spec", "replicas")
+	return ok
 }
