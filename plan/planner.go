@@ -69,6 +69,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	if err != nil {
 		return nil, err
 	}
+	p.keepPartOf(targets, live)
 	if err := p.leaveReplicasToAutoscalers(ctx, targets, live); err != nil {
 		return nil, err
 	}
