@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/kubeplan/kubeplan/internal/hpa"
 	"github.com/kubeplan/kubeplan/internal/parallel"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/policies"
@@ -69,7 +70,8 @@ func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
 		r := result{findings: applySettings(fs, objs, opts.Rules), objects: len(objs), err: err}
 		for j, o := range objs {
 			if o.HasName() {
-				r.records = append(r.records, identity{key: setKey(o, opts.Namespace), src: i, obj: j})
+				scales, autoscaler := scaleKey(o, opts.Namespace)
+				r.records = append(r.records, identity{key: setKey(o, opts.Namespace), scales: scales, autoscaler: autoscaler, src: i, obj: j})
 			}
 		}
 		results[i] = r
@@ -97,8 +99,13 @@ func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
 // identity is what the stream keeps of an object for the set-wide rules:
 // its key, and where to load it from again.
 type identity struct {
-	key      string
-	src, obj int
+	key string
+	// scales is, for an autoscaler, the workload it targets and, for a
+	// workload that sets spec.replicas, the workload itself: hpa-replicas
+	// needs both of a pair.
+	scales     string
+	autoscaler bool
+	src, obj   int
 }
 
 // setKey is the key under which an object could collide with another.
@@ -111,16 +118,27 @@ func setKey(o *manifest.Object, namespace string) string {
 }
 
 // setWideFindings runs the set-wide rules over the objects that share a key
-// with another: only those can collide, and only those are loaded again,
-// so a clean set of any size costs nothing here.
+// with another, and the autoscalers and the workloads setting replicas they
+// scale: only those can break a set-wide rule, and only those are loaded
+// again, so a clean set of any size costs nothing here.
 func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) ([]Finding, error) {
 	byKey := map[string][]identity{}
+	pairs := map[string][2]bool{} // workload -> has autoscaler, has workload
 	for _, r := range records {
 		byKey[r.key] = append(byKey[r.key], r)
+		if r.scales != "" {
+			p := pairs[r.scales]
+			if r.autoscaler {
+				p[0] = true
+			} else {
+				p[1] = true
+			}
+			pairs[r.scales] = p
+		}
 	}
 	var group []identity
 	for _, r := range records {
-		if len(byKey[r.key]) > 1 {
+		if len(byKey[r.key]) > 1 || pairs[r.scales] == [2]bool{true, true} {
 			group = append(group, r)
 		}
 	}
@@ -142,6 +160,31 @@ func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) 
 		}
 	}
 	return applySettings(runSetWide(objs, opts), objs, opts.Rules), nil
+}
+
+// scaleKey is the workload an autoscaler targets, or the workload itself
+// when it sets spec.replicas; "" for other objects.
+func scaleKey(o *manifest.Object, namespace string) (key string, autoscaler bool) {
+	ns := o.Namespace
+	if ns == "" {
+		ns = namespace
+	}
+	switch {
+	case hpa.IsAutoscaler(o.APIVersion, o.Kind):
+		if w, ok := hpa.Target(o.Content, ns); ok {
+			return w.Kind + "/" + w.Namespace + "/" + w.Name, true
+		}
+	case hpa.Scalable(o.APIVersion, o.Kind) && hasReplicas(o):
+		return o.Kind + "/" + ns + "/" + o.Name, false
+	}
+	return "", false
+}
+
+// hasReplicas reads the content, not the source tree, so that objects the
+// fast decoder read are not parsed again for positions.
+func hasReplicas(o *manifest.Object) bool {
+	_, ok := o.Get("spec", "replicas")
+	return ok
 }
 
 // checkBatch makes every per-object finding for the objects of one source.

@@ -3,7 +3,10 @@
 // every object (first without force, to find fields someone else changed by
 // hand, then with force, to get the object as it will be), a noise-free diff
 // between the live object and the dry-run result, and a prune preview from the
-// ApplySet the set belongs to.
+// ApplySet the set belongs to. Two fields are left to their owners: the
+// spec.replicas of a workload a HorizontalPodAutoscaler scales (hpa.go), and,
+// without an ApplySet, the set label a live object already carries
+// (partof.go).
 //
 // The result is a Plan: plain data, rendered elsewhere (package render) and
 // executed by package apply. plan and apply share the dry-run and diff code,

@@ -75,6 +75,10 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	if err != nil {
 		return nil, err
 	}
+	p.keepPartOf(targets, live)
+	if err := p.leaveReplicasToAutoscalers(ctx, targets, live); err != nil {
+		return nil, err
+	}
 	changes, err := p.dryRunAll(ctx, targets, live)
 	if err != nil {
 		return nil, err

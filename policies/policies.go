@@ -39,9 +39,11 @@ type Rule struct {
 	// Check returns the violations in objs, in input order.
 	Check func(objs []*manifest.Object, opts Options) []Violation
 	// SetWide is true when Check needs the whole set at once; other rules
-	// look at one object at a time and may be run on any subset. A set-wide
-	// rule only uses an object's identity and metadata.name position, so it
-	// may be given manifest.Object.Slim copies.
+	// look at one object at a time and may be run on any subset. The
+	// streamed lint gives set-wide rules only the objects that share a key
+	// with another (duplicate-object) and the autoscalers with the
+	// workloads setting replicas they scale (hpa-replicas): see
+	// lint.setWideFindings, which a new set-wide rule must extend.
 	SetWide bool
 }
 
@@ -52,6 +54,7 @@ var rules = sortedRules(
 	namespaceMismatch,
 	duplicateObject,
 	applysetLabel,
+	hpaReplicas,
 )
 
 func sortedRules(rs ...Rule) []Rule {

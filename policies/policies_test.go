@@ -61,6 +61,21 @@ apiVersion: apps/v1
 kind: StatefulSet
 metadata: {name: s}
 spec: 7
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: h}
+spec: {scaleTargetRef: {kind: StatefulSet, name: [s]}}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: h2}
+spec: {scaleTargetRef: 5}
+---
+apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: h3}
+spec: {scaleTargetRef: {kind: StatefulSet, name: s}}
 `
 	objs := parse(t, "odd.yaml", src)
 	objs = append(objs, nil, &manifest.Object{}, &manifest.Object{Kind: "Pod", APIVersion: "v1"})
