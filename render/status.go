@@ -35,7 +35,11 @@ func statusText(w io.Writer, st *apply.Status) error {
 	fmt.Fprintf(tw, "Checked:\t%s\n", orNone(st.CheckedAt))
 	fmt.Fprintf(tw, "Result:\t%s\n", orNone(st.Result))
 	if st.LastError != "" {
-		fmt.Fprintf(tw, "Error:\t%s\n", strings.ReplaceAll(printable(st.LastError), "\n", "\n\t"))
+		lines := strings.Split(strings.TrimRight(st.LastError, "\n"), "\n")
+		for i := range lines {
+			lines[i] = printable(lines[i])
+		}
+		fmt.Fprintf(tw, "Error:\t%s\n", strings.Join(lines, "\n\t"))
 	}
 	fmt.Fprintf(tw, "Members:\t%d\n", len(st.Members))
 	if err := tw.Flush(); err != nil {
