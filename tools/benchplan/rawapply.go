@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/kubeplan/kubeplan/internal/parallel"
 )
 
 // rawApplyInFlight is how many writes the raw apply loop keeps in flight
@@ -27,14 +26,20 @@ func (r *rawClient) apply(ctx context.Context, inFlight int) error {
 	defer done()
 	errs := make([]error, len(r.objects))
 	force := true
-	parallel.Each(inFlight, len(r.objects), func(i int) {
-		o := r.objects[i]
-		_, err := dyn.Resource(o.gvr).Namespace(r.ns).Patch(ctx, o.name, types.ApplyPatchType, o.data,
-			metav1.PatchOptions{FieldManager: fieldManager, Force: &force})
-		if err != nil {
-			errs[i] = fmt.Errorf("apply of %s %s: %w", o.gvr.Resource, o.name, err)
-		}
-	})
+	var g errgroup.Group
+	g.SetLimit(inFlight)
+	for i := range r.objects {
+		g.Go(func() error {
+			o := r.objects[i]
+			_, err := dyn.Resource(o.gvr).Namespace(r.ns).Patch(ctx, o.name, types.ApplyPatchType, o.data,
+				metav1.PatchOptions{FieldManager: fieldManager, Force: &force})
+			if err != nil {
+				errs[i] = fmt.Errorf("apply of %s %s: %w", o.gvr.Resource, o.name, err)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // every call returns nil: errors are kept per index
 	return firstErrors(errs)
 }
 
@@ -48,17 +53,23 @@ func (r *rawClient) delete(ctx context.Context, refs []string, inFlight int) err
 	defer done()
 	errs := make([]error, len(refs))
 	bg := metav1.DeletePropagationBackground
-	parallel.Each(inFlight, len(refs), func(i int) {
-		kind, name, _ := strings.Cut(refs[i], "/")
-		gvr, ok := corpusResources[kind]
-		if !ok {
-			errs[i] = fmt.Errorf("%s: kind not in the corpus", refs[i])
-			return
-		}
-		if err := dyn.Resource(gvr).Namespace(r.ns).Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &bg}); err != nil {
-			errs[i] = fmt.Errorf("delete of %s: %w", refs[i], err)
-		}
-	})
+	var g errgroup.Group
+	g.SetLimit(inFlight)
+	for i := range refs {
+		g.Go(func() error {
+			kind, name, _ := strings.Cut(refs[i], "/")
+			gvr, ok := corpusResources[kind]
+			if !ok {
+				errs[i] = fmt.Errorf("%s: kind not in the corpus", refs[i])
+				return nil
+			}
+			if err := dyn.Resource(gvr).Namespace(r.ns).Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &bg}); err != nil {
+				errs[i] = fmt.Errorf("delete of %s: %w", refs[i], err)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // every call returns nil: errors are kept per index
 	return firstErrors(errs)
 }
 
