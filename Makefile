@@ -11,9 +11,9 @@ build:
 
 # The acceptance story (lint, plan, apply, drift, prune, revert, a broken commit, status, kustomize)
 # from the built binaries on a cluster of its own, which it removes with its work directory at the
-# end, also when interrupted (internal/demo; TestDemoStory runs this very target).
+# end, also when interrupted (tools/demo; TestDemoStory runs this very target).
 demo: build testcluster
-	$(GO) run ./internal/demo
+	$(GO) run ./tools/demo
 
 vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt -w these files:"; echo "$$out"; exit 1; fi
@@ -28,16 +28,16 @@ test: vet testcluster
 bench: bench-lint bench-plan bench-apply
 
 bench-lint:
-	$(GO) run ./internal/benchlint
+	$(GO) run ./tools/benchlint
 
 # kubeplan plan vs kubectl diff --server-side on a testcluster holding 1,200 (and 10,000) objects.
 bench-plan: testcluster
-	$(GO) run ./internal/benchplan
+	$(GO) run ./tools/benchplan
 
 # kubeplan apply vs kubectl apply --server-side --force-conflicts --prune --applyset (first apply, no-op,
 # prune of 100) on the 1,200-object corpus, each tool in fresh namespaces of one testcluster.
 bench-apply: testcluster
-	$(GO) run ./internal/benchplan -mode apply
+	$(GO) run ./tools/benchplan -mode apply
 
 # Regenerate the embedded Kubernetes schemas and API index from the modules.
 generate:
@@ -47,7 +47,7 @@ generate:
 # rendered as GitHub-flavoured markdown and photographed by headless Chromium (apt-get install chromium;
 # only this target needs it).
 screenshot: build testcluster
-	$(GO) run ./internal/commentshot -kubeplan bin/kubeplan -out docs/plan-comment.png
+	$(GO) run ./tools/commentshot -kubeplan bin/kubeplan -out docs/plan-comment.png
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./manifest/

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/internal/parallel"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -140,9 +140,15 @@ func applyInOrder(ctx context.Context, c *kube.Client, changes []plan.Change, op
 		}
 		results := make([]ObjectResult, len(batch))
 		errs := make([]error, len(batch))
-		parallel.Each(opts.Concurrency, len(batch), func(i int) {
-			results[i], errs[i] = applyOne(ctx, c, batch[i], opts)
-		})
+		var g errgroup.Group
+		g.SetLimit(opts.Concurrency)
+		for i := range batch {
+			g.Go(func() error {
+				results[i], errs[i] = applyOne(ctx, c, batch[i], opts)
+				return nil
+			})
+		}
+		_ = g.Wait() // every call returns nil: errors are kept per index
 		var failed []error
 		for i := range batch {
 			if errs[i] != nil {

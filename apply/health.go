@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,7 +19,6 @@ import (
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/internal/parallel"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -152,15 +152,21 @@ func WaitHealthy(ctx context.Context, c *kube.Client, refs []plan.Ref, opts Wait
 				todo = append(todo, i)
 			}
 		}
-		parallel.Each(opts.Concurrency, len(todo), func(j int) {
-			i := todo[j]
-			r, ok := w.check(waitCtx, refs[i])
-			if !ok { // cut short by the context: keep the last result
-				return
-			}
-			results[i] = r
-			done[i] = r.Healthy()
-		})
+		var g errgroup.Group
+		g.SetLimit(opts.Concurrency)
+		for j := range todo {
+			g.Go(func() error {
+				i := todo[j]
+				r, ok := w.check(waitCtx, refs[i])
+				if !ok { // cut short by the context: keep the last result
+					return nil
+				}
+				results[i] = r
+				done[i] = r.Healthy()
+				return nil
+			})
+		}
+		_ = g.Wait() // every call returns nil: errors are kept per index
 
 		var failed, pending []HealthResult
 		for i, r := range results {
@@ -508,8 +514,14 @@ func healthJoin(parts ...string) string {
 func Assess(ctx context.Context, c *kube.Client, refs []plan.Ref) []HealthResult {
 	w := &healthWaiter{c: c}
 	out := make([]HealthResult, len(refs))
-	parallel.Each(8, len(refs), func(i int) {
-		out[i], _ = w.check(ctx, refs[i])
-	})
+	var g errgroup.Group
+	g.SetLimit(8)
+	for i := range refs {
+		g.Go(func() error {
+			out[i], _ = w.check(ctx, refs[i])
+			return nil
+		})
+	}
+	_ = g.Wait() // every call returns nil: errors are kept per index
 	return out
 }

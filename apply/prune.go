@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/internal/parallel"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -28,9 +28,15 @@ func pruneAll(ctx context.Context, c *kube.Client, prunes []plan.Change, opts Op
 			}
 		}
 		errs := make([]error, len(batch))
-		parallel.Each(opts.Concurrency, len(batch), func(i int) {
-			errs[i] = pruneOne(ctx, c, batch[i])
-		})
+		var g errgroup.Group
+		g.SetLimit(opts.Concurrency)
+		for i := range batch {
+			g.Go(func() error {
+				errs[i] = pruneOne(ctx, c, batch[i])
+				return nil
+			})
+		}
+		_ = g.Wait() // every call returns nil: errors are kept per index
 		var failed []error
 		for i, ch := range batch {
 			if errs[i] != nil {

@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-
-	"github.com/kubeplan/kubeplan/internal/parallel"
+	"golang.org/x/sync/errgroup"
 )
 
 // Options control what Load reads.
@@ -59,10 +59,20 @@ func Load(paths []string, opts Options) (*Result, error) {
 		err   error
 	}
 	results := make([]out, len(tasks))
-	parallel.Each(opts.Concurrency, len(tasks), func(i int) {
-		o, p, err := runTask(tasks[i], opts)
-		results[i] = out{o, p, err}
-	})
+	n := opts.Concurrency
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	var g errgroup.Group
+	g.SetLimit(n)
+	for i := range tasks {
+		g.Go(func() error {
+			o, p, err := runTask(tasks[i], opts)
+			results[i] = out{o, p, err}
+			return nil
+		})
+	}
+	_ = g.Wait() // every call returns nil: errors are kept per index
 	res := &Result{Files: len(tasks)}
 	for _, r := range results {
 		if r.err != nil {

@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/kubeplan/kubeplan/internal/parallel"
 )
 
 // dryRunAll server-side dry-runs every target, concurrently, and classifies
@@ -20,15 +19,21 @@ import (
 func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*target]*unstructured.Unstructured) ([]Change, error) {
 	changes := make([]Change, len(targets))
 	errs := make([]*ObjectError, len(targets))
-	parallel.Each(p.opts.Concurrency, len(targets), func(i int) {
-		t := targets[i]
-		c, err := p.dryRun(ctx, t, live[t])
-		if err != nil {
-			errs[i] = &ObjectError{Ref: t.ref, Source: sourceOf(t.src), Err: err}
-			return
-		}
-		changes[i] = c
-	})
+	var g errgroup.Group
+	g.SetLimit(p.opts.Concurrency)
+	for i := range targets {
+		g.Go(func() error {
+			t := targets[i]
+			c, err := p.dryRun(ctx, t, live[t])
+			if err != nil {
+				errs[i] = &ObjectError{Ref: t.ref, Source: sourceOf(t.src), Err: err}
+				return nil
+			}
+			changes[i] = c
+			return nil
+		})
+	}
+	_ = g.Wait() // every call returns nil: errors are kept per index
 	var all Errors
 	for _, e := range errs {
 		if e != nil {

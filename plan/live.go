@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
+	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/internal/parallel"
 )
 
 // listThreshold is how many objects of one resource in one namespace make a
@@ -66,37 +66,43 @@ func fetch(ctx context.Context, c *kube.Client, addrs []address, concurrency int
 	}
 	out := make([]*unstructured.Unstructured, len(addrs))
 	errs := make([]error, len(keys))
-	parallel.Each(concurrency, len(keys), func(g int) {
-		k := keys[g]
-		idx := groups[k]
-		ri := c.Dynamic.Resource(k.gvr).Namespace(k.namespace)
-		if len(idx) >= listThreshold {
-			list, err := ri.List(ctx, metav1.ListOptions{})
-			if err != nil {
-				errs[g] = fmt.Errorf("listing %s in %q: %w", k.gvr.Resource, k.namespace, err)
-				return
-			}
-			byName := make(map[string]*unstructured.Unstructured, len(list.Items))
-			for j := range list.Items {
-				byName[list.Items[j].GetName()] = &list.Items[j]
+	var eg errgroup.Group
+	eg.SetLimit(concurrency)
+	for g := range keys {
+		eg.Go(func() error {
+			k := keys[g]
+			idx := groups[k]
+			ri := c.Dynamic.Resource(k.gvr).Namespace(k.namespace)
+			if len(idx) >= listThreshold {
+				list, err := ri.List(ctx, metav1.ListOptions{})
+				if err != nil {
+					errs[g] = fmt.Errorf("listing %s in %q: %w", k.gvr.Resource, k.namespace, err)
+					return nil
+				}
+				byName := make(map[string]*unstructured.Unstructured, len(list.Items))
+				for j := range list.Items {
+					byName[list.Items[j].GetName()] = &list.Items[j]
+				}
+				for _, i := range idx {
+					out[i] = byName[addrs[i].name] // each index is written by one goroutine only
+				}
+				return nil
 			}
 			for _, i := range idx {
-				out[i] = byName[addrs[i].name] // each index is written by one goroutine only
+				o, err := ri.Get(ctx, addrs[i].name, metav1.GetOptions{})
+				if apierrors.IsNotFound(err) {
+					continue
+				}
+				if err != nil {
+					errs[g] = fmt.Errorf("reading %s %s: %w", k.gvr.Resource, addrs[i].name, err)
+					return nil
+				}
+				out[i] = o
 			}
-			return
-		}
-		for _, i := range idx {
-			o, err := ri.Get(ctx, addrs[i].name, metav1.GetOptions{})
-			if apierrors.IsNotFound(err) {
-				continue
-			}
-			if err != nil {
-				errs[g] = fmt.Errorf("reading %s %s: %w", k.gvr.Resource, addrs[i].name, err)
-				return
-			}
-			out[i] = o
-		}
-	})
+			return nil
+		})
+	}
+	_ = eg.Wait() // every call returns nil: errors are kept per index
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -6,11 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/kubeplan/kubeplan/internal/parallel"
 )
 
 // Permission is one thing the apply needs to be allowed to do.
@@ -80,23 +79,29 @@ func (p *planner) checkPermissions(ctx context.Context, perms []Permission) (Mis
 	perms = dedupe(perms)
 	allowed := make([]bool, len(perms))
 	errs := make([]error, len(perms))
-	parallel.Each(p.opts.Concurrency, len(perms), func(i int) {
-		pm := perms[i]
-		review := &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "authorization.k8s.io/v1",
-			"kind":       "SelfSubjectAccessReview",
-			"spec": map[string]any{"resourceAttributes": map[string]any{
-				"verb": pm.Verb, "group": pm.Group, "resource": pm.Resource,
-				"namespace": pm.Namespace, "name": pm.Name,
-			}},
-		}}
-		res, err := p.c.Dynamic.Resource(ssarGVR).Create(ctx, review, metav1.CreateOptions{})
-		if err != nil {
-			errs[i] = fmt.Errorf("checking permission to %s %s: %w", pm.Verb, pm.Resource, err)
-			return
-		}
-		allowed[i], _, _ = unstructured.NestedBool(res.Object, "status", "allowed")
-	})
+	var g errgroup.Group
+	g.SetLimit(p.opts.Concurrency)
+	for i := range perms {
+		g.Go(func() error {
+			pm := perms[i]
+			review := &unstructured.Unstructured{Object: map[string]any{
+				"apiVersion": "authorization.k8s.io/v1",
+				"kind":       "SelfSubjectAccessReview",
+				"spec": map[string]any{"resourceAttributes": map[string]any{
+					"verb": pm.Verb, "group": pm.Group, "resource": pm.Resource,
+					"namespace": pm.Namespace, "name": pm.Name,
+				}},
+			}}
+			res, err := p.c.Dynamic.Resource(ssarGVR).Create(ctx, review, metav1.CreateOptions{})
+			if err != nil {
+				errs[i] = fmt.Errorf("checking permission to %s %s: %w", pm.Verb, pm.Resource, err)
+				return nil
+			}
+			allowed[i], _, _ = unstructured.NestedBool(res.Object, "status", "allowed")
+			return nil
+		})
+	}
+	_ = g.Wait() // every call returns nil: errors are kept per index
 	var missing MissingPermissions
 	for i, pm := range perms {
 		if errs[i] != nil {

@@ -12,7 +12,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// DefaultFile is read from the working directory when --config is not given.
+// DefaultFile is the config's name: Discover looks for it from a directory up
+// to the repository root when --config is not given.
 const DefaultFile = ".kubeplan.yaml"
 
 // Config is the content of .kubeplan.yaml.
@@ -30,12 +31,15 @@ type Config struct {
 
 	// File is where the config was read from ("" when none).
 	File string `yaml:"-"`
+	// Dir is the absolute directory of File ("" when none): relative paths
+	// in the config are relative to it (see Resolve).
+	Dir string `yaml:"-"`
 	// RulePos is the line:column of each entry under rules, for messages.
 	RulePos map[string][2]int `yaml:"-"`
 }
 
-// Load reads path. When explicit is false a missing file is not an error
-// and yields an empty Config.
+// Load reads path (--config). When explicit is false a missing file is not
+// an error and yields an empty Config. Dir is the directory of path.
 func Load(path string, explicit bool) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
@@ -51,7 +55,7 @@ var lineRE = regexp.MustCompile(`line (\d+): (.*)`)
 
 // Parse reads config data; unknown keys are errors.
 func Parse(path string, data []byte) (*Config, error) {
-	c := &Config{File: path, RulePos: map[string][2]int{}}
+	c := &Config{File: path, Dir: dirOf(path), RulePos: map[string][2]int{}}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return c, nil
 	}
@@ -64,7 +68,7 @@ func Parse(path string, data []byte) (*Config, error) {
 		}
 		return nil, fmt.Errorf("%s:1:1: %s", path, err)
 	}
-	c.File = path
+	c.File, c.Dir = path, dirOf(path)
 	var n yaml.Node
 	if yaml.Unmarshal(data, &n) == nil && len(n.Content) > 0 {
 		root := n.Content[0]

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"k8s.io/client-go/dynamic"
 )
 
 const (
@@ -35,8 +37,8 @@ type Cluster struct {
 	stopOnce   sync.Once
 	stopErr    error
 	seq        atomic.Int64 // numbers the namespaces made by Namespace
-	restMu     sync.Mutex
-	rest       *restClient
+	clientMu   sync.Mutex
+	client     dynamic.Interface // the admin's, made by admin
 }
 
 // Launch starts bin/testcluster in a new temporary directory and waits until it

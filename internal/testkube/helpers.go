@@ -2,8 +2,8 @@ package testkube
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // Namespace creates a namespace named after t, waits for its default
@@ -19,17 +22,17 @@ import (
 func (c *Cluster) Namespace(t testing.TB) string {
 	t.Helper()
 	name := namespaceName(t.Name(), c.seq.Add(1))
-	r, err := c.admin()
+	dc, err := c.admin()
 	if err != nil {
 		t.Fatalf("testkube: namespace %s: %v", name, err)
 	}
-	ns := map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}
-	if err := r.do(http.MethodPost, "/api/v1/namespaces", ns, http.StatusCreated); err != nil {
+	ctx := context.Background()
+	ns := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}}
+	if _, err := dc.Resource(namespacesGVR).Create(ctx, ns, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("testkube: create namespace: %v", err)
 	}
-	sa := "/api/v1/namespaces/" + name + "/serviceaccounts/default"
 	for deadline := time.Now().Add(namespaceTimeout); ; time.Sleep(50 * time.Millisecond) {
-		err := r.do(http.MethodGet, sa, nil, http.StatusOK)
+		_, err := dc.Resource(serviceAccountsGVR).Namespace(name).Get(ctx, "default", metav1.GetOptions{})
 		if err == nil {
 			break
 		}
@@ -38,8 +41,8 @@ func (c *Cluster) Namespace(t testing.TB) string {
 		}
 	}
 	t.Cleanup(func() {
-		if r, err := c.admin(); err == nil {
-			_ = r.do(http.MethodDelete, "/api/v1/namespaces/"+name, nil, http.StatusOK, http.StatusAccepted, http.StatusNotFound)
+		if dc, err := c.admin(); err == nil {
+			_ = dc.Resource(namespacesGVR).Delete(context.Background(), name, metav1.DeleteOptions{})
 		}
 	})
 	return name
@@ -110,9 +113,23 @@ func (c *Cluster) Narrow(t testing.TB, prefix, ns string) string {
 	t.Helper()
 	user := prefix + "-" + ns
 	kc := c.User(t, user)
-	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--clusterrole=edit", "--user="+user)
+	dc, err := c.admin()
+	if err != nil {
+		t.Fatalf("testkube: narrow identity %s: %v", user, err)
+	}
+	rbac := "rbac.authorization.k8s.io"
+	binding := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": rbac + "/v1",
+		"kind":       "RoleBinding",
+		"metadata":   map[string]any{"name": user, "namespace": ns},
+		"roleRef":    map[string]any{"apiGroup": rbac, "kind": "ClusterRole", "name": "edit"},
+		"subjects":   []any{map[string]any{"apiGroup": rbac, "kind": "User", "name": user}},
+	}}
+	if _, err := dc.Resource(roleBindingsGVR).Namespace(ns).Create(context.Background(), binding, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("testkube: create rolebinding %s in %s: %v", user, ns, err)
+	}
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "create", "deployments", "-n", ns); strings.TrimSpace(out) == "yes" {
+		if ok, _ := canCreateDeployments(kc, ns); ok {
 			return kc
 		}
 	}

@@ -61,6 +61,17 @@ func TestIntegrationCluster(t *testing.T) {
 		}
 	})
 
+	t.Run("narrow helper", func(t *testing.T) {
+		ns := c.Namespace(t)
+		kc := c.Narrow(t, "ci", ns)
+		for _, tc := range []struct{ ns, want string }{{ns, "yes"}, {"default", "no"}} {
+			out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "create", "deployments", "-n", tc.ns)
+			if got := strings.TrimSpace(out); got != tc.want {
+				t.Errorf("can-i create deployments -n %s = %q, want %q", tc.ns, got, tc.want)
+			}
+		}
+	})
+
 	t.Run("deployment becomes available", func(t *testing.T) {
 		ns := c.Namespace(t)
 		c.Kubectl(t, "-n", ns, "apply", "-f", writeManifest(t, Deployment("web", "nginx:1.27", 3)))

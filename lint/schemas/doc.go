@@ -11,7 +11,7 @@
 //     type, for the deprecated-API checks.
 //
 // The artifacts (k8s-v<minor>.tar.gz, apis.json.gz, zz_generated.go) are
-// produced by internal/schemagen through `go generate ./lint/schemas/` and
+// produced by tools/schemagen through `go generate ./lint/schemas/` and
 // must never be edited by hand. Schema files follow kubeconform v0.8.0's
 // naming: "deployment-apps-v1.json", "service-v1.json".
 //

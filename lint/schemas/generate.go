@@ -2,9 +2,9 @@ package schemas
 
 import "embed"
 
-//go:generate go run ../../internal/schemagen -out .
+//go:generate go run ../../tools/schemagen -out .
 
-// artifacts holds what internal/schemagen wrote here: the schema archive
+// artifacts holds what tools/schemagen wrote here: the schema archive
 // (named by schemaArchive in zz_generated.go) and the API index.
 //
 //go:embed k8s-v*.tar.gz apis.json.gz

@@ -58,7 +58,7 @@ var loadIndex = sync.OnceValues(func() (*APIIndex, error) {
 // Index returns the embedded API index, parsed on first use.
 func Index() (*APIIndex, error) { return loadIndex() }
 
-// indexData mirrors apis.json.gz as internal/schemagen writes it.
+// indexData mirrors apis.json.gz as tools/schemagen writes it.
 type indexData struct {
 	Sources       []string `json:"sources"`
 	SchemaVersion string   `json:"schemaVersion"`

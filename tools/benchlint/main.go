@@ -1,0 +1,140 @@
+package main
+
+import (
+	"github.com/kubeplan/kubeplan/tools/benchkit"
+
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/kubeplan/kubeplan/lint/schemas"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "benchlint:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("benchlint", flag.ContinueOnError)
+	runs := fs.Int("runs", 5, "timed runs of each tool, alternating, after one warm-up each")
+	dir := fs.String("dir", ".bench/lint", "working directory for the corpus and the CRD schema (relative to the module root)")
+	resources := fs.Int("resources", 20000, "resources in the corpus, the CRD included")
+	files := fs.Int("files", 2000, "files in the corpus, the CRD's own file included")
+	seed := fs.Int64("seed", 1, "seed of the corpus generator")
+	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *runs < 1 {
+		return errors.New("-runs must be at least 1")
+	}
+	root, err := benchkit.ModuleRoot()
+	if err != nil {
+		return err
+	}
+	benchDir := *dir
+	if !filepath.IsAbs(benchDir) {
+		benchDir = filepath.Join(root, benchDir)
+	}
+	p := params{Resources: *resources, Files: *files, Seed: *seed, Generator: generatorVersion}
+	if err := p.validate(); err != nil {
+		return err
+	}
+
+	// 1. The corpus and the CRD's JSON schema.
+	corpus := filepath.Join(benchDir, "corpus")
+	step("corpus: %s", corpus)
+	m, generated, err := ensureCorpus(corpus, p)
+	if err != nil {
+		return fmt.Errorf("generating the corpus: %w", err)
+	}
+	if generated {
+		step("  generated %d resources in %d files (%.1f MiB), %d invalid", p.Resources, p.Files, float64(m.Bytes)/(1<<20), len(m.Invalid))
+	} else {
+		step("  up to date (%d resources in %d files)", p.Resources, p.Files)
+	}
+	const crdSchemaDir = "crd-schemas"
+	if err := writeCRDSchema(filepath.Join(benchDir, crdSchemaDir)); err != nil {
+		return fmt.Errorf("writing the CRD schema: %w", err)
+	}
+	builtin, err := schemas.Dir()
+	if err != nil {
+		return err
+	}
+
+	// 2. The tools.
+	step("building bin/kubeplan")
+	kpBin, err := buildKubeplan(root)
+	if err != nil {
+		return err
+	}
+	step("kubeconform %s in bin/", kubeconformVersion)
+	kcBin, err := installKubeconform(root)
+	if err != nil {
+		return err
+	}
+	n := fmt.Sprint(runtime.NumCPU())
+	kc := tool{Name: "kubeconform", Bin: kcBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{
+		"-strict", "-summary", "-output", "json", "-n", n,
+		"-schema-location", filepath.Join(builtin, schemas.FileTemplate),
+		"-schema-location", filepath.Join(crdSchemaDir, schemas.FileTemplate), // relative to benchDir
+		"corpus",
+	}}
+	kp := tool{Name: "kubeplan", Bin: kpBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", "corpus"}}
+
+	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Manifest: m, CorpusDir: benchkit.Rel(root, corpus),
+		KC: shown(kc, root, builtin), KP: shown(kp, root, builtin), KCVersion: kubeconformVersion,
+		KPVersion: benchkit.ToolVersion(kpBin, "version"), Expected: expectedDetection(m)}
+
+	// 3. Warm-up (also checks what each found), then alternating runs.
+	res.LoadBefore = benchkit.LoadAverage()
+	step("warm-up (load average %s)", res.LoadBefore)
+	if err := warmUp(res, kc, kp); err != nil {
+		return err
+	}
+	for i := 0; i < *runs; i++ {
+		a, _, err := kc.Run(0)
+		if err != nil {
+			return err
+		}
+		b, _, err := kp.Run(0)
+		if err != nil {
+			return err
+		}
+		res.KCSamples = append(res.KCSamples, a)
+		res.KPSamples = append(res.KPSamples, b)
+		step("run %d/%d: kubeconform %s %s %s, kubeplan %s %s %s", i+1, *runs, secs(a.Wall), secs(a.CPU), mib(a.MaxRSS), secs(b.Wall), secs(b.CPU), mib(b.MaxRSS))
+	}
+	res.LoadAfter = benchkit.LoadAverage()
+
+	// 4. Report.
+	return benchkit.Publish(root, *doc, sectionTitle, res.markdown(), step)
+}
+
+// warmUp runs each tool once, untimed, and reads what they found.
+func warmUp(res *result, kc, kp tool) error {
+	_, out, err := kc.Run(0)
+	if err != nil {
+		return err
+	}
+	if res.KCDet, err = parseKubeconform(out, "corpus"); err != nil {
+		return err
+	}
+	_, out, err = kp.Run(0)
+	if err != nil {
+		return err
+	}
+	res.KPDet, err = parseKubeplan(out, "corpus")
+	return err
+}
+
+func step(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "benchlint: "+format+"\n", args...)
+}
