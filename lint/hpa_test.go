@@ -48,7 +48,7 @@ func TestHPAReplicasStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := RunSources(srcs, Options{})
+	got, err := runSources(srcs, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestHPAReplicasStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := Run(res, Options{})
+	want, err := run(res, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestHPAReplicasStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err = RunSources(srcs, Options{}); err != nil || len(got.Findings) != 0 {
+	if got, err = runSources(srcs, Options{}); err != nil || len(got.Findings) != 0 {
 		t.Errorf("without the autoscaler: %v %+v", err, got.Findings)
 	}
 }

@@ -25,7 +25,7 @@ func benchCorpus(b *testing.B) string {
 }
 
 // BenchmarkLintCorpus does in-process what `kubeplan lint -o json corpus`
-// does (manifest.Collect, lint.RunSources, the JSON report), for profiling
+// does (lint.Check (streamed), the JSON report), for profiling
 // where kubeplan's time and memory go:
 //
 //	go test ./tools/benchlint -run '^$' -bench LintCorpus -benchtime 1x -cpuprofile cpu.out -memprofile mem.out
@@ -37,11 +37,7 @@ func BenchmarkLintCorpus(b *testing.B) {
 	dir := benchCorpus(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		rep, err := lint.RunSources(srcs, lint.Options{})
+		rep, _, err := lint.Check(lint.Input{Paths: []string{dir}}, lint.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -53,7 +49,7 @@ func BenchmarkLintCorpus(b *testing.B) {
 
 // BenchmarkLoadCorpus measures manifest.Load alone: reading and parsing the
 // whole corpus with positions. It also reports the live heap the loaded
-// corpus holds (live-MiB): what lint.Run, unlike lint.RunSources, keeps
+// corpus holds (live-MiB): what lint.Check with KeepObjects, unlike the streamed lint, keeps
 // until the end.
 func BenchmarkLoadCorpus(b *testing.B) {
 	dir := benchCorpus(b)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest"
 )
 
 var small = params{Resources: 401, Files: 11, Seed: 7, Generator: generatorVersion}
@@ -80,11 +79,7 @@ func TestKubeplanFindsExactlyThePlantedDefects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := lint.RunSources(srcs, lint.Options{}) // as `kubeplan lint` does
+	rep, _, err := lint.Check(lint.Input{Paths: []string{dir}}, lint.Options{}) // as `kubeplan lint` does
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,6 @@
 // wall ratio is the median of the per-pair ratios.
 //
 // bench_test.go lints the same corpus in-process, as the CLI does
-// (manifest.Collect + lint.RunSources), for profiling with
+// (lint.Check (streamed)), for profiling with
 // go test -cpuprofile; see docs/benchmarks.md.
 package main

@@ -133,7 +133,7 @@ func planInProcess(kubeconfig, ns, corpus string, serverPID int) (*anatomy, erro
 	opts := plan.Options{Namespace: ns, FieldManager: fieldManager, Adopt: true, Concurrency: planConcurrency, ApplySet: &as}
 	t := time.Now()
 	rec.t0 = t
-	pl, err := plan.Make(context.Background(), client, res.Objects, opts)
+	pl, err := plan.Make(context.Background(), client, res, opts)
 	if err != nil {
 		return nil, err
 	}

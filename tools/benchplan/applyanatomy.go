@@ -45,7 +45,7 @@ const (
 	stepPlan    = "plan.Make (reviews, reads, dry-runs)"
 	stepLock    = "acquire the lock (Lease)"
 	stepFresh   = "plan.CheckFresh under the lock"
-	stepExecute = "apply.Execute (parent, writes, prunes, record)"
+	stepExecute = "apply.Reconcile (lock, plan.CheckFresh, parent, writes, prunes, record, release)"
 	stepRelease = "release the lock"
 )
 
@@ -96,45 +96,23 @@ func applyInProcess(kubeconfig, ns, corpus, scenario, profile string, serverPID 
 	mark(stepLint, t)
 
 	t = time.Now()
-	pl, err := plan.Make(ctx, client, res.Objects, plan.Options{Namespace: ns, FieldManager: fieldManager, ApplySet: &as, Concurrency: planConcurrency})
+	pl, err := plan.Make(ctx, client, res, plan.Options{Namespace: ns, FieldManager: fieldManager, ApplySet: &as, Concurrency: planConcurrency})
 	if err != nil {
 		return nil, err
 	}
 	mark(stepPlan, t)
 
-	var out *apply.Result
-	if inSync(pl) {
-		// cmd/kubeplan applyOnce: nothing to write, not even the record: no lock.
-		out = &apply.Result{}
-		for _, ch := range pl.Changes {
-			out.Objects = append(out.Objects, apply.ObjectResult{Ref: ch.Ref, Outcome: apply.Unchanged})
-		}
-	} else {
-		t = time.Now()
-		lock, err := apply.AcquireLock(ctx, client, apply.LockOptions{Namespace: ns, Name: "kubeplan-lock-" + as.Name})
-		if err != nil {
-			return nil, err
-		}
-		mark(stepLock, t)
-
-		t = time.Now()
-		if err := plan.CheckFresh(ctx, client, pl); err != nil {
-			return nil, err
-		}
-		mark(stepFresh, t)
-
-		t = time.Now()
-		if out, err = apply.Execute(ctx, client, pl, apply.Options{FieldManager: fieldManager, ApplySet: &as, Version: "dev",
-			Concurrency: planConcurrency, Timeout: 5 * time.Minute}); err != nil {
-			return nil, err
-		}
+	// As kubeplan apply does: apply.Reconcile writes nothing (no lock) when
+	// the plan is in sync, else takes the lock, re-checks the plan
+	// (plan.CheckFresh), executes it and releases the lock.
+	t = time.Now()
+	out, err := apply.Reconcile(ctx, client, pl, apply.Options{FieldManager: fieldManager, ApplySet: &as, Version: "dev",
+		Concurrency: planConcurrency, Timeout: 5 * time.Minute})
+	if err != nil {
+		return nil, err
+	}
+	if !out.InSync {
 		mark(stepExecute, t)
-
-		t = time.Now()
-		if err := lock.Release(ctx); err != nil {
-			return nil, err
-		}
-		mark(stepRelease, t)
 	}
 
 	a.Wall = time.Since(t0)
@@ -156,15 +134,6 @@ func applyInProcess(kubeconfig, ns, corpus, scenario, profile string, serverPID 
 	}
 	sort.Slice(a.Classes, func(i, j int) bool { return a.Classes[i].First < a.Classes[j].First })
 	return a, nil
-}
-
-// inSync is cmd/kubeplan's: applying pl (without a revision) would write
-// nothing at all, not even the record on the ApplySet parent.
-func inSync(pl *plan.Plan) bool {
-	if pl.HasChanges() {
-		return false
-	}
-	return pl.Parent == nil || pl.Parent.Exists && pl.Parent.Result == "ok"
 }
 
 // classifyApply names an apply's request: the lock, the ApplySet parent,

@@ -128,7 +128,7 @@ func (r *applyResult) writeAnatomy(w func(string, ...any)) {
 		return
 	}
 	w("### Where one `kubeplan apply` of %s objects spends its time\n\n", thousands(r.Corpus.Info.Spec.objects()))
-	w("The three scenarios run once more in-process in a fresh namespace (`applyInProcess`, as `kubeplan apply --wait=false` does: manifest.Load + lint.Run, plan.Make, and only when something is to be written the lock, plan.CheckFresh, apply.Execute and the lock's release), every request timed by class; times from the start of the run.\n\n")
+	w("The three scenarios run once more in-process in a fresh namespace (`applyInProcess`, as `kubeplan apply --wait=false` does: lint.Check, plan.Make, and only when something is to be written the apply.Reconcile (lock, plan.CheckFresh, apply.Execute, release)), every request timed by class; times from the start of the run.\n\n")
 	w("| step |")
 	for _, a := range r.Anatomy {
 		w(" %s |", a.Scenario)

@@ -26,7 +26,7 @@
 //     object, 32 in flight, and a LIST of the three resources.
 //   - parse.go: objects reported as changed, from kubeplan's JSON summary
 //     and from kubectl diff's output (one "diff -u -N" block per object).
-//   - anatomy.go: one plan run in-process (manifest.Load, lint.Run,
+//   - anatomy.go: one plan run in-process (lint.Check,
 //     plan.Make, the JSON renderer) with every request timed by class, and,
 //     with -cpuprofile, a CPU profile of five such runs.
 //   - stats.go, report.go, machine.go: medians, paired ratios, the

@@ -177,7 +177,7 @@ func (r *result) markdown() string {
 
 	if a := r.Anatomy; a != nil {
 		w("### Where one `kubeplan plan` of %s objects spends its time\n\n", thousands(n))
-		w("The same plan run in-process (`planInProcess`: manifest.Load, lint.Run, plan.Make, the JSON renderer), every request timed by class; times from the start of plan.Make. %s\n\n", a.Summary)
+		w("The same plan run in-process (`planInProcess`: lint.Check, plan.Make, the JSON renderer), every request timed by class; times from the start of plan.Make. %s\n\n", a.Summary)
 		w("| step | requests | from | to | summed latency |\n|---|---:|---:|---:|---:|\n")
 		w("| load + lint the files | | | %s before | |\n", ms(a.LoadLint))
 		for _, c := range a.Classes {

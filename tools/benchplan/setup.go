@@ -63,21 +63,18 @@ func startBench(root string, onSignal func()) (*bench, error) {
 
 // loadAndLint reads the corpus and lints it as kubeplan plan and apply do
 // before any request; the corpus must be clean.
-func loadAndLint(corpus, ns string) (*manifest.Result, error) {
-	res, err := manifest.Load([]string{corpus}, manifest.Options{})
-	if err != nil {
-		return nil, err
-	}
+func loadAndLint(corpus, ns string) ([]*manifest.Object, error) {
 	kv, err := lint.NormalizeKubeVersion("")
 	if err != nil {
 		return nil, err
 	}
-	rep, err := lint.Run(res, lint.Options{KubeVersion: kv, Namespace: ns, Rules: map[string]lint.RuleSetting{}})
+	rep, objs, err := lint.Check(lint.Input{Paths: []string{corpus}, KeepObjects: true},
+		lint.Options{KubeVersion: kv, Namespace: ns, Rules: map[string]lint.RuleSetting{}})
 	if err != nil {
 		return nil, err
 	}
 	if n := rep.Count(lint.Error); n > 0 {
 		return nil, fmt.Errorf("lint found %d errors in the corpus", n)
 	}
-	return res, nil
+	return objs, nil
 }
