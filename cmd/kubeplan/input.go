@@ -63,8 +63,8 @@ func (f *inputFlags) check(cmd *cobra.Command, s streams, paths []string, namesp
 	}
 	in := lint.Input{
 		Paths:    paths,
-		Load:     manifest.Options{Exclude: append(append([]string{}, cfg.Exclude...), f.exclude...), Stdin: s.in, Concurrency: f.concurrency},
-		CRDPaths: append(append([]string{}, cfg.CRDs...), f.crds...),
+		Load:     manifest.Options{Exclude: append(cfg.ExcludePatterns(), f.exclude...), Stdin: s.in, Concurrency: f.concurrency},
+		CRDPaths: append(cfg.CRDPaths(), f.crds...),
 	}
 	return in, opts, nil
 }
@@ -75,7 +75,7 @@ func (f *inputFlags) config() (*config.Config, error) {
 	if f.configFile != "" {
 		return config.Load(f.configFile, true)
 	}
-	return config.Load(config.DefaultFile, false) // MERGE: config.Discover(".")
+	return config.Discover(".")
 }
 
 // relativeTo names files relative to root, so findings read
