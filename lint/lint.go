@@ -2,9 +2,11 @@ package lint
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
-	"github.com/kubeplan/kubeplan/internal/parallel"
+	"golang.org/x/sync/errgroup"
+
 	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
 )
@@ -70,16 +72,20 @@ func newLinter(opts Options) (*linter, error) {
 // checkAll validates every object, in parallel, keeping input order.
 func (l *linter) checkAll(objs []*manifest.Object) ([]Finding, error) {
 	results := make([][]Finding, len(objs))
-	errs := make([]error, len(objs))
-	parallel.Each(l.opts.Concurrency, len(objs), func(i int) {
-		results[i], errs[i] = l.checkObject(objs[i])
-	})
+	var g errgroup.Group
+	g.SetLimit(workers(l.opts.Concurrency))
+	for i, o := range objs {
+		g.Go(func() (err error) {
+			results[i], err = l.checkObject(o)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
 	var out []Finding
-	for i := range objs {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		out = append(out, results[i]...)
+	for _, r := range results {
+		out = append(out, r...)
 	}
 	return out, nil
 }
@@ -202,3 +208,12 @@ func applySettings(fs []Finding, objs []*manifest.Object, rules map[string]RuleS
 }
 
 func ignoreKey(file, obj, ns string) string { return file + "\x00" + ns + "\x00" + obj }
+
+// workers is how many goroutines check at once: n, or the number of CPUs
+// when n <= 0.
+func workers(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}

@@ -1,8 +1,9 @@
 package lint
 
 import (
+	"golang.org/x/sync/errgroup"
+
 	"github.com/kubeplan/kubeplan/internal/hpa"
-	"github.com/kubeplan/kubeplan/internal/parallel"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/policies"
 )
@@ -53,7 +54,7 @@ func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
 		err      error
 	}
 	results := make([]result, len(srcs))
-	parallel.Each(opts.Concurrency, len(srcs), func(i int) {
+	checkSource := func(i int) {
 		objs, probs := pre[i].objs, pre[i].probs
 		if !pre[i].ok {
 			var err error
@@ -75,7 +76,16 @@ func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
 			}
 		}
 		results[i] = r
-	})
+	}
+	var g errgroup.Group
+	g.SetLimit(workers(opts.Concurrency))
+	for i := range srcs {
+		g.Go(func() error {
+			checkSource(i)
+			return nil
+		})
+	}
+	_ = g.Wait()
 
 	rep := Report{Files: len(srcs)}
 	var records []identity
