@@ -78,8 +78,9 @@ func (w *parentWriter) writeUnion(ctx context.Context, keep []plan.Change) error
 // recordResult writes the exact set (after a successful apply and prune) and
 // the run's revision and result.
 //
-// wrote says whether the run wrote an object: only then does applied-at move.
-// checked-at always does.
+// wrote says whether the run wrote an object: only then does applied-at move
+// for sure. A run that wrote nothing writes the parent only when the record
+// changes (a new revision, a result), and checked-at moves with it.
 func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []plan.Change, wrote bool) error {
 	as := w.opts.ApplySet
 	if as == nil {
@@ -101,7 +102,7 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 	if w.opts.Revision != "" {
 		record[AnnotationRevision] = w.opts.Revision
 	}
-	return w.write(ctx, st, record, true)
+	return w.write(ctx, st, record, wrote)
 }
 
 // write server-side applies the parent when its labels or annotations would

@@ -83,7 +83,7 @@ func (e *env) run(opts plan.Options, aopts apply.Options) (*apply.Result, *kube.
 		return nil, cl, err
 	}
 	aopts.ApplySet, aopts.Version, aopts.Wait, aopts.Timeout = &e.as, "test", true, 60*time.Second
-	r, err := apply.Execute(context.Background(), cl, p, aopts)
+	r, err := apply.Reconcile(context.Background(), cl, p, aopts)
 	return r, cl, err
 }
 
