@@ -32,7 +32,9 @@ func TestIntegrationApplyAsksInATerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	live := func() string { return c.Kubectl(t, "-n", ns, "get", "configmap", "settings", "-o", "jsonpath={.data.currency}", "--ignore-not-found") }
+	live := func() string {
+		return c.Kubectl(t, "-n", ns, "get", "configmap", "settings", "-o", "jsonpath={.data.currency}", "--ignore-not-found")
+	}
 	args := []string{"apply", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/set", "--wait=false", dir}
 
 	cm("EUR")
