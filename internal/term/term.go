@@ -5,6 +5,8 @@ package term
 import (
 	"io"
 	"os"
+
+	"golang.org/x/term"
 )
 
 // Color reports whether w is a terminal and NO_COLOR is unset
@@ -19,12 +21,9 @@ func ColorIn(w io.Writer, lookup func(string) (string, bool)) bool {
 	return IsTerminal(w)
 }
 
-// IsTerminal reports whether w (or r) is a terminal.
+// IsTerminal reports whether w (or r) is a terminal. A character device
+// is not enough: /dev/null is one too (stdin of a systemd service).
 func IsTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -28,3 +28,16 @@ func TestColor(t *testing.T) {
 		}
 	}
 }
+
+// /dev/null is a character device but not a terminal: apply run by systemd
+// (stdin /dev/null) must not ask a question nobody can answer.
+func TestDevNullIsNotATerminal(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if IsTerminal(f) {
+		t.Error("/dev/null taken for a terminal")
+	}
+}

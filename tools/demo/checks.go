@@ -214,6 +214,26 @@ func recorded(ns, parent string) func(context.Context, *session) error {
 	}
 }
 
+// failedRun asserts the ApplySet parent records a failed run whose error
+// says msg, and still lists the member types it listed before (the set
+// itself was not touched: only the record).
+func failedRun(ns, parent, msg string) func(context.Context, *session) error {
+	return func(ctx context.Context, s *session) error {
+		o, err := s.mustGet(ctx, configmaps, ns, parent)
+		if err != nil {
+			return err
+		}
+		a := o.GetAnnotations()
+		if a["kubeplan.dev/result"] != "failed" || !strings.Contains(a["kubeplan.dev/last-error"], msg) {
+			return fmt.Errorf("configmap %s/%s records result %q, error %q; want failed with %q", ns, parent, a["kubeplan.dev/result"], a["kubeplan.dev/last-error"], msg)
+		}
+		if a["applyset.kubernetes.io/contains-group-kinds"] == "" {
+			return fmt.Errorf("configmap %s/%s lost its member types", ns, parent)
+		}
+		return nil
+	}
+}
+
 // pushed asserts the remote's branch is HEAD of the current directory.
 func pushed(branch string) func(context.Context, *session) error {
 	return func(_ context.Context, s *session) error {

@@ -195,9 +195,12 @@ var seedStory = story{
 		},
 		{
 			title: "The reconciler meets the broken commit: apply writes nothing, 3 replicas keep running",
-			do:    []action{fails(1, seedApply, typoFinding, "nothing was sent to the cluster").without("configured")},
-			check: check{"deployment web and the ApplySet were not written; web: 3/3 ready",
-				all(unchanged("web", deployments, "store", "web"), unchanged("parent", configmaps, "store", "gitops-applyset"), deployment("store", "web", 3))},
+			do: []action{
+				fails(1, seedApply, typoFinding, "nothing was sent to the cluster").without("configured"),
+				run(seedStatus, "Result:    failed", "Error:     lint found 1 error(s); nothing was sent to the cluster"),
+			},
+			check: check{"deployment web was not written, the ApplySet records the failed run; web: 3/3 ready",
+				all(unchanged("web", deployments, "store", "web"), failedRun("store", "gitops-applyset", "lint found 1 error(s)"), deployment("store", "web", 3))},
 		},
 		{
 			title: "Revert the broken commit: in sync again",

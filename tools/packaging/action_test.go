@@ -287,8 +287,8 @@ func TestActionInputsAreNotCode(t *testing.T) {
 		"comment":    "true",
 	}
 	res := r.run(inputs)
-	if res.exitCode != 2 || res.outputs["exit-code"] != "2" {
-		t.Errorf("exit %d, exit-code %q, want 2 (no such path)\n%s%s", res.exitCode, res.outputs["exit-code"], res.stdout, res.stderr)
+	if res.exitCode != 1 || res.outputs["exit-code"] != "1" {
+		t.Errorf("exit %d, exit-code %q, want 1 (no such path)\n%s%s", res.exitCode, res.outputs["exit-code"], res.stdout, res.stderr)
 	}
 	if !strings.Contains(res.stderr, "cannot read x; touch "+pwned+"-path") {
 		t.Errorf("kubeplan did not get the path as one argument:\n%s", res.stderr)
