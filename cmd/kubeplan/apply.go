@@ -113,7 +113,7 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, as, err := f.cluster.connect(ctx)
+	client, as, err := f.cluster.connect()
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 		opts := apply.Options{FieldManager: r.f.cluster.fieldManager, ApplySet: as, Version: kubeplanVersion(), Concurrency: r.f.cluster.concurrency,
 			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Progress: r.s.err, Revision: pl.Revision, Replace: r.f.replace}
 		rep.Result, err = apply.Reconcile(ctx, r.client, pl, opts)
-	} else if as != nil && !errors.Is(err, errNotApproved) {
+	} else if as != nil && recordable(err) {
 		err = errors.Join(err, apply.RecordFailure(ctx, r.client, *as, r.f.cluster.fieldManager, err))
 	}
 	if err != nil {
@@ -206,7 +206,7 @@ func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyRep
 				p := applyset.Parent{Kind: saved.Parent.Ref.Kind, Name: saved.Parent.Ref.Name, Namespace: saved.Parent.Ref.Namespace}
 				as = &p
 			}
-			return saved, as, nil
+			return saved, as, r.client.Ping(ctx)
 		}
 	}
 	src, err := r.f.git.checkout(ctx, args)
@@ -220,6 +220,9 @@ func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyRep
 	}
 	objs, err := loadSet(r.cmd, r.s, &r.f.input, src, r.f.cluster.lintNamespace(r.client), loaded)
 	if err != nil {
+		return nil, as, err
+	}
+	if err := r.client.Ping(ctx); err != nil {
 		return nil, as, err
 	}
 	pl, err := plan.Make(ctx, r.client, objs, r.f.cluster.planOptions(r.client, as, src.revision()))
@@ -240,4 +243,12 @@ func (r *applyRun) report(pl *plan.Plan) error {
 		return exitError{exitChanges}
 	}
 	return nil
+}
+
+// recordable says a run's failure is worth recording on the parent: not
+// when the person at the terminal said no, nor when the cluster cannot be
+// reached (the record could not be written either).
+func recordable(err error) bool {
+	var unreachable *kube.UnreachableError
+	return !errors.Is(err, errNotApproved) && !errors.As(err, &unreachable)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
@@ -35,10 +33,10 @@ func (f *clusterFlags) add(cmd *cobra.Command) {
 	fl.BoolVar(&f.showDefaults, "show-defaults", false, "show a created object as the server would store it, defaults included (default: as written)")
 }
 
-// connect makes one request to the cluster (see kube.Connect) and parses
+// connect builds the client (see kube.Connect; no request yet) and parses
 // --applyset against the namespace.
-func (f *clusterFlags) connect(ctx context.Context) (*kube.Client, *applyset.Parent, error) {
-	c, err := kube.Connect(ctx, f.kube)
+func (f *clusterFlags) connect() (*kube.Client, *applyset.Parent, error) {
+	c, err := kube.Connect(f.kube)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -104,7 +104,7 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, as, err := f.cluster.connect(ctx)
+	client, as, err := f.cluster.connect()
 	if err != nil {
 		return err
 	}
@@ -158,6 +158,9 @@ func makePlan(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, 
 	}
 	objs, err := loadSet(cmd, s, &f.input, src, f.cluster.lintNamespace(client), loaded)
 	if err != nil {
+		return nil, err
+	}
+	if err := client.Ping(ctx); err != nil {
 		return nil, err
 	}
 	return plan.Make(ctx, client, objs, f.cluster.planOptions(client, as, src.revision()))

@@ -55,8 +55,11 @@ func runStatus(s streams, f *statusFlags) error {
 		return fmt.Errorf("unknown --output %q: want text or json", f.output)
 	}
 	ctx := context.Background()
-	c, err := kube.Connect(ctx, f.kube)
+	c, err := kube.Connect(f.kube)
 	if err != nil {
+		return err
+	}
+	if err := c.Ping(ctx); err != nil {
 		return err
 	}
 	as, err := applyset.ParseParentFlag(f.applySet, c.Namespace)

@@ -17,18 +17,14 @@ import (
 // from a slow one.
 const pingTimeout = 15 * time.Second
 
-// Connect builds a client from kubectl's flags and makes one request
-// (GET /version) so that a missing kubeconfig or an unreachable server is
-// one clear error before any work starts.
-func Connect(ctx context.Context, f *genericclioptions.ConfigFlags) (*Client, error) {
+// Connect builds a client from kubectl's flags, refusing a missing
+// kubeconfig with one clear error. It makes no request: call Ping before
+// the first one, so that an unreachable server is one clear error too.
+func Connect(f *genericclioptions.ConfigFlags) (*Client, error) {
 	if err := haveKubeconfig(f); err != nil {
 		return nil, err
 	}
-	c, err := New(f)
-	if err != nil {
-		return nil, err
-	}
-	return c, c.Ping(ctx)
+	return New(f)
 }
 
 // haveKubeconfig refuses to fall back to client-go's default server
@@ -69,8 +65,20 @@ func (c *Client) Ping(ctx context.Context) error {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return fmt.Errorf("cannot reach the cluster at %s: %w", c.Config.Host, err)
+	return &UnreachableError{Server: c.Config.Host, Err: err}
 }
+
+// UnreachableError says the first request to the server failed.
+type UnreachableError struct {
+	Server string
+	Err    error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach the cluster at %s: %v", e.Server, e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
 
 func deref(p *string) string {
 	if p == nil {
