@@ -90,12 +90,23 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		c.Action = Update
 	}
 	if c.Action != Unchanged {
-		c.Diff = Diff(liveObj, res.Object)
+		c.Diff = Diff(liveObj, p.planned(t, live, res))
 		if c.Diff == "" {
 			c.Diff = "(no field changes: " + p.opts.FieldManager + " takes ownership of the fields from " + managers(live) + ")"
 		}
 	}
 	return c, nil
+}
+
+// planned is the object a diff shows as planned: for a create, the manifest
+// as written (with what the plan adds, such as the ApplySet label) unless
+// ShowDefaults asks for the server's version with its defaults; otherwise
+// the dry-run result.
+func (p *planner) planned(t *target, live, res *unstructured.Unstructured) map[string]any {
+	if live == nil && !p.opts.ShowDefaults {
+		return t.obj.Object
+	}
+	return res.Object
 }
 
 // managedBy reports whether manager has applied the live object: only then

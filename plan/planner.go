@@ -25,6 +25,9 @@ type Options struct {
 	Concurrency int
 	// Revision is the source revision the objects were read at, if known.
 	Revision string
+	// ShowDefaults makes a create's diff the server's dry-run result, with
+	// every default it fills in; by default it is the manifest as written.
+	ShowDefaults bool
 }
 
 type planner struct {
