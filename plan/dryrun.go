@@ -74,6 +74,9 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		c.Drift = drift(err, live, t.obj)
 		res, err = apply(true)
 	}
+	if reason, ok := immutableReason(err); ok && live != nil {
+		return replacement(c, live, t.obj, reason)
+	}
 	if err != nil {
 		return c, explain(err)
 	}

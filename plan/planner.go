@@ -85,7 +85,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	return pl, nil
 }
 
-var actionOrder = map[Action]int{Create: 0, Update: 1, Prune: 2, Unchanged: 3}
+var actionOrder = map[Action]int{Create: 0, Update: 1, Replace: 2, Prune: 3, Unchanged: 4}
 
 func sortChanges(cs []Change) {
 	sort.SliceStable(cs, func(i, j int) bool {

@@ -1,0 +1,91 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// ReplaceAnnotation set to "allow" on an object in the manifests lets apply
+// delete and recreate it when the plan says replace.
+const ReplaceAnnotation = "kubeplan.dev/replace"
+
+// immutableWords are how the apiserver says a field cannot be changed in
+// place: "field is immutable" (Deployment spec.selector, Job
+// spec.template), "may not change once set" (Service spec.clusterIPs[0]),
+// "spec is immutable after creation ..." (PersistentVolumeClaim), and the
+// StatefulSet's "updates to statefulset spec for fields other than ...
+// are forbidden".
+var immutableWords = []string{"immutable", "may not change once set", "updates to statefulset spec for fields other than"}
+
+// immutableReason reports whether err is the server refusing an object
+// only because it changes fields that cannot change in place, and names
+// them: "spec.selector is immutable".
+func immutableReason(err error) (string, bool) {
+	var se apierrors.APIStatus
+	if !errors.As(err, &se) {
+		return "", false
+	}
+	st := se.Status()
+	if st.Code != http.StatusUnprocessableEntity || st.Details == nil || len(st.Details.Causes) == 0 {
+		return "", false
+	}
+	var fields []string
+	seen := map[string]bool{}
+	for _, cause := range st.Details.Causes {
+		if !containsAny(cause.Message, immutableWords) {
+			return "", false
+		}
+		f := cause.Field
+		if f == "" {
+			f = "a field"
+		}
+		if !seen[f] {
+			seen[f] = true
+			fields = append(fields, f)
+		}
+	}
+	verb := "is"
+	if len(fields) > 1 {
+		verb = "are"
+	}
+	return strings.Join(fields, ", ") + " " + verb + " immutable", true
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// neverReplaced are the kinds whose deletion loses data no manifest holds:
+// a claim's volume, everything in a namespace, every custom resource of a
+// definition.
+var neverReplaced = map[string]string{
+	"/PersistentVolumeClaim": "deleting a PersistentVolumeClaim can delete its volume and the data on it",
+	"/Namespace":             "deleting a Namespace deletes everything in it",
+	"apiextensions.k8s.io/CustomResourceDefinition": "deleting a CustomResourceDefinition deletes all its custom resources",
+}
+
+// replacement turns a change the server refused for immutable fields into
+// a Replace: its diff is the live object against the manifest, as it will
+// be recreated. Kinds in neverReplaced stay an error that says why.
+func replacement(c Change, live, want *unstructured.Unstructured, reason string) (Change, error) {
+	if why, ok := neverReplaced[c.Ref.Group+"/"+c.Ref.Kind]; ok {
+		return c, fmt.Errorf("%s; kubeplan never replaces a %s (%s): change it by hand, or delete it yourself first", reason, c.Ref.Kind, why)
+	}
+	c.Action, c.Reason = Replace, reason
+	var liveObj map[string]any
+	if live != nil {
+		liveObj = live.Object
+	}
+	c.Diff = Diff(liveObj, want.Object)
+	return c, nil
+}
