@@ -24,6 +24,12 @@ type Options struct {
 	Progress io.Writer
 	// Revision is recorded on the parent with the time and result.
 	Revision string
+	// Replace lists the objects a plan may replace (delete and create again
+	// because an immutable field changes), as KIND/NAME or KIND.GROUP/NAME
+	// ("deployment/web", "Deployment.apps/web"). Objects annotated
+	// kubeplan.dev/replace: allow in the manifests need not be listed.
+	// Timeout, when set, also bounds the wait for each deletion.
+	Replace []string
 }
 
 // Outcome is what happened to one object.
@@ -34,4 +40,5 @@ const (
 	Configured Outcome = "configured"
 	Unchanged  Outcome = "unchanged"
 	Pruned     Outcome = "pruned"
+	Replaced   Outcome = "replaced" // deleted and created again
 )

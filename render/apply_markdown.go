@@ -27,13 +27,18 @@ type ApplyObject struct {
 }
 
 // ApplySummary is the last line of kubeplan apply:
-// "Apply: 1 created, 1 configured, 0 pruned, 3 unchanged."
+// "Apply: 1 created, 1 configured, 0 pruned, 3 unchanged.", naming
+// replaced objects only when there are some ("..., 1 replaced, 0 pruned, ...").
 func ApplySummary(objs []ApplyObject) string {
 	n := map[string]int{}
 	for _, o := range objs {
 		n[o.Outcome]++
 	}
-	return fmt.Sprintf("Apply: %d created, %d configured, %d pruned, %d unchanged.", n["created"], n["configured"], n["pruned"], n["unchanged"])
+	replaced := ""
+	if n["replaced"] > 0 {
+		replaced = fmt.Sprintf("%d replaced, ", n["replaced"])
+	}
+	return fmt.Sprintf("Apply: %d created, %d configured, %s%d pruned, %d unchanged.", n["created"], n["configured"], replaced, n["pruned"], n["unchanged"])
 }
 
 // ApplyMarkdown writes the apply as a GitHub job summary:
@@ -99,6 +104,8 @@ func applyOutcome(o string) string {
 		return "➕ created"
 	case "configured":
 		return "🔄 configured"
+	case "replaced":
+		return "♻️ replaced"
 	case "pruned":
 		return "🗑️ pruned"
 	}

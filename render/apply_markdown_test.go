@@ -41,6 +41,17 @@ func TestApplyMarkdownGolden(t *testing.T) {
 	}
 }
 
+func TestApplyReplaced(t *testing.T) {
+	r := applyFixture()
+	r.Objects = append(r.Objects, ApplyObject{Object: "deployment.apps/api", Outcome: "replaced"})
+	if got := ApplySummary(r.Objects); got != "Apply: 1 created, 1 configured, 1 replaced, 1 pruned, 2 unchanged." {
+		t.Errorf("ApplySummary = %q", got)
+	}
+	if out := applyMD(t, r, 0); !strings.Contains(out, "| `deployment.apps/api` | ♻️ replaced |\n") {
+		t.Errorf("replaced row missing:\n%s", out)
+	}
+}
+
 func TestApplyMarkdownCap(t *testing.T) {
 	r := ApplyReport{Namespace: "store"}
 	for i := range 20000 {
