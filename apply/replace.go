@@ -67,8 +67,9 @@ func replaceAllowed(ch plan.Change, allowed []string) bool {
 }
 
 // replaceOne deletes the live object with foreground propagation (its
-// dependents, a Deployment's ReplicaSets and Pods, go first), waits until
-// it is gone, and creates it again with server-side apply.
+// dependents, a Deployment's ReplicaSets and Pods, go first), guarded by
+// the resourceVersion the plan saw, waits until it is gone, and creates it
+// again with server-side apply.
 func replaceOne(ctx context.Context, c *kube.Client, ch plan.Change, opts Options) (ObjectResult, error) {
 	gvr, err := resourceFor(c, ch.Ref)
 	if err != nil {
@@ -76,7 +77,16 @@ func replaceOne(ctx context.Context, c *kube.Client, ch plan.Change, opts Option
 	}
 	ri := c.Dynamic.Resource(gvr).Namespace(ch.Ref.Namespace)
 	fg := metav1.DeletePropagationForeground
-	if err := ri.Delete(ctx, ch.Ref.Name, metav1.DeleteOptions{PropagationPolicy: &fg}); err != nil && !apierrors.IsNotFound(err) {
+	del := metav1.DeleteOptions{PropagationPolicy: &fg}
+	if ch.LiveResourceVersion != "" {
+		rv := ch.LiveResourceVersion // delete only the version the plan diffed against
+		del.Preconditions = &metav1.Preconditions{ResourceVersion: &rv}
+	}
+	err = ri.Delete(ctx, ch.Ref.Name, del)
+	switch {
+	case apierrors.IsConflict(err):
+		return ObjectResult{}, fmt.Errorf("%s changed since the plan was made; not replaced (plan again)", ch.Ref)
+	case err != nil && !apierrors.IsNotFound(err):
 		return ObjectResult{}, fmt.Errorf("%s: replacing (%s): deleting: %w", ch.Ref, ch.Reason, err)
 	}
 	timeout := opts.Timeout

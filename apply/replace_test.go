@@ -1,12 +1,14 @@
 package apply_test
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -79,6 +81,28 @@ func TestIntegrationReplace(t *testing.T) {
 	if uid("service", "api") == svcUID || e.get("service", "api", "-o", "jsonpath={.spec.clusterIP}") != "10.0.0.162" {
 		t.Error("annotated service not recreated with its new clusterIP")
 	}
+
+	// An object that changed after the plan was made is not deleted.
+	svcUID = uid("service", "api")
+	e.write("service.yaml", fixedIPService("10.0.0.163", "  annotations: {kubeplan.dev/replace: allow}\n"))
+	objs, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl = e.client()
+	p, err := plan.Make(context.Background(), cl, objs.Objects, plan.Options{Namespace: e.ns, ApplySet: &e.as})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.c.Kubectl(t, "-n", e.ns, "annotate", "service", "api", "edited=later")
+	_, err = apply.Execute(context.Background(), cl, p, apply.Options{ApplySet: &e.as, Version: "test"})
+	if err == nil || !strings.Contains(err.Error(), "service/api changed since the plan was made; not replaced") {
+		t.Errorf("replace of a changed object: %v", err)
+	}
+	if uid("service", "api") != svcUID {
+		t.Error("an object that changed since the plan was replaced")
+	}
+	e.write("service.yaml", fixedIPService("10.0.0.162", "  annotations: {kubeplan.dev/replace: allow}\n"))
 
 	// A claim is never replaced, even when allowed.
 	claim := "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [MODE]\n  resources: {requests: {storage: 1Gi}}\n"
