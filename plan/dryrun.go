@@ -38,6 +38,9 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 	if len(all) > 0 {
 		return nil, all
 	}
+	if err := p.checkReplacePermissions(ctx, targets, changes); err != nil {
+		return nil, err
+	}
 	return changes, nil
 }
 

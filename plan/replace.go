@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -88,4 +89,33 @@ func replacement(c Change, live, want *unstructured.Unstructured, reason string)
 	}
 	c.Diff = Diff(liveObj, want.Object)
 	return c, nil
+}
+
+// checkReplacePermissions asks whether the identity may delete each object
+// the plan replaces: the preflight ran before the dry-runs showed that
+// they must be deleted.
+func (p *planner) checkReplacePermissions(ctx context.Context, targets []*target, changes []Change) error {
+	var perms []Permission
+	for i, c := range changes {
+		if c.Action != Replace {
+			continue
+		}
+		t := targets[i]
+		ns := ""
+		if t.scoped {
+			ns = t.obj.GetNamespace()
+		}
+		perms = append(perms, Permission{Verb: "delete", Group: t.gvr.Group, Resource: t.gvr.Resource, Namespace: ns, Name: t.obj.GetName(), Why: "replace " + c.Ref.String()})
+	}
+	if len(perms) == 0 {
+		return nil
+	}
+	missing, err := p.checkPermissions(ctx, perms)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return missing
+	}
+	return nil
 }

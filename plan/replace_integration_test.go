@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubeplan/kubeplan/internal/testkube"
 	"github.com/kubeplan/kubeplan/plan"
@@ -101,5 +102,38 @@ func rewrite(t *testing.T, dir, name, body string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An identity that may apply a Service but not delete it cannot plan its
+// replacement: the plan says which permission is missing.
+func TestIntegrationPlanReplaceNeedsDelete(t *testing.T) {
+	testkube.Integration(t)
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	svc := func(ip string) string { return strings.ReplaceAll(fixedIPService, "CLUSTERIP", ip) }
+	dir := writeSet(t, map[string]string{"service.yaml": svc("10.0.0.211")})
+	c.Kubectl(t, "-n", ns, "apply", "--server-side", "--field-manager=kubeplan", "-f", dir)
+	rewrite(t, dir, "service.yaml", svc("10.0.0.212"))
+
+	user := "nodelete-" + ns
+	kc := c.User(t, user)
+	c.Kubectl(t, "-n", ns, "create", "role", "apply-services", "--verb=get,list,create,patch", "--resource=services")
+	c.Kubectl(t, "-n", ns, "create", "rolebinding", user, "--role=apply-services", "--user="+user)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if out, _ := c.TryKubectl("--kubeconfig", kc, "auth", "can-i", "patch", "services", "-n", ns); strings.TrimSpace(out) == "yes" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the role binding did not take effect")
+		}
+	}
+	_, err := plan.Make(context.Background(), client(t, kc, ns), load(t, dir), plan.Options{Namespace: ns})
+	var missing plan.MissingPermissions
+	if !errors.As(err, &missing) || len(missing) != 1 || missing[0].Verb != "delete" || missing[0].Resource != "services" || missing[0].Name != "api" {
+		t.Fatalf("plan without delete permission: %v", err)
+	}
+	if !strings.Contains(err.Error(), "replace service/api") {
+		t.Errorf("the missing permission does not say what needs it: %v", err)
 	}
 }
