@@ -78,7 +78,7 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		res, err = apply(true)
 	}
 	if reason, ok := immutableReason(err); ok && live != nil {
-		return replacement(c, live, t.obj, reason)
+		return replacement(c, live, t.obj, reason, p.opts.FieldManager)
 	}
 	if err != nil {
 		return c, explain(err)

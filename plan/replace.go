@@ -76,16 +76,18 @@ var neverReplaced = map[string]string{
 }
 
 // replacement turns a change the server refused for immutable fields into
-// a Replace: its diff is the live object against the manifest, as it will
-// be recreated. Kinds in neverReplaced stay an error that says why.
-func replacement(c Change, live, want *unstructured.Unstructured, reason string) (Change, error) {
+// a Replace. Its diff compares the manifest, as it will be created again,
+// with what manager applied of the live object (see ownedPart), or the
+// whole live object when manager did not apply it. Kinds in neverReplaced
+// stay an error that says why.
+func replacement(c Change, live, want *unstructured.Unstructured, reason, manager string) (Change, error) {
 	if why, ok := neverReplaced[c.Ref.Group+"/"+c.Ref.Kind]; ok {
 		return c, fmt.Errorf("%s; kubeplan never replaces a %s (%s): change it by hand, or delete it yourself first", reason, c.Ref.Kind, why)
 	}
 	c.Action, c.Reason = Replace, reason
-	var liveObj map[string]any
-	if live != nil {
-		liveObj = live.Object
+	liveObj := live.Object
+	if owned, ok := ownedPart(live, manager); ok {
+		liveObj = owned
 	}
 	c.Diff = Diff(liveObj, want.Object)
 	return c, nil

@@ -63,6 +63,15 @@ func TestIntegrationPlanReplace(t *testing.T) {
 	if d == nil || d.Action != plan.Replace || d.Reason != "spec.selector is immutable" || !strings.Contains(d.Diff, "+      app: web2") {
 		t.Errorf("deployment: %+v", d)
 	}
+	// Only what kubeplan applied is compared: the defaults the server fills
+	// in again on the create are not shown as removed.
+	for _, ch := range []*plan.Change{s, d} {
+		for _, noise := range []string{"sessionAffinity", "clusterIPs", "progressDeadlineSeconds", "terminationMessagePath", "uid:"} {
+			if ch != nil && strings.Contains(ch.Diff, noise) {
+				t.Errorf("%s: replace diff shows %s:\n%s", ch.Ref, noise, ch.Diff)
+			}
+		}
+	}
 	if cm := find(p, "configmap/settings"); cm == nil || cm.Action != plan.Update || !strings.Contains(cm.Diff, "+  currency: USD") {
 		t.Errorf("configmap: %+v", cm)
 	}

@@ -46,12 +46,12 @@ func TestImmutableReason(t *testing.T) {
 func TestReplacementNeverForDataKinds(t *testing.T) {
 	live := &unstructured.Unstructured{Object: map[string]any{"kind": "X", "spec": map[string]any{"a": int64(1)}}}
 	want := &unstructured.Unstructured{Object: map[string]any{"kind": "X", "spec": map[string]any{"a": int64(2)}}}
-	c, err := replacement(Change{Ref: Ref{Group: "apps", Kind: "Deployment", Name: "web"}}, live, want, "spec.selector is immutable")
+	c, err := replacement(Change{Ref: Ref{Group: "apps", Kind: "Deployment", Name: "web"}}, live, want, "spec.selector is immutable", "kubeplan")
 	if err != nil || c.Action != Replace || c.Reason != "spec.selector is immutable" || !strings.Contains(c.Diff, "-  a: 1\n+  a: 2") {
 		t.Errorf("deployment: %+v, %v", c, err)
 	}
 	for _, r := range []Ref{{Kind: "PersistentVolumeClaim"}, {Kind: "Namespace"}, {Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}} {
-		_, err := replacement(Change{Ref: r}, live, want, "spec is immutable")
+		_, err := replacement(Change{Ref: r}, live, want, "spec is immutable", "kubeplan")
 		if err == nil || !strings.Contains(err.Error(), "spec is immutable") || !strings.Contains(err.Error(), "never replaces a "+r.Kind) || !strings.Contains(err.Error(), "delete") {
 			t.Errorf("%s: err = %v, want a refusal saying why", r.Kind, err)
 		}

@@ -74,8 +74,9 @@ type Change struct {
 	// Diff is a unified diff of the live object against the object as it
 	// will be, normalized (no managedFields, resourceVersion, status, ...)
 	// and with Secret values masked. Empty when nothing changes. For a
-	// create or a replace, the object as it will be is the manifest as
-	// written (Options.ShowDefaults: the server's version, for a create).
+	// create, the object as it will be is the manifest as written
+	// (Options.ShowDefaults: the server's version); a replace compares the
+	// fields the field manager applied, as they are live, with the manifest.
 	Diff string `json:"diff,omitempty"`
 	// Drift lists fields changed in the cluster by someone else.
 	Drift []Drift `json:"drift,omitempty"`
