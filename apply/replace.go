@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,19 +48,26 @@ func checkReplaces(changes []plan.Change, allowed []string) error {
 }
 
 // replaceAllowed reports whether ch may be replaced: listed in allowed as
-// KIND/NAME or KIND.GROUP/NAME (kind in any case), or annotated in the
-// manifest.
+// KIND/NAME or KIND.GROUP/NAME (kind or plural resource, in any case), or
+// annotated in the manifest.
 func replaceAllowed(ch plan.Change, allowed []string) bool {
 	if md, ok := ch.Object["metadata"].(map[string]any); ok {
 		if ann, ok := md["annotations"].(map[string]any); ok && ann[plan.ReplaceAnnotation] == "allow" {
 			return true
 		}
 	}
-	kind := strings.ToLower(ch.Ref.Kind)
+	var names []string // what KIND may be: deployment, deployment.apps, deployments, deployments.apps
+	for _, n := range []string{ch.Ref.Kind, ch.Ref.Resource} {
+		if n = strings.ToLower(n); n != "" {
+			names = append(names, n)
+			if ch.Ref.Group != "" {
+				names = append(names, n+"."+strings.ToLower(ch.Ref.Group))
+			}
+		}
+	}
 	for _, a := range allowed {
 		k, name, _ := strings.Cut(a, "/")
-		k = strings.ToLower(k)
-		if name == ch.Ref.Name && (k == kind || ch.Ref.Group != "" && k == kind+"."+strings.ToLower(ch.Ref.Group)) {
+		if name == ch.Ref.Name && slices.Contains(names, strings.ToLower(k)) {
 			return true
 		}
 	}

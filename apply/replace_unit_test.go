@@ -13,7 +13,7 @@ func replaceChange(group, kind, name string, annotations map[string]any) plan.Ch
 	if annotations != nil {
 		md["annotations"] = annotations
 	}
-	return plan.Change{Ref: plan.Ref{Group: group, Kind: kind, Name: name}, Action: plan.Replace,
+	return plan.Change{Ref: plan.Ref{Group: group, Kind: kind, Resource: strings.ToLower(kind) + "s", Name: name}, Action: plan.Replace,
 		Reason: "spec.selector is immutable", Object: map[string]any{"metadata": md}}
 }
 
@@ -27,7 +27,10 @@ func TestReplaceAllowed(t *testing.T) {
 		{[]string{"Deployment/web"}, true},
 		{[]string{"deployment.apps/web"}, true},
 		{[]string{"DEPLOYMENT.APPS/web"}, true},
+		{[]string{"deployments/web"}, true},
+		{[]string{"Deployments.apps/web"}, true},
 		{[]string{"deployment.batch/web"}, false},
+		{[]string{"deploy/web"}, false},
 		{[]string{"deployment/Web"}, false}, // names are case-sensitive
 		{[]string{"service/web", "deployment/api"}, false},
 		{nil, false},
