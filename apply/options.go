@@ -26,9 +26,9 @@ type Options struct {
 	Revision string
 	// Replace lists the objects a plan may replace (delete and create again
 	// because an immutable field changes), as KIND/NAME or KIND.GROUP/NAME
-	// ("deployment/web", "Deployment.apps/web", "deployments/web"). Objects annotated
-	// kubeplan.dev/replace: allow in the manifests need not be listed.
-	// Timeout, when set, also bounds the wait for each deletion.
+	// ("deployment/web", "Deployment.apps/web", "deployments/web"). Objects
+	// annotated kubeplan.dev/replace: allow in the manifests need not be
+	// listed. Timeout, when set, also bounds the wait for each deletion.
 	Replace []string
 }
 
