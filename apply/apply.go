@@ -51,6 +51,9 @@ func (r *Result) Wrote() bool {
 var ErrEmptySet = errors.New("the manifest set is empty, so applying it would prune every member of the ApplySet; refusing (pass --allow-empty if that is what you want)")
 
 // Execute applies plan p. Nothing is pruned unless every apply succeeded.
+// A plan that replaces an object (deletes and recreates it) is refused
+// before any write unless Options.Replace or the object's annotation
+// kubeplan.dev/replace: allow allows it (ErrReplaceNotAllowed).
 //
 // Cancelling ctx (Ctrl-C) never cuts the writes short: a half-written set
 // is worse than a late exit, so the applies, the prunes and the record on
@@ -76,6 +79,9 @@ func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*
 	if len(keep) == 0 && len(prune) > 0 && !opts.AllowEmpty {
 		return nil, ErrEmptySet
 	}
+	if err := checkReplaces(keep, opts.Replace); err != nil {
+		return nil, err
+	}
 	res := &Result{}
 	ps := &parentWriter{c: c, p: p, opts: opts}
 	if err := ps.writeUnion(ctx, keep); err != nil {
@@ -94,7 +100,7 @@ func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*
 	if opts.Wait {
 		var refs []plan.Ref
 		for _, o := range applied {
-			if o.Outcome == Created || o.Outcome == Configured {
+			if o.Outcome == Created || o.Outcome == Configured || o.Outcome == Replaced {
 				refs = append(refs, o.Ref)
 			}
 		}
@@ -179,15 +185,32 @@ func hasAfterCRD(cs []plan.Change) bool {
 }
 
 // applyOne server-side applies one object with force: the plan already
-// showed what it takes back from other managers.
+// showed what it takes back from other managers. A replace deletes the
+// object first (see replaceOne).
 func applyOne(ctx context.Context, c *kube.Client, ch plan.Change, opts Options) (ObjectResult, error) {
+	if ch.Action == plan.Replace {
+		return replaceOne(ctx, c, ch, opts)
+	}
 	gvr, err := resourceFor(c, ch.Ref)
 	if err != nil {
 		return ObjectResult{}, fmt.Errorf("%s: %w", ch.Ref, err)
 	}
+	if err := serverSideApply(ctx, c, gvr, ch, opts); err != nil {
+		return ObjectResult{}, err
+	}
+	outcome := Configured
+	if ch.Action == plan.Create {
+		outcome = Created
+	}
+	return ObjectResult{Ref: ch.Ref, Outcome: outcome}, nil
+}
+
+// serverSideApply writes ch.Object with force; errors name the object and
+// its file.
+func serverSideApply(ctx context.Context, c *kube.Client, gvr schema.GroupVersionResource, ch plan.Change, opts Options) error {
 	data, err := json.Marshal(ch.Object)
 	if err != nil {
-		return ObjectResult{}, fmt.Errorf("%s: encoding: %w", ch.Ref, err)
+		return fmt.Errorf("%s: encoding: %w", ch.Ref, err)
 	}
 	force := true
 	_, err = c.Dynamic.Resource(gvr).Namespace(ch.Ref.Namespace).Patch(ctx, ch.Ref.Name, types.ApplyPatchType, data,
@@ -197,13 +220,9 @@ func applyOne(ctx context.Context, c *kube.Client, ch plan.Change, opts Options)
 		if where != "" {
 			where += ": "
 		}
-		return ObjectResult{}, fmt.Errorf("%s%s: %w", where, ch.Ref, err)
+		return fmt.Errorf("%s%s: %w", where, ch.Ref, err)
 	}
-	outcome := Configured
-	if ch.Action == plan.Create {
-		outcome = Created
-	}
-	return ObjectResult{Ref: ch.Ref, Outcome: outcome}, nil
+	return nil
 }
 
 var resourceCache sync.Map

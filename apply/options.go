@@ -24,8 +24,11 @@ type Options struct {
 	Progress io.Writer
 	// Revision is recorded on the parent with the time and result.
 	Revision string
-	// Replace names objects (KIND/NAME) that may be deleted and created
-	// again when a change to an immutable field needs it.
+	// Replace lists the objects a plan may replace (delete and create again
+	// because an immutable field changes), as KIND/NAME or KIND.GROUP/NAME
+	// ("deployment/web", "Deployment.apps/web", "deployments/web"). Objects
+	// annotated kubeplan.dev/replace: allow in the manifests need not be
+	// listed. Timeout, when set, also bounds the wait for each deletion.
 	Replace []string
 }
 
@@ -37,4 +40,5 @@ const (
 	Configured Outcome = "configured"
 	Unchanged  Outcome = "unchanged"
 	Pruned     Outcome = "pruned"
+	Replaced   Outcome = "replaced" // deleted and created again
 )

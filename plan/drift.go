@@ -29,49 +29,24 @@ func drift(err error, live, want *unstructured.Unstructured) []Drift {
 		if m := conflictManagerRE.FindStringSubmatch(cause.Message); m != nil {
 			d.Manager = m[1]
 		}
-		path := fieldPathSegments(cause.Field)
 		d.Live, d.Want = "(unset)", "(unset)"
-		if live != nil {
-			if v, ok := lookupPath(live.Object, path); ok {
-				d.Live = show(v)
+		path, perr := parseFieldPath(cause.Field)
+		if perr == nil {
+			if live != nil {
+				if v, ok := lookupPath(live.Object, path); ok {
+					d.Live = show(v)
+				}
+			}
+			if v, ok := lookupPath(want.Object, path); ok {
+				d.Want = show(v)
 			}
 		}
-		if v, ok := lookupPath(want.Object, path); ok {
-			d.Want = show(v)
-		}
-		if want.GetKind() == "Secret" && len(path) > 0 && (path[0] == "data" || path[0] == "stringData") {
+		if want.GetKind() == "Secret" && (perr != nil || topField(path) == "data" || topField(path) == "stringData") {
 			d.Live, d.Want = "***", "***"
 		}
 		out = append(out, d)
 	}
 	return out
-}
-
-// fieldPathSegments splits ".spec.replicas" into its keys. Paths with list
-// selectors (".spec.containers[name=\"web\"].image") are kept as one
-// opaque segment where they can't be followed.
-func fieldPathSegments(p string) []string {
-	var out []string
-	for _, s := range strings.Split(strings.TrimPrefix(p, "."), ".") {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func lookupPath(obj map[string]any, path []string) (any, bool) {
-	var cur any = obj
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[p]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
 }
 
 func show(v any) string {

@@ -43,6 +43,9 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 	if len(all) > 0 {
 		return nil, all
 	}
+	if err := p.checkReplacePermissions(ctx, targets, changes); err != nil {
+		return nil, err
+	}
 	return changes, nil
 }
 
@@ -79,6 +82,9 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		c.Drift = drift(err, live, t.obj)
 		res, err = apply(true)
 	}
+	if reason, ok := immutableReason(err); ok && live != nil {
+		return replacement(c, live, t.obj, reason, p.opts.FieldManager)
+	}
 	if err != nil {
 		return c, explain(err)
 	}
@@ -95,12 +101,23 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		c.Action = Update
 	}
 	if c.Action != Unchanged {
-		c.Diff = Diff(liveObj, res.Object)
+		c.Diff = Diff(liveObj, p.planned(t, live, res))
 		if c.Diff == "" {
 			c.Diff = "(no field changes: " + p.opts.FieldManager + " takes ownership of the fields from " + managers(live) + ")"
 		}
 	}
 	return c, nil
+}
+
+// planned is the object a diff shows as planned: for a create, the manifest
+// as written (with what the plan adds, such as the ApplySet label) unless
+// ShowDefaults asks for the server's version with its defaults; otherwise
+// the dry-run result.
+func (p *planner) planned(t *target, live, res *unstructured.Unstructured) map[string]any {
+	if live == nil && !p.opts.ShowDefaults {
+		return t.obj.Object
+	}
+	return res.Object
 }
 
 // managedBy reports whether manager has applied the live object: only then

@@ -274,18 +274,16 @@ spec:
 		t.Errorf("kubectl edit drift: %+v", s)
 	}
 
-	// Changing an immutable field is an error naming the field and the file.
+	// Changing an immutable field is a replace naming the field.
 	dep := writeSet(t, map[string]string{"deployment.yaml": seedDeployment})
 	c.Kubectl(t, "-n", ns, "apply", "--server-side", "--field-manager=kubeplan", "-f", dep)
 	moved := strings.ReplaceAll(seedDeployment, "app: web", "app: web2")
 	os.WriteFile(filepath.Join(dep, "deployment.yaml"), []byte(moved), 0o644)
-	_, err = plan.Make(ctx, admin, load(t, dep), plan.Options{Namespace: ns})
-	var errs plan.Errors
-	if !errors.As(err, &errs) || len(errs) != 1 {
+	p, err = plan.Make(ctx, admin, load(t, dep), plan.Options{Namespace: ns})
+	if err != nil {
 		t.Fatalf("immutable change: %v", err)
 	}
-	msg := errs[0].Error()
-	if !strings.Contains(msg, filepath.Join(dep, "deployment.yaml")+":1:1") || !strings.Contains(msg, "spec.selector") || !strings.Contains(msg, "immutable") {
-		t.Errorf("immutable error: %s", msg)
+	if d := find(p, "deployment.apps/web"); d == nil || d.Action != plan.Replace || d.Reason != "spec.selector is immutable" || d.Source.File != filepath.Join(dep, "deployment.yaml") {
+		t.Errorf("immutable change: %+v", d)
 	}
 }

@@ -25,8 +25,8 @@ type Options struct {
 	Concurrency int
 	// Revision is the source revision the objects were read at, if known.
 	Revision string
-	// ShowDefaults shows a created object as the server would store it,
-	// defaults included, instead of as written.
+	// ShowDefaults makes a create's diff the server's dry-run result, with
+	// every default it fills in; by default it is the manifest as written.
 	ShowDefaults bool
 }
 
@@ -92,7 +92,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	return pl, nil
 }
 
-var actionOrder = map[Action]int{Create: 0, Update: 1, Prune: 2, Unchanged: 3}
+var actionOrder = map[Action]int{Create: 0, Update: 1, Replace: 2, Prune: 3, Unchanged: 4}
 
 func sortChanges(cs []Change) {
 	sort.SliceStable(cs, func(i, j int) bool {

@@ -12,8 +12,11 @@ const FormatVersion = 1
 type Action string
 
 const (
-	Create    Action = "create"
-	Update    Action = "update"
+	Create Action = "create"
+	Update Action = "update"
+	// Replace deletes the live object and creates it again: the manifest
+	// changes fields the server does not let change in place (Reason).
+	Replace   Action = "replace"
 	Unchanged Action = "unchanged"
 	Prune     Action = "prune"
 )
@@ -64,11 +67,16 @@ type Drift struct {
 type Change struct {
 	Ref    Ref    `json:"ref"`
 	Action Action `json:"action"`
+	// Reason says why an object is replaced: "spec.selector is immutable".
+	Reason string `json:"reason,omitempty"`
 	// Source is where the object is defined; empty for prunes.
 	Source Source `json:"source,omitempty"`
 	// Diff is a unified diff of the live object against the object as it
 	// will be, normalized (no managedFields, resourceVersion, status, ...)
-	// and with Secret values masked. Empty when nothing changes.
+	// and with Secret values masked. Empty when nothing changes. For a
+	// create, the object as it will be is the manifest as written
+	// (Options.ShowDefaults: the server's version); a replace compares the
+	// fields the field manager applied, as they are live, with the manifest.
 	Diff string `json:"diff,omitempty"`
 	// Drift lists fields changed in the cluster by someone else.
 	Drift []Drift `json:"drift,omitempty"`
@@ -111,6 +119,7 @@ type Plan struct {
 type Summary struct {
 	Add       int `json:"add"`
 	Change    int `json:"change"`
+	Replace   int `json:"replace"`
 	Prune     int `json:"prune"`
 	Unchanged int `json:"unchanged"`
 	Drifted   int `json:"drifted"`
@@ -125,6 +134,8 @@ func (p *Plan) Summary() Summary {
 			s.Add++
 		case Update:
 			s.Change++
+		case Replace:
+			s.Replace++
 		case Prune:
 			s.Prune++
 		case Unchanged:
@@ -138,13 +149,19 @@ func (p *Plan) Summary() Summary {
 }
 
 // String is the summary line users know from Terraform:
-// "Plan: 1 to add, 2 to change, 1 to prune, 5 unchanged."
+// "Plan: 1 to add, 2 to change, 1 to prune, 5 unchanged." Replacements are
+// named only when there are some ("..., 2 to change, 1 to replace, 1 to
+// prune, ..."), so plans without them read as they always did.
 func (s Summary) String() string {
-	return fmt.Sprintf("Plan: %d to add, %d to change, %d to prune, %d unchanged.", s.Add, s.Change, s.Prune, s.Unchanged)
+	replace := ""
+	if s.Replace > 0 {
+		replace = fmt.Sprintf("%d to replace, ", s.Replace)
+	}
+	return fmt.Sprintf("Plan: %d to add, %d to change, %s%d to prune, %d unchanged.", s.Add, s.Change, replace, s.Prune, s.Unchanged)
 }
 
 // HasChanges reports whether applying would write anything.
 func (p *Plan) HasChanges() bool {
 	s := p.Summary()
-	return s.Add+s.Change+s.Prune > 0
+	return s.Add+s.Change+s.Replace+s.Prune > 0
 }

@@ -101,7 +101,8 @@ func applyJSON(w io.Writer, r ApplyReport) error {
 }
 
 // ApplySummary is the last line of kubeplan apply:
-// "Apply: 1 created, 1 configured, 0 pruned, 3 unchanged."
+// "Apply: 1 created, 1 configured, 0 pruned, 3 unchanged.", naming
+// replaced objects only when there are some ("..., 1 replaced, 0 pruned, ...").
 func ApplySummary(res *apply.Result) string {
 	n := map[apply.Outcome]int{}
 	if res != nil {
@@ -109,7 +110,11 @@ func ApplySummary(res *apply.Result) string {
 			n[o.Outcome]++
 		}
 	}
-	return fmt.Sprintf("Apply: %d created, %d configured, %d pruned, %d unchanged.", n[apply.Created], n[apply.Configured], n[apply.Pruned], n[apply.Unchanged])
+	replaced := ""
+	if n[apply.Replaced] > 0 {
+		replaced = fmt.Sprintf("%d replaced, ", n[apply.Replaced])
+	}
+	return fmt.Sprintf("Apply: %d created, %d configured, %s%d pruned, %d unchanged.", n[apply.Created], n[apply.Configured], replaced, n[apply.Pruned], n[apply.Unchanged])
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -72,6 +72,8 @@ func applyOutcome(o apply.Outcome) string {
 		return "➕ created"
 	case apply.Configured:
 		return "🔄 configured"
+	case apply.Replaced:
+		return "♻️ replaced"
 	case apply.Pruned:
 		return "🗑️ pruned"
 	}

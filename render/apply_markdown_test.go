@@ -50,6 +50,17 @@ func TestApplyMarkdownGolden(t *testing.T) {
 	}
 }
 
+func TestApplyReplaced(t *testing.T) {
+	r := applyFixture()
+	r.Result.Objects = append(r.Result.Objects, obj("Deployment", "apps", "api", apply.Replaced))
+	if got := ApplySummary(r.Result); got != "Apply: 1 created, 1 configured, 1 replaced, 1 pruned, 2 unchanged." {
+		t.Errorf("ApplySummary = %q", got)
+	}
+	if out := applyMD(t, r, 0); !strings.Contains(out, "| `deployment.apps/api` | ♻️ replaced |\n") {
+		t.Errorf("replaced row missing:\n%s", out)
+	}
+}
+
 func TestApplyMarkdownCap(t *testing.T) {
 	r := ApplyReport{Namespace: "store", Result: &apply.Result{}}
 	for i := range 20000 {

@@ -75,23 +75,25 @@ func Plan(w io.Writer, format string, p *plan.Plan, opts PlanOptions) error {
 }
 
 // actionRank orders actions the way people read a plan: what appears, what
-// changes, what goes away, what stays. Unknown actions come last.
+// changes (in place, then by replacement), what goes away, what stays. Unknown actions come last.
 func actionRank(a plan.Action) int {
 	switch a {
 	case plan.Create:
 		return 0
 	case plan.Update:
 		return 1
-	case plan.Prune:
+	case plan.Replace:
 		return 2
-	case plan.Unchanged:
+	case plan.Prune:
 		return 3
+	case plan.Unchanged:
+		return 4
 	}
-	return 4
+	return 5
 }
 
 // sortedChanges returns a sorted copy of the plan's changes: by action
-// (create, update, prune, unchanged), then by Ref.String(), then namespace.
+// (create, update, replace, prune, unchanged), then by Ref.String(), then namespace.
 // The sort is stable, so equal keys keep the plan's order. The plan itself
 // is not modified.
 func sortedChanges(p *plan.Plan) []plan.Change {
@@ -124,6 +126,8 @@ func actionSymbol(a plan.Action) string {
 		return "+"
 	case plan.Update:
 		return "~"
+	case plan.Replace:
+		return "-/+"
 	case plan.Prune:
 		return "-"
 	case plan.Unchanged:

@@ -9,10 +9,11 @@ import (
 
 // PlanAnnotations are the warnings a plan puts on a pull request in GitHub
 // Actions: one per drifted object, on the line where the object is defined
-// (its fields and managers, never values), and one per prune (the object
+// (its fields and managers, never values), one per replace on its line
+// (with the immutable fields that force it), and one per prune (the object
 // left the manifests, so it has no line). At most ghactions.MaxAnnotations
-// are returned, drift first; when more were left out, a last notice says
-// how many and that the job summary has the whole plan.
+// are returned, drift first, then replacements; when more were left out, a
+// last notice says how many and that the job summary has the whole plan.
 func PlanAnnotations(p *plan.Plan) []ghactions.Annotation {
 	var out []ghactions.Annotation
 	for _, c := range sortedChanges(p) {
@@ -27,6 +28,13 @@ func PlanAnnotations(p *plan.Plan) []ghactions.Annotation {
 			Title: "drift", Message: msg})
 	}
 	for _, c := range sortedChanges(p) {
+		if c.Action != plan.Replace {
+			continue
+		}
+		out = append(out, ghactions.Annotation{Level: ghactions.LevelWarning, File: c.Source.File, Line: c.Source.Line, Title: "replace",
+			Message: "applying deletes " + changeLabel(p, c.Ref) + " and creates it again: " + printable(c.Reason)})
+	}
+	for _, c := range sortedChanges(p) {
 		if c.Action != plan.Prune {
 			continue
 		}
@@ -35,7 +43,7 @@ func PlanAnnotations(p *plan.Plan) []ghactions.Annotation {
 	}
 	if n := len(out) - ghactions.MaxAnnotations; n > 0 {
 		out = append(out[:ghactions.MaxAnnotations], ghactions.Annotation{Level: ghactions.LevelNotice, Title: "kubeplan plan",
-			Message: fmt.Sprintf("%d more drift and prune %s not annotated (GitHub shows %d per step); the job summary has the whole plan.",
+			Message: fmt.Sprintf("%d more drift, replace and prune %s not annotated (GitHub shows %d per step); the job summary has the whole plan.",
 				n, map[bool]string{true: "warning was", false: "warnings were"}[n == 1], ghactions.MaxAnnotations)})
 	}
 	return out

@@ -17,6 +17,7 @@ func TestPlanAnnotations(t *testing.T) {
 	want := []string{
 		"::warning file=manifests/readme.yaml,line=1,title=drift::configmap/readme was changed in the cluster, and applying takes it back:%0Adata.motd (set by kubectl-edit)",
 		"::warning file=manifests/deployment.yaml,line=1,title=drift::deployment.apps/web was changed in the cluster, and applying takes it back:%0Aspec.replicas (set by kubectl-scale)",
+		"::warning file=manifests/api.yaml,line=1,title=replace::applying deletes service/api and creates it again: spec.clusterIPs[0] is immutable",
 		"::warning title=prune::applying deletes configmap/settings from the cluster: it is no longer in the manifests",
 	}
 	if !slices.Equal(got, want) {
@@ -42,7 +43,7 @@ func TestPlanAnnotationsCap(t *testing.T) {
 	if len(as) != 11 || as[9].Level != "warning" || !strings.Contains(as[9].Message, "cm-09") {
 		t.Fatalf("%d annotations: %+v", len(as), as)
 	}
-	if want := "::notice title=kubeplan plan::4 more drift and prune warnings were not annotated (GitHub shows 10 per step); the job summary has the whole plan."; as[10].String() != want {
+	if want := "::notice title=kubeplan plan::4 more drift, replace and prune warnings were not annotated (GitHub shows 10 per step); the job summary has the whole plan."; as[10].String() != want {
 		t.Errorf("notice %q, want %q", as[10].String(), want)
 	}
 }

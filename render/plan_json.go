@@ -19,7 +19,7 @@ const PlanJSONVersion = 1
 //
 //	{
 //	  "version": 1,
-//	  "summary": {"add": 1, "change": 2, "prune": 1, "unchanged": 5, "drifted": 1},
+//	  "summary": {"add": 1, "change": 2, "replace": 0, "prune": 1, "unchanged": 5, "drifted": 1},
 //	  "namespace": "store",
 //	  "revision": "3f2c1e0",            // optional, the source revision
 //	  "applyset": {                     // optional, the ApplySet parent
@@ -29,9 +29,10 @@ const PlanJSONVersion = 1
 //	    "resourceVersion": "4711"       // optional
 //	  },
 //	  "changes": [                      // always an array; sorted by action
-//	    {                               // (create, update, prune, unchanged), then object
+//	    {                               // (create, update, replace, prune, unchanged), then object
 //	      "ref": {"group": "apps", "version": "v1", "kind": "Deployment", "resource": "deployments", "namespace": "store", "name": "web"},
-//	      "action": "update",           // "create", "update", "prune" or "unchanged"
+//	      "action": "update",           // "create", "update", "replace", "prune" or "unchanged"
+//	      "reason": "spec.selector is immutable", // optional, why a replace deletes and recreates
 //	      "source": {"file": "manifests/deployment.yaml", "line": 1, "column": 1},  // optional
 //	      "diff": "--- live\n+++ planned\n...", // optional, unified diff, Secret values masked
 //	      "drift": [{"field": "spec.replicas", "live": "6", "want": "3", "manager": "kubectl-scale"}], // optional
@@ -47,7 +48,7 @@ func planJSON(w io.Writer, p *plan.Plan, _ PlanOptions) error {
 	doc := jsonPlanDoc{
 		Version: PlanJSONVersion,
 		Summary: jsonPlanSummary{
-			Add: s.Add, Change: s.Change, Prune: s.Prune, Unchanged: s.Unchanged, Drifted: s.Drifted,
+			Add: s.Add, Change: s.Change, Replace: s.Replace, Prune: s.Prune, Unchanged: s.Unchanged, Drifted: s.Drifted,
 		},
 		Namespace: p.Namespace,
 		Revision:  p.Revision,
@@ -55,7 +56,7 @@ func planJSON(w io.Writer, p *plan.Plan, _ PlanOptions) error {
 		Changes:   []jsonChange{},
 	}
 	for _, c := range sortedChanges(p) {
-		jc := jsonChange{Ref: c.Ref, Action: c.Action, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD}
+		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD}
 		if c.Source != (plan.Source{}) {
 			src := c.Source
 			jc.Source = &src
@@ -80,6 +81,7 @@ type jsonPlanDoc struct {
 type jsonPlanSummary struct {
 	Add       int `json:"add"`
 	Change    int `json:"change"`
+	Replace   int `json:"replace"`
 	Prune     int `json:"prune"`
 	Unchanged int `json:"unchanged"`
 	Drifted   int `json:"drifted"`
@@ -89,6 +91,7 @@ type jsonPlanSummary struct {
 type jsonChange struct {
 	Ref      plan.Ref     `json:"ref"`
 	Action   plan.Action  `json:"action"`
+	Reason   string       `json:"reason,omitempty"`
 	Source   *plan.Source `json:"source,omitempty"`
 	Diff     string       `json:"diff,omitempty"`
 	Drift    []plan.Drift `json:"drift,omitempty"`

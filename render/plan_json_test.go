@@ -26,6 +26,7 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 		Changes   []struct {
 			Ref      plan.Ref     `json:"ref"`
 			Action   plan.Action  `json:"action"`
+			Reason   string       `json:"reason"`
 			Source   plan.Source  `json:"source"`
 			Diff     string       `json:"diff"`
 			Drift    []plan.Drift `json:"drift"`
@@ -53,7 +54,7 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 	for i, c := range doc.Changes {
 		w := want[i]
 		w.Object, w.LiveResourceVersion = nil, ""
-		got := plan.Change{Ref: c.Ref, Action: c.Action, Source: c.Source, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD}
+		got := plan.Change{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Source: c.Source, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD}
 		if !reflect.DeepEqual(got, w) {
 			t.Errorf("change %d did not round-trip:\ngot  %+v\nwant %+v", i, got, w)
 		}
@@ -63,7 +64,7 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 // TestPlanJSONKeys: changes carry only the documented keys (never object
 // or liveResourceVersion) and are always an array.
 func TestPlanJSONKeys(t *testing.T) {
-	allowed := []string{"ref", "action", "source", "diff", "drift", "afterCRD"}
+	allowed := []string{"ref", "action", "reason", "source", "diff", "drift", "afterCRD"}
 	for _, p := range []*plan.Plan{planFixture(), emptyPlan(), {Changes: []plan.Change{}}} {
 		var doc struct {
 			Changes json.RawMessage `json:"changes"`

@@ -20,13 +20,13 @@ const maxCellBytes = 200
 //
 //	**Plan: 1 to add, 2 to change, 1 to prune, 5 unchanged.**
 //
-//	> [!CAUTION]                                when anything is pruned or drifted:
+//	> [!CAUTION]                                when anything is pruned, replaced or drifted:
 //	> Applying deletes 1 object ... takes back  what applying destroys, in one line
 //	#### Prune                                  a list of the objects applying deletes
 //	#### Drift                                  a table: object, field, live, git, set by
-//	#### Changes                                one row per create, update, prune
-//	<details><summary>~ update deployment.apps/web</summary>   one per create or
-//	```diff                                                     update with a diff
+//	#### Changes                                one row per create, update, replace, prune
+//	<details><summary>~ update deployment.apps/web</summary>   one per create,
+//	```diff                                                     update or replace with a diff
 //
 // Unchanged objects are only counted in the summary line. Table cells
 // escape |, backticks, < and the like; a diff is fenced with more backticks
@@ -89,13 +89,24 @@ func mdHead(p *plan.Plan) string {
 	if sum.Prune > 0 {
 		risks = append(risks, fmt.Sprintf("**deletes %s %s** from the cluster (see Prune)", thousands(sum.Prune), pluralWord(sum.Prune, "object")))
 	}
+	if sum.Replace > 0 {
+		risks = append(risks, fmt.Sprintf("**deletes and recreates %s %s** whose immutable fields change (see Changes)", thousands(sum.Replace), pluralWord(sum.Replace, "object")))
+	}
 	if drifted > 0 {
 		risks = append(risks, fmt.Sprintf("**takes back %s %s changed in the cluster** by hand or by another tool (see Drift)", thousands(drifted), pluralWord(drifted, "field")))
 	}
 	if len(risks) > 0 {
-		h += "\n> [!CAUTION]\n> Applying " + strings.Join(risks, " and ") + ".\n"
+		h += "\n> [!CAUTION]\n> Applying " + joinAnd(risks) + ".\n"
 	}
 	return h
+}
+
+// joinAnd joins "a", "b", "c" as "a, b and c".
+func joinAnd(parts []string) string {
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // mdChangeTable has one row per change; objects outside the plan's
@@ -129,6 +140,8 @@ func mdAction(c plan.Change) string {
 			return "🔄 update, ⚠️ drift"
 		}
 		return "🔄 update"
+	case plan.Replace:
+		return "♻️ replace (" + mdText(c.Reason) + ")"
 	case plan.Prune:
 		return "🗑️ prune"
 	}
@@ -164,7 +177,7 @@ func mdPruneList(p *plan.Plan, cs []plan.Change) *mdSection {
 func mdDiffs(p *plan.Plan, cs []plan.Change) *mdSection {
 	s := &mdSection{one: "diff", many: "diffs"}
 	for _, c := range cs {
-		if c.Diff == "" || c.Action != plan.Create && c.Action != plan.Update {
+		if c.Diff == "" || c.Action != plan.Create && c.Action != plan.Update && c.Action != plan.Replace {
 			continue
 		}
 		var b strings.Builder

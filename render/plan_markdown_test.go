@@ -13,7 +13,7 @@ import (
 func TestPlanMarkdownGolden(t *testing.T) {
 	golden(t, "plan-mixed.markdown.golden", renderPlan(t, "markdown", planFixture(), PlanOptions{}))
 	golden(t, "plan-nochange.markdown.golden", renderPlan(t, "markdown", noChangePlan(), PlanOptions{}))
-	golden(t, "plan-cut.markdown.golden", renderPlan(t, "markdown", planFixture(), PlanOptions{MaxBytes: 1800}))
+	golden(t, "plan-cut.markdown.golden", renderPlan(t, "markdown", planFixture(), PlanOptions{MaxBytes: 2200}))
 }
 
 var detailsSummary = regexp.MustCompile(`(?m)^<details><summary>(.*)</summary>$`)
@@ -23,11 +23,12 @@ func TestPlanMarkdownShape(t *testing.T) {
 	out := string(renderPlan(t, "markdown", p, PlanOptions{}))
 	for _, want := range []string{
 		"### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`, at `" + p.Revision[:7] + "`\n\n**" + p.Summary().String() + "**\n\n" +
-			"> [!CAUTION]\n> Applying **deletes 1 object** from the cluster (see Prune) and **takes back 2 fields changed in the cluster** by hand or by another tool (see Drift).\n\n#### Prune\n",
+			"> [!CAUTION]\n> Applying **deletes 1 object** from the cluster (see Prune), **deletes and recreates 1 object** whose immutable fields change (see Changes) and **takes back 2 fields changed in the cluster** by hand or by another tool (see Drift).\n\n#### Prune\n",
 		"\n#### Drift\n\n",
 		"\n#### Changes\n\n",
 		"| ➕ create (after its CRD) | `widget.example.com/w1` | `manifests/widget.yaml:9` |\n",
 		"| 🔄 update, ⚠️ drift | `deployment.apps/web` | `manifests/deployment.yaml:1` |\n",
+		"| ♻️ replace (spec.clusterIPs\\[0\\] is immutable) | `service/api` | `manifests/api.yaml:1` |\n",
 		"| `deployment.apps/web` | `spec.replicas` | `6` | `3` | kubectl-scale |\n",
 		"\n- `configmap/settings`\n",
 		"<details><summary>~ update configmap/readme</summary>\n\n````diff\n",
@@ -45,6 +46,7 @@ func TestPlanMarkdownShape(t *testing.T) {
 		"+ create secret/db-credentials",
 		"~ update configmap/readme",
 		"~ update deployment.apps/web",
+		"-/+ replace service/api",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("diff blocks %q, want %q", got, want)
@@ -147,7 +149,7 @@ func TestPlanMarkdownDropsDiffsFromEnd(t *testing.T) {
 	if len(all)-len(kept) != 1 || !strings.Contains(out, note) {
 		t.Errorf("want note %q:\n%s", note, out)
 	}
-	if !strings.Contains(out, "**"+p.Summary().String()+"**\n\n> [!CAUTION]\n> Applying **deletes 1 object** from the cluster (see Prune) and **takes back 2 fields changed in the cluster** by hand or by another tool (see Drift).\n\n> ⚠️") {
+	if !strings.Contains(out, "**"+p.Summary().String()+"**\n\n> [!CAUTION]\n> Applying **deletes 1 object** from the cluster (see Prune), **deletes and recreates 1 object** whose immutable fields change (see Changes) and **takes back 2 fields changed in the cluster** by hand or by another tool (see Drift).\n\n> ⚠️") {
 		t.Errorf("note is not under the summary:\n%s", out)
 	}
 }
@@ -186,7 +188,7 @@ func TestPlanMarkdownLimit(t *testing.T) {
 // TestPlanMarkdownSummaryLink: the note names the limit it was cut for and
 // links to where the full plan is.
 func TestPlanMarkdownSummaryLink(t *testing.T) {
-	out := string(renderPlan(t, "markdown", planFixture(), PlanOptions{MaxBytes: 1800, SummaryHint: "the job log",
+	out := string(renderPlan(t, "markdown", planFixture(), PlanOptions{MaxBytes: 2200, SummaryHint: "the job log",
 		SummaryURL: "https://github.com/acme/shop/actions/runs/42 (x)", LimitName: "the job summary's 1 MiB limit"}))
 	want := "> ⚠️ 3 diffs were left out to stay under the job summary's 1 MiB limit; the full plan is in [the job log](https://github.com/acme/shop/actions/runs/42%20%28x%29).\n"
 	if !strings.Contains(out, want) {

@@ -53,13 +53,22 @@ const crdDiff = `--- /dev/null
 +  group: example.com
 `
 
+const apiDiff = `--- live
++++ planned
+@@ -5,5 +5,5 @@
+ spec:
+-  clusterIP: 10.0.0.12
++  clusterIP: 10.0.0.99
+   ports:
+`
+
 // readmeDiff has a markdown fence of its own and a table pipe.
 const readmeDiff = "--- live\n+++ planned\n@@ -3,3 +3,6 @@\n data:\n   README.md: |\n     # Store\n" +
 	"+    ```sh\n+    kubectl -n store get pods | grep web\n+    ```\n"
 
 // planFixture is a realistic mix, deliberately out of order: creates (a
 // CRD, a Secret whose Object holds its value in the clear, a custom resource
-// created after its CRD), updates with diffs and drift (one drift value
+// created after its CRD), updates with diffs and drift, a replace (one drift value
 // with characters markdown must escape and a terminal escape), a prune, and
 // unchanged objects, one in another namespace.
 func planFixture() *plan.Plan {
@@ -95,6 +104,9 @@ func planFixture() *plan.Plan {
 			{Ref: plan.Ref{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition",
 				Resource: "customresourcedefinitions", Name: "widgets.example.com"},
 				Action: plan.Create, Source: plan.Source{File: "manifests/crd.yaml", Line: 1, Col: 1}, Diff: crdDiff},
+			{Ref: plan.Ref{Version: "v1", Kind: "Service", Resource: "services", Namespace: "store", Name: "api"},
+				Action: plan.Replace, Reason: "spec.clusterIPs[0] is immutable", Source: plan.Source{File: "manifests/api.yaml", Line: 1, Col: 1},
+				Diff: apiDiff, LiveResourceVersion: "55", Object: map[string]any{"kind": "Service"}},
 			{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "store", Name: "nginx-conf"},
 				Action: plan.Unchanged, Source: plan.Source{File: "manifests/nginx.yaml", Line: 1, Col: 1}},
 		},
@@ -197,6 +209,7 @@ func TestPlanOrder(t *testing.T) {
 		"create widget.example.com/w1 store",
 		"update configmap/readme store",
 		"update deployment.apps/web store",
+		"replace service/api store",
 		"prune configmap/settings store",
 		"unchanged configmap/nginx-conf store",
 		"unchanged service/web store",

@@ -30,6 +30,9 @@ const (
 //	~ update configmap/settings (manifests/settings.yaml:1:1)
 //	    ...
 //
+//	-/+ replace deployment.apps/api (manifests/api.yaml:1:1) (spec.selector is immutable)
+//	    ...
+//
 //	- prune configmap/old
 //
 //	  unchanged service/web (manifests/service.yaml:1:1)
@@ -39,7 +42,8 @@ const (
 //
 //	Plan: 1 to add, 1 to change, 1 to prune, 1 unchanged.
 //
-// Diffs are indented by 4 spaces. Unchanged objects get a line each when
+// A replace (delete, then create again) names the immutable fields that
+// force it. Diffs are indented by 4 spaces. Unchanged objects get a line each when
 // there are at most maxUnchangedLines of them, else one "(N objects
 // unchanged)" line. When nothing changes, "No changes. The cluster matches
 // the manifests." comes before the summary, which is always the last line.
@@ -115,12 +119,15 @@ func (t *textPlan) header(p *plan.Plan, c plan.Change) {
 		word = t.paint(ansiGreen, word)
 	case plan.Update:
 		word = t.paint(ansiYellow, word)
-	case plan.Prune:
+	case plan.Replace, plan.Prune:
 		word = t.paint(ansiDel, word)
 	}
 	t.b.WriteString(word + " " + printable(changeLabel(p, c.Ref)))
 	if s := c.Source.String(); s != "" {
 		t.b.WriteString(" (" + printable(s) + ")")
+	}
+	if c.Reason != "" {
+		t.b.WriteString(" (" + printable(c.Reason) + ")")
 	}
 	if c.AfterCRD {
 		t.b.WriteString(" (will be created after its CustomResourceDefinition)")
