@@ -79,7 +79,7 @@ func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*
 	if len(keep) == 0 && len(prune) > 0 && !opts.AllowEmpty {
 		return nil, ErrEmptySet
 	}
-	if err := checkReplaces(keep, opts.Replace); err != nil {
+	if err := CheckReplaces(keep, opts.Replace); err != nil {
 		return nil, err
 	}
 	res := &Result{}

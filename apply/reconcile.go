@@ -32,6 +32,11 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 		res.InSync = true
 		return res, recordChecked(ctx, c, p, opts)
 	}
+	// Refusals that need no request come before the lock: a refused run
+	// writes nothing at all.
+	if err := CheckReplaces(p.Changes, opts.Replace); err != nil {
+		return nil, err
+	}
 	if opts.ApplySet != nil {
 		lock, err := AcquireLock(ctx, c, LockOptions{Namespace: opts.ApplySet.Namespace, Name: LockName(*opts.ApplySet)})
 		if err != nil {

@@ -23,10 +23,10 @@ var ErrReplaceNotAllowed = errors.New("replacing an object deletes it and create
 // when Options.Timeout is not set.
 const defaultReplaceTimeout = 2 * time.Minute
 
-// checkReplaces refuses, before any write, the replacements that neither
+// CheckReplaces refuses, before any write (and before apply asks), the replacements that neither
 // Options.Replace lists nor the manifest allows with the annotation
 // kubeplan.dev/replace: allow.
-func checkReplaces(changes []plan.Change, allowed []string) error {
+func CheckReplaces(changes []plan.Change, allowed []string) error {
 	for _, a := range allowed {
 		if k, n, ok := strings.Cut(a, "/"); !ok || k == "" || n == "" {
 			return fmt.Errorf("--replace %q: want KIND/NAME, e.g. deployment/web or deployment.apps/web", a)

@@ -56,7 +56,7 @@ func TestCheckReplaces(t *testing.T) {
 		replaceChange("apps", "Deployment", "web", nil),
 		replaceChange("", "Service", "api", nil),
 	}
-	err := checkReplaces(changes, []string{"service/api"})
+	err := CheckReplaces(changes, []string{"service/api"})
 	if !errors.Is(err, ErrReplaceNotAllowed) {
 		t.Fatalf("err = %v, want ErrReplaceNotAllowed", err)
 	}
@@ -69,13 +69,13 @@ func TestCheckReplaces(t *testing.T) {
 	if strings.Contains(msg, "service/api") {
 		t.Errorf("an allowed object is named as refused: %s", msg)
 	}
-	if err := checkReplaces(changes, []string{"service/api", "deployment/web"}); err != nil {
+	if err := CheckReplaces(changes, []string{"service/api", "deployment/web"}); err != nil {
 		t.Errorf("all allowed: %v", err)
 	}
-	if err := checkReplaces(changes[:1], nil); err != nil {
+	if err := CheckReplaces(changes[:1], nil); err != nil {
 		t.Errorf("no replace: %v", err)
 	}
-	if err := checkReplaces(nil, []string{"deployment"}); err == nil || !strings.Contains(err.Error(), "KIND/NAME") {
+	if err := CheckReplaces(nil, []string{"deployment"}); err == nil || !strings.Contains(err.Error(), "KIND/NAME") {
 		t.Errorf("bad --replace value: %v", err)
 	}
 }

@@ -160,8 +160,14 @@ type applyRun struct {
 func (r *applyRun) once(ctx context.Context, args []string) error {
 	rep := render.ApplyReport{}
 	pl, as, err := r.plan(ctx, args, &rep)
-	if err == nil && r.f.drift == "report" {
+	if r.f.drift == "report" {
+		if err != nil {
+			return err // report mode records nothing
+		}
 		return r.report(pl)
+	}
+	if err == nil {
+		err = apply.CheckReplaces(pl.Changes, r.f.replace)
 	}
 	if err == nil {
 		err = r.approve(pl)
