@@ -104,7 +104,7 @@ func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*
 				refs = append(refs, o.Ref)
 			}
 		}
-		health, err := WaitHealthy(waitCtx, c, refs, WaitOptions{Timeout: opts.Timeout, Progress: progressPrinter(opts.Progress)})
+		health, err := WaitHealthy(waitCtx, c, refs, WaitOptions{Timeout: opts.Timeout, Progress: opts.Progress})
 		res.Health = health
 		if err != nil {
 			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))

@@ -1,7 +1,6 @@
 package apply
 
 import (
-	"io"
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
@@ -20,8 +19,9 @@ type Options struct {
 	// Wait for every applied object to be healthy, up to Timeout.
 	Wait    bool
 	Timeout time.Duration
-	// Progress receives progress lines for long waits (stderr).
-	Progress io.Writer
+	// Progress, when set, is told which objects the health wait still waits
+	// for (render.HealthProgress prints it).
+	Progress func(pending []HealthResult)
 	// Revision is recorded on the parent with the time and result.
 	Revision string
 	// Replace lists the objects a plan may replace (delete and create again

@@ -21,8 +21,8 @@ func LockName(as applyset.Parent) string { return "kubeplan-lock-" + as.Name }
 //     moved away from since it was made (plan.CheckFresh), and executes it
 //     (Execute: parent, ordered writes, prune, health wait, record).
 //
-// It returns what happened as data; nothing is printed but progress lines
-// to opts.Progress.
+// It returns what happened as data and prints nothing; the health wait's
+// progress goes to opts.Progress.
 func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (res *Result, err error) {
 	if opts.FieldManager == "" {
 		opts.FieldManager = p.FieldManager

@@ -159,7 +159,7 @@ type applyRun struct {
 // that fails before writing is recorded on the ApplySet parent.
 func (r *applyRun) once(ctx context.Context, args []string) error {
 	rep := render.ApplyReport{}
-	pl, as, err := r.plan(ctx, args, &rep)
+	pl, as, saved, err := r.plan(ctx, args, &rep)
 	if r.f.drift == "report" {
 		if err != nil {
 			return err // report mode records nothing
@@ -169,12 +169,12 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 	if err == nil {
 		err = apply.CheckReplaces(pl.Changes, r.f.replace)
 	}
-	if err == nil {
+	if err == nil && !saved { // a saved plan was reviewed when it was made
 		err = r.approve(pl)
 	}
 	if err == nil {
 		opts := apply.Options{FieldManager: r.f.cluster.fieldManager, ApplySet: as, Version: kubeplanVersion(), Concurrency: r.f.cluster.concurrency,
-			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Progress: r.s.err, Revision: pl.Revision, Replace: r.f.replace}
+			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Progress: render.HealthProgress(r.s.err), Revision: pl.Revision, Replace: r.f.replace}
 		rep.Result, err = apply.Reconcile(ctx, r.client, pl, opts)
 	} else if as != nil && recordable(err) {
 		err = errors.Join(err, apply.RecordFailure(ctx, r.client, *as, r.f.cluster.fieldManager, err))
@@ -195,29 +195,30 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 	return err
 }
 
-// plan returns the plan to apply: the saved plan named by args, or a new
-// one of the source. It fills in what the report shows about the source.
-func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyReport) (*plan.Plan, *applyset.Parent, error) {
-	as := r.as
+// plan returns the plan to apply: the saved plan named by args (saved is
+// then true), or a new one of the source. It fills in what the report
+// shows about the source.
+func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyReport) (pl *plan.Plan, as *applyset.Parent, saved bool, err error) {
+	as = r.as
 	if len(args) == 1 {
-		saved, err := plan.Detect(args[0])
+		sp, err := plan.Detect(args[0])
 		if err != nil {
-			return nil, as, err
+			return nil, as, false, err
 		}
-		if saved != nil {
+		if sp != nil {
 			if r.gh != nil {
-				r.gh.SavedPlan(saved)
+				r.gh.SavedPlan(sp)
 			}
-			if as == nil && saved.Parent != nil {
-				p := applyset.Parent{Kind: saved.Parent.Ref.Kind, Name: saved.Parent.Ref.Name, Namespace: saved.Parent.Ref.Namespace}
+			if as == nil && sp.Parent != nil {
+				p := applyset.Parent{Kind: sp.Parent.Ref.Kind, Name: sp.Parent.Ref.Name, Namespace: sp.Parent.Ref.Namespace}
 				as = &p
 			}
-			return saved, as, r.client.Ping(ctx)
+			return sp, as, true, r.client.Ping(ctx)
 		}
 	}
 	src, err := r.f.git.checkout(ctx, args)
 	if err != nil {
-		return nil, as, err
+		return nil, as, false, err
 	}
 	rep.Revision = src.rev
 	var loaded func([]*manifest.Object)
@@ -226,13 +227,13 @@ func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyRep
 	}
 	objs, err := loadSet(r.cmd, r.s, &r.f.input, src, r.f.cluster.lintNamespace(r.client), loaded)
 	if err != nil {
-		return nil, as, err
+		return nil, as, false, err
 	}
 	if err := r.client.Ping(ctx); err != nil {
-		return nil, as, err
+		return nil, as, false, err
 	}
-	pl, err := plan.Make(ctx, r.client, objs, r.f.cluster.planOptions(r.client, as, src.revision()))
-	return pl, as, err
+	pl, err = plan.Make(ctx, r.client, objs, r.f.cluster.planOptions(r.client, as, src.revision()))
+	return pl, as, false, err
 }
 
 // report is --drift=report: show the plan, exit 2 when it has changes.

@@ -16,16 +16,11 @@ var errNotApproved = errors.New("apply cancelled: nothing was written")
 
 // approve shows the plan and asks before writing, as terraform apply does,
 // when a person is there to answer: stdin is a terminal, CI is not true,
-// and neither --auto-approve, --interval nor a saved plan says otherwise.
-// A plan without changes is not asked about.
+// and neither --auto-approve nor --interval says otherwise (the caller
+// skips it for a saved plan). A plan without changes is not asked about.
 func (r *applyRun) approve(pl *plan.Plan) error {
 	if !r.s.terminal || r.f.autoApprove || r.f.interval > 0 || r.s.env()("CI") == "true" || !pl.HasChanges() {
 		return nil
-	}
-	if len(r.cmd.Flags().Args()) == 1 {
-		if saved, _ := plan.Detect(r.cmd.Flags().Arg(0)); saved != nil {
-			return nil // a saved plan was reviewed when it was made
-		}
 	}
 	if err := render.Plan(r.s.out, "text", pl, render.PlanOptions{Color: r.s.color(r.s.out)}); err != nil {
 		return err

@@ -1,18 +1,21 @@
-package apply
+package render
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/kubeplan/kubeplan/apply"
 )
 
-// progressPrinter writes one progress line to w whenever the objects still
-// waited for change (or every few seconds), for long waits on stderr.
-func progressPrinter(w io.Writer) func([]HealthResult) {
+// HealthProgress writes one progress line to w each time apply's health
+// wait reports the objects still waited for (when they change, or every few
+// seconds): the view of apply.Options.Progress, on stderr.
+func HealthProgress(w io.Writer) func([]apply.HealthResult) {
 	if w == nil {
 		return nil
 	}
-	return func(pending []HealthResult) {
+	return func(pending []apply.HealthResult) {
 		if len(pending) == 0 {
 			return
 		}
