@@ -1,7 +1,7 @@
 package manifest
 
 import (
-	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 
 	"context"
 	"net/http"

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubeplan/kubeplan/internal/testkube"
 	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 const fixedIPService = `apiVersion: v1

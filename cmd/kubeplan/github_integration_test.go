@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/internal/githubtest"
-	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/tools/githubtest"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 const (

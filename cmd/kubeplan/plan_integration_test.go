@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/internal/testkube"
 	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 func run(args ...string) (code int, stdout, stderr string) {

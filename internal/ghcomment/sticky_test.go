@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/internal/githubtest"
+	"github.com/kubeplan/kubeplan/tools/githubtest"
 )
 
 const (

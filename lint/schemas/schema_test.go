@@ -1,7 +1,7 @@
 package schemas
 
 import (
-	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 
 	"io"
 	"os"

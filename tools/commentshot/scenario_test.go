@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 // TestMain removes the kubeplan binary testkube.Kubeplan builds.

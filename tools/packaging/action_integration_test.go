@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 // kubeconfigSpy wraps the real kubeplan: it records the mode and path of

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 // buildDir is $RUNNER_TEMP of the one run of the action's build step that

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 // TestIntegrationPrePushHook installs examples/git/pre-push in a real

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/kubeplan/kubeplan/internal/testkube"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 
 	"archive/tar"
 	"bytes"

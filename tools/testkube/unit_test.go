@@ -40,7 +40,7 @@ func TestBinaryFromEnv(t *testing.T) {
 
 func TestRepoRootIsThisModule(t *testing.T) {
 	if isRepoRoot(".") {
-		t.Error("internal/testkube taken for the repository root")
+		t.Error("tools/testkube taken for the repository root")
 	}
 	if !isRepoRoot("../..") {
 		t.Error("repository root not recognised")
