@@ -258,14 +258,14 @@ func TestActionArguments(t *testing.T) {
 }
 
 // TestActionRejectsBadInputs: an unknown command or comment value stops
-// the action with exit-code 2 before kubeplan runs.
+// the action with exit-code 1 before kubeplan runs.
 func TestActionRejectsBadInputs(t *testing.T) {
 	for _, in := range []map[string]string{{"command": "destroy"}, {"command": "plan", "comment": "yes"}} {
 		r := newActionRun(t)
 		rec := r.standIn(argvStandIn)
 		res := r.run(in)
-		if res.exitCode != 2 || res.outputs["exit-code"] != "2" || !strings.Contains(res.stdout, "::error title=kubeplan action::input ") {
-			t.Errorf("%v: exit %d, exit-code %q, want 2 and an error annotation\n%s%s", in, res.exitCode, res.outputs["exit-code"], res.stdout, res.stderr)
+		if res.exitCode != 1 || res.outputs["exit-code"] != "1" || !strings.Contains(res.stdout, "::error title=kubeplan action::input ") {
+			t.Errorf("%v: exit %d, exit-code %q, want 1 and an error annotation\n%s%s", in, res.exitCode, res.outputs["exit-code"], res.stdout, res.stderr)
 		}
 		if _, err := os.Stat(filepath.Join(rec, "argv")); err == nil {
 			t.Errorf("%v: kubeplan ran", in)
