@@ -25,10 +25,7 @@ func (r *applyRun) approve(pl *plan.Plan) error {
 	if err := render.Plan(r.s.out, "text", pl, render.PlanOptions{Color: r.s.color(r.s.out)}); err != nil {
 		return err
 	}
-	fmt.Fprint(r.s.err, "\nDo you want to perform these actions?\n"+
-		"  kubeplan will perform the actions described above.\n"+
-		"  Only 'yes' will be accepted to approve.\n\n"+
-		"  Enter a value: ")
+	render.ApplyQuestion(r.s.err)
 	line, err := bufio.NewReader(r.s.in).ReadString('\n')
 	if err != nil && line == "" {
 		fmt.Fprintln(r.s.err)

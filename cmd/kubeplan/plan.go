@@ -150,7 +150,7 @@ func makePlan(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, 
 		return nil, err
 	}
 	if f.git.source != "" {
-		fmt.Fprintf(s.err, "planning %s %s\n", src.rev.ShortSHA, src.rev.Subject)
+		render.Planning(s.err, src.rev)
 	}
 	var loaded func([]*manifest.Object)
 	if gh != nil {

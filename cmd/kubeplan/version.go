@@ -1,12 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/render"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -28,9 +28,8 @@ func newVersionCmd(s streams) *cobra.Command {
 		Short: "Print kubeplan's version and the Kubernetes version of its built-in schemas",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintf(s.out, "kubeplan %s (Kubernetes schemas %s, API index %s to %s)\n", kubeplanVersion(),
-				schemas.KubeVersion, schemas.Versions()[0], schemas.Versions()[len(schemas.Versions())-1])
-			return nil
+			vs := schemas.Versions()
+			return render.PrintVersion(s.out, render.Version{Kubeplan: kubeplanVersion(), Schemas: schemas.KubeVersion, APIFrom: vs[0], APITo: vs[len(vs)-1]})
 		},
 	}
 }

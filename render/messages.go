@@ -1,0 +1,39 @@
+package render
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// Planning is the progress line plan prints (on stderr) when it reads a
+// git source: which commit it plans.
+func Planning(w io.Writer, rev *manifest.Revision) {
+	if rev != nil {
+		fmt.Fprintf(w, "planning %s %s\n", rev.ShortSHA, printable(rev.Subject))
+	}
+}
+
+// ApplyQuestion is what apply asks in a terminal before it writes, in
+// Terraform's words.
+func ApplyQuestion(w io.Writer) {
+	fmt.Fprint(w, "\nDo you want to perform these actions?\n"+
+		"  kubeplan will perform the actions described above.\n"+
+		"  Only 'yes' will be accepted to approve.\n\n"+
+		"  Enter a value: ")
+}
+
+// Version is what kubeplan version prints.
+type Version struct {
+	Kubeplan string // kubeplan's version
+	Schemas  string // the Kubernetes version of the built-in schemas
+	// APIFrom and APITo are the Kubernetes versions the API index covers.
+	APIFrom, APITo string
+}
+
+// PrintVersion writes v as one line.
+func PrintVersion(w io.Writer, v Version) error {
+	_, err := fmt.Fprintf(w, "kubeplan %s (Kubernetes schemas %s, API index %s to %s)\n", v.Kubeplan, v.Schemas, v.APIFrom, v.APITo)
+	return err
+}
