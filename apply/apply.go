@@ -48,7 +48,7 @@ func (r *Result) Wrote() bool {
 
 // ErrEmptySet refuses to prune everything because the manifests came out
 // empty.
-var ErrEmptySet = errors.New("the manifest set is empty, so applying it would prune every member of the ApplySet; refusing (pass --allow-empty if that is what you want)")
+var ErrEmptySet = errors.New("the manifest set is empty: nothing was written (applying it would prune every member of the ApplySet; pass --allow-empty if that is what you want)")
 
 // Execute applies plan p. Nothing is pruned unless every apply succeeded.
 // A plan that replaces an object (deletes and recreates it) is refused
@@ -58,10 +58,23 @@ var ErrEmptySet = errors.New("the manifest set is empty, so applying it would pr
 // Cancelling ctx (Ctrl-C) never cuts the writes short: a half-written set
 // is worse than a late exit, so the applies, the prunes and the record on
 // the parent always run to the end. It stops the health wait, and the run
-// is recorded as failed ("interrupted").
+// is recorded as failed ("interrupted"). Options.Deadline, in contrast,
+// bounds everything: writes, prune and wait. Reconcile also fences the
+// writes with the lock: once it is lost, nothing more is written.
 func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*Result, error) {
-	waitCtx := ctx
-	ctx = context.WithoutCancel(ctx)
+	return execute(ctx, context.WithoutCancel(ctx), c, p, opts)
+}
+
+// execute is Execute with the contexts apart: waitCtx stops the health
+// wait, writeCtx carries every write.
+func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*Result, error) {
+	if !opts.Deadline.IsZero() {
+		var cancelWait, cancelWrite context.CancelFunc
+		waitCtx, cancelWait = context.WithDeadline(waitCtx, opts.Deadline)
+		defer cancelWait()
+		ctx, cancelWrite = context.WithDeadline(ctx, opts.Deadline)
+		defer cancelWrite()
+	}
 	if opts.FieldManager == "" {
 		opts.FieldManager = p.FieldManager
 	}
@@ -76,7 +89,7 @@ func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*
 			keep = append(keep, ch)
 		}
 	}
-	if len(keep) == 0 && len(prune) > 0 && !opts.AllowEmpty {
+	if len(keep) == 0 && !opts.AllowEmpty {
 		return nil, ErrEmptySet
 	}
 	if err := CheckReplaces(keep, opts.Replace); err != nil {
@@ -105,6 +118,9 @@ func Execute(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) (*
 			}
 		}
 		health, err := WaitHealthy(waitCtx, c, refs, WaitOptions{Timeout: opts.Timeout, Progress: opts.Progress})
+		if err == nil {
+			err = fenceCheck(ctx) // the lock was lost while waiting
+		}
 		res.Health = health
 		if err != nil {
 			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
@@ -188,6 +204,9 @@ func hasAfterCRD(cs []plan.Change) bool {
 // showed what it takes back from other managers. A replace deletes the
 // object first (see replaceOne).
 func applyOne(ctx context.Context, c *kube.Client, ch plan.Change, opts Options) (ObjectResult, error) {
+	if err := fenceCheck(ctx); err != nil {
+		return ObjectResult{}, fmt.Errorf("%s: %w", ch.Ref, err)
+	}
 	if ch.Action == plan.Replace {
 		return replaceOne(ctx, c, ch, opts)
 	}

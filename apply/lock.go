@@ -43,13 +43,23 @@ type LockOptions struct {
 	Duration time.Duration
 }
 
-// LockedError says another live holder has the lock.
+// LockedError says another holder has the lock and its Lease has not
+// expired.
 type LockedError struct {
 	Holder  string
 	Expires time.Time
+	// Renewed is the holder's last renewal; Stale is true when the holder
+	// has missed its renewals (it crashed, or is stopped or cut off).
+	Renewed time.Time
+	Stale   bool
 }
 
 func (e *LockedError) Error() string {
+	if e.Stale {
+		return fmt.Sprintf("the ApplySet is locked by %s until %s, but that holder has not renewed the lock since %s: it may be dead. "+
+			"Retry after %[2]s, or break the lock now with kubeplan unlock (same -n and --applyset)",
+			e.Holder, e.Expires.UTC().Format(time.RFC3339), e.Renewed.UTC().Format(time.RFC3339))
+	}
 	return fmt.Sprintf("the ApplySet is locked by %s until %s (another kubeplan apply is running); retry later",
 		e.Holder, e.Expires.UTC().Format(time.RFC3339))
 }
@@ -120,7 +130,8 @@ func AcquireLock(ctx context.Context, c *kube.Client, opts LockOptions) (*Lock, 
 		holder, expires := lockLeaseState(cur)
 		now = time.Now()
 		if holder != "" && holder != l.holder && now.Before(expires) {
-			return nil, &LockedError{Holder: holder, Expires: expires}
+			_, renewed, period := leaseRenewal(cur)
+			return nil, &LockedError{Holder: holder, Expires: expires, Renewed: renewed, Stale: now.Sub(renewed) >= period+renewSlack}
 		}
 		taken, err := l.leases.Update(ctx, l.takeOver(cur, now), metav1.UpdateOptions{})
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {

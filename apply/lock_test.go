@@ -24,6 +24,12 @@ func TestLockedErrorMessage(t *testing.T) {
 	if got := e.Error(); got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
+	e.Stale, e.Renewed = true, time.Date(2030, 1, 2, 3, 3, 5, 0, time.UTC)
+	want = "the ApplySet is locked by ci-7-1234-ab12cd34 until 2030-01-02T03:04:05Z, but that holder has not renewed the lock since 2030-01-02T03:03:05Z: it may be dead. " +
+		"Retry after 2030-01-02T03:04:05Z, or break the lock now with kubeplan unlock (same -n and --applyset)"
+	if got := e.Error(); got != want {
+		t.Errorf("stale: Error() = %q, want %q", got, want)
+	}
 }
 
 func TestLockLeaseState(t *testing.T) {

@@ -19,6 +19,11 @@ type Options struct {
 	// Wait for every applied object to be healthy, up to Timeout.
 	Wait    bool
 	Timeout time.Duration
+	// Deadline, when set, ends the whole run: writes, prune and wait stop
+	// there (the record on the parent has a deadline of its own).
+	Deadline time.Time
+	// LockDuration is the apply lock's Lease duration (default 60s).
+	LockDuration time.Duration
 	// Progress, when set, is told which objects the health wait still waits
 	// for (render.HealthProgress prints it).
 	Progress func(pending []HealthResult)

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"sort"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -41,7 +43,17 @@ type parentWriter struct {
 	labels map[string]string
 	annots map[string]string // what the parent holds now (ours)
 	state  applyset.State    // the member types it lists now
+	rv     string            // the resourceVersion read or written last: writes are conditional on it
 }
+
+// resultRunning is recorded when a run starts writing; the run's end
+// replaces it with ok or failed. Found later without a live lock, it means
+// the last record failed (status says "unknown").
+const resultRunning = "running"
+
+// recordTimeout bounds the write of the run's record at its end, which
+// runs after the run's own deadline may have passed.
+const recordTimeout = 30 * time.Second
 
 func (w *parentWriter) gvr() schema.GroupVersionResource {
 	return schema.GroupVersionResource{Version: "v1", Resource: w.opts.ApplySet.Resource()}
@@ -62,7 +74,7 @@ func (w *parentWriter) writeUnion(ctx context.Context, keep []plan.Change) error
 	case err != nil:
 		return fmt.Errorf("reading the ApplySet parent %s: %w", as, err)
 	default:
-		w.labels, w.annots = live.GetLabels(), live.GetAnnotations()
+		w.labels, w.annots, w.rv = live.GetLabels(), live.GetAnnotations(), live.GetResourceVersion()
 		if w.annots == nil {
 			w.annots = map[string]string{}
 		}
@@ -72,7 +84,7 @@ func (w *parentWriter) writeUnion(ctx context.Context, keep []plan.Change) error
 	}
 	kinds, nss := setOf(keep)
 	union := applyset.NewState(*as, w.opts.Version, applyset.Union(w.state.GroupKinds, kinds), append(nss, w.state.Namespaces...))
-	return w.write(ctx, union, nil, false)
+	return w.write(ctx, union, map[string]string{AnnotationResult: resultRunning}, false)
 }
 
 // recordResult writes the exact set (after a successful apply and prune) and
@@ -102,7 +114,15 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 	if w.opts.Revision != "" {
 		record[AnnotationRevision] = w.opts.Revision
 	}
-	return w.write(ctx, st, record, wrote)
+	// The record has a deadline of its own: it is written even when the
+	// run's deadline has passed or Ctrl-C was pressed, but never by a
+	// process that lost the lock (the fence stays on the context).
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	if err := w.write(ctx, st, record, wrote); err != nil {
+		return fmt.Errorf("the run's result could not be recorded (status will say unknown): %w", err)
+	}
+	return nil
 }
 
 // write server-side applies the parent when its labels or annotations would
@@ -128,21 +148,62 @@ func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[
 	if !stamp && w.labels[applyset.LabelID] == st.ID && sameAnnotations(w.annots, want) {
 		return nil
 	}
-	obj := map[string]any{
-		"apiVersion": "v1", "kind": as.Kind,
-		"metadata": map[string]any{"name": as.Name, "namespace": as.Namespace, "labels": st.Labels(), "annotations": want},
+	for attempt := 0; ; attempt++ {
+		if err := fenceCheck(ctx); err != nil {
+			return fmt.Errorf("writing the ApplySet parent %s: %w", as, err)
+		}
+		res, err := w.apply(ctx, st, want)
+		if err == nil {
+			w.labels, w.annots, w.state, w.rv = res.GetLabels(), res.GetAnnotations(), st, res.GetResourceVersion()
+			return nil
+		}
+		if !apierrors.IsConflict(err) || attempt == 2 {
+			return fmt.Errorf("writing the ApplySet parent %s: %w", as, err)
+		}
+		if err := w.reread(ctx); err != nil {
+			return err
+		}
 	}
-	data, err := json.Marshal(obj)
+}
+
+// apply server-side applies the parent, conditional on the resourceVersion
+// last seen: a stale copy never overwrites a newer parent.
+func (w *parentWriter) apply(ctx context.Context, st applyset.State, annotations map[string]string) (*unstructured.Unstructured, error) {
+	as := w.opts.ApplySet
+	meta := map[string]any{"name": as.Name, "namespace": as.Namespace, "labels": st.Labels(), "annotations": annotations}
+	if w.rv != "" {
+		meta["resourceVersion"] = w.rv
+	}
+	data, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": as.Kind, "metadata": meta})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	force := true
-	res, err := w.c.Dynamic.Resource(w.gvr()).Namespace(as.Namespace).Patch(ctx, as.Name, types.ApplyPatchType, data,
+	return w.c.Dynamic.Resource(w.gvr()).Namespace(as.Namespace).Patch(ctx, as.Name, types.ApplyPatchType, data,
 		metav1.PatchOptions{FieldManager: w.opts.FieldManager, Force: &force})
+}
+
+// reread handles a conflict: the parent changed since this run last read
+// it. When only the record changed (a concurrent no-op run noted its check
+// time), the write is retried on the new version. When the set itself
+// changed (its id, member types or namespaces), another apply wrote it:
+// this run stops, so that it can never narrow or overwrite that apply's set.
+func (w *parentWriter) reread(ctx context.Context) error {
+	as := w.opts.ApplySet
+	live, err := w.c.Dynamic.Resource(w.gvr()).Namespace(as.Namespace).Get(ctx, as.Name, metav1.GetOptions{})
 	if err != nil {
-		return fmt.Errorf("writing the ApplySet parent %s: %w", as, err)
+		return fmt.Errorf("re-reading the ApplySet parent %s after a conflict: %w", as, err)
 	}
-	w.labels, w.annots, w.state = res.GetLabels(), res.GetAnnotations(), st
+	a := live.GetAnnotations()
+	for _, k := range []string{applyset.AnnotationGroupKinds, applyset.AnnotationGroupResources, applyset.AnnotationNamespaces} {
+		if a[k] != w.annots[k] {
+			return fmt.Errorf("the ApplySet parent %s was changed by another writer during this run (%s); not overwritten: run again", as, k)
+		}
+	}
+	if live.GetLabels()[applyset.LabelID] != w.labels[applyset.LabelID] {
+		return fmt.Errorf("the ApplySet parent %s was changed by another writer during this run; not overwritten: run again", as)
+	}
+	w.rv = live.GetResourceVersion()
 	return nil
 }
 

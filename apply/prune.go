@@ -53,6 +53,9 @@ func pruneAll(ctx context.Context, c *kube.Client, prunes []plan.Change, opts Op
 }
 
 func pruneOne(ctx context.Context, c *kube.Client, ch plan.Change) error {
+	if err := fenceCheck(ctx); err != nil {
+		return fmt.Errorf("%s: %w", ch.Ref, err)
+	}
 	gvr, err := resourceFor(c, ch.Ref)
 	if err != nil {
 		return fmt.Errorf("%s: %w", ch.Ref, err)

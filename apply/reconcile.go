@@ -27,6 +27,9 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 	if opts.FieldManager == "" {
 		opts.FieldManager = p.FieldManager
 	}
+	if emptySet(p) && !opts.AllowEmpty {
+		return nil, ErrEmptySet
+	}
 	if InSync(p, opts.Revision) {
 		res = unchangedResult(p)
 		res.InSync = true
@@ -37,23 +40,40 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 	if err := CheckReplaces(p.Changes, opts.Replace); err != nil {
 		return nil, err
 	}
-	if opts.ApplySet != nil {
-		lock, err := AcquireLock(ctx, c, LockOptions{Namespace: opts.ApplySet.Namespace, Name: LockName(*opts.ApplySet)})
-		if err != nil {
-			return nil, err
+	if opts.ApplySet == nil {
+		return Execute(ctx, c, p, opts)
+	}
+	lock, err := AcquireLock(ctx, c, LockOptions{Namespace: opts.ApplySet.Namespace, Name: LockName(*opts.ApplySet), Duration: opts.LockDuration})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if rerr := lock.Release(context.WithoutCancel(ctx)); rerr != nil {
+			err = errors.Join(err, rerr)
 		}
-		defer func() {
-			if rerr := lock.Release(context.WithoutCancel(ctx)); rerr != nil {
-				err = errors.Join(err, rerr)
-			}
-		}()
-		// The plan may have been made before the lock (or saved long
-		// ago): refuse it if another apply moved the cluster meanwhile.
-		if err := plan.CheckFresh(ctx, c, p); err != nil {
-			return nil, err
+	}()
+	// Every write from here on is fenced: once the lock is lost (taken
+	// over after this process stalled, or not renewed in time) each
+	// request is cancelled and no further write starts.
+	fenced, cancel := lock.Fence(context.WithoutCancel(ctx))
+	defer cancel()
+	// The plan may have been made before the lock (or saved long ago):
+	// refuse it if another apply moved the cluster meanwhile.
+	if err := plan.CheckFresh(ctx, c, p); err != nil {
+		return nil, errors.Join(err, recordFailure(fenced, c, *opts.ApplySet, opts.FieldManager, err))
+	}
+	return execute(ctx, fenced, c, p, opts)
+}
+
+// emptySet reports a plan that applies nothing: every change is a prune,
+// or there is none.
+func emptySet(p *plan.Plan) bool {
+	for _, ch := range p.Changes {
+		if ch.Action != plan.Prune {
+			return false
 		}
 	}
-	return Execute(ctx, c, p, opts)
+	return true
 }
 
 // InSync reports whether applying p would write nothing at all: no object

@@ -53,6 +53,17 @@ func RecordFailure(ctx context.Context, c *kube.Client, as applyset.Parent, fiel
 		return nil // another apply runs and records its own result
 	}
 	defer lock.Release(ctx)
+	fenced, cancel := lock.Fence(ctx)
+	defer cancel()
+	return recordFailure(fenced, c, as, fieldManager, runErr)
+}
+
+// recordFailure records a failed run on the parent; the caller holds the
+// lock and passes its fenced context.
+func recordFailure(ctx context.Context, c *kube.Client, as applyset.Parent, fieldManager string, runErr error) error {
+	if err := fenceCheck(ctx); err != nil {
+		return err
+	}
 	if fieldManager == "" {
 		fieldManager = "kubeplan"
 	}

@@ -117,6 +117,9 @@ func replaceOne(ctx context.Context, c *kube.Client, ch plan.Change, opts Option
 		case <-after(200):
 		}
 	}
+	if err := fenceCheck(ctx); err != nil {
+		return ObjectResult{}, fmt.Errorf("%s: replacing: deleted, not created again: %w", ch.Ref, err)
+	}
 	if err := serverSideApply(ctx, c, gvr, ch, opts); err != nil {
 		return ObjectResult{}, fmt.Errorf("%s: replacing: deleted, but creating it again failed: %w", ch.Ref, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -54,6 +55,9 @@ func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Statu
 	a := parent.GetAnnotations()
 	s := &Status{ApplySet: as.String(), Namespace: as.Namespace, Tooling: st.Tooling, Revision: a[AnnotationRevision],
 		AppliedAt: a[AnnotationAppliedAt], CheckedAt: a[AnnotationCheckedAt], Result: a[AnnotationResult], LastError: a[AnnotationLastError]}
+	if s.Result == resultRunning {
+		s.Result = runningResult(ctx, c, as)
+	}
 	kinds := st.GroupKinds[:0:0]
 	for _, gk := range st.GroupKinds {
 		if gk.Group == "" && gk.Kind == "Secret" {
@@ -75,4 +79,17 @@ func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Statu
 	sort.Slice(refs, func(i, j int) bool { return refs[i].Namespace+refs[i].String() < refs[j].Namespace+refs[j].String() })
 	s.Members = Assess(ctx, c, refs)
 	return s, nil
+}
+
+// runningResult explains a parent that still says "running": a run that
+// holds the lock now is under way; otherwise the last run could not record
+// its result (it crashed, or lost the lock or the connection at its end).
+func runningResult(ctx context.Context, c *kube.Client, as applyset.Parent) string {
+	lease, err := c.Dynamic.Resource(lockLeaseGVR).Namespace(as.Namespace).Get(ctx, LockName(as), metav1.GetOptions{})
+	if err == nil {
+		if holder, expires := lockLeaseState(lease); holder != "" && time.Now().Before(expires) {
+			return fmt.Sprintf("running (an apply holds the lock: %s, until %s)", holder, expires.UTC().Format(time.RFC3339))
+		}
+	}
+	return "unknown (last record failed)"
 }

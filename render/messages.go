@@ -3,7 +3,9 @@ package render
 import (
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -35,5 +37,15 @@ type Version struct {
 // PrintVersion writes v as one line.
 func PrintVersion(w io.Writer, v Version) error {
 	_, err := fmt.Fprintf(w, "kubeplan %s (Kubernetes schemas %s, API index %s to %s)\n", v.Kubeplan, v.Schemas, v.APIFrom, v.APITo)
+	return err
+}
+
+// Unlocked says what kubeplan unlock did (u is nil when there was no lock).
+func Unlocked(w io.Writer, applySet string, u *apply.Unlocked) error {
+	if u == nil {
+		_, err := fmt.Fprintf(w, "%s is not locked\n", applySet)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "unlocked %s: broke the lock of %s, last renewed %s\n", applySet, u.Holder, u.Renewed.UTC().Format(time.RFC3339))
 	return err
 }

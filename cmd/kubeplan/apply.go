@@ -92,7 +92,7 @@ or "Plan: ..." line) are written to $GITHUB_OUTPUT.
 	f.git.add(fl, "apply")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ApplyFormats(), ", "))
 	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "how long --wait waits")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bounds the whole run: plan, writes, prune and the health wait")
 	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
 	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
 	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
@@ -158,8 +158,11 @@ type applyRun struct {
 // ask, then apply.Reconcile; every outcome is shown by the views. A run
 // that fails before writing is recorded on the ApplySet parent.
 func (r *applyRun) once(ctx context.Context, args []string) error {
+	deadline := time.Now().Add(r.f.timeout)
+	planCtx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	rep := render.ApplyReport{}
-	pl, as, saved, err := r.plan(ctx, args, &rep)
+	pl, as, saved, err := r.plan(planCtx, args, &rep)
 	if r.f.drift == "report" {
 		if err != nil {
 			return err // report mode records nothing
@@ -174,7 +177,8 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 	}
 	if err == nil {
 		opts := apply.Options{FieldManager: r.f.cluster.fieldManager, ApplySet: as, Version: kubeplanVersion(), Concurrency: r.f.cluster.concurrency,
-			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Progress: render.HealthProgress(r.s.err), Revision: pl.Revision, Replace: r.f.replace}
+			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Deadline: deadline, Progress: render.HealthProgress(r.s.err),
+			Revision: pl.Revision, Replace: r.f.replace, LockDuration: r.lockDuration()}
 		rep.Result, err = apply.Reconcile(ctx, r.client, pl, opts)
 	} else if as != nil && recordable(err) {
 		err = errors.Join(err, apply.RecordFailure(ctx, r.client, *as, r.f.cluster.fieldManager, err))
@@ -258,4 +262,15 @@ func (r *applyRun) report(pl *plan.Plan) error {
 func recordable(err error) bool {
 	var unreachable *kube.UnreachableError
 	return !errors.Is(err, errNotApproved) && !errors.As(err, &unreachable)
+}
+
+// lockDuration is the Lease duration of the apply lock: 60s, or
+// $KUBEPLAN_LOCK_DURATION (for the fault tests, which stop a holder past
+// its Lease).
+func (r *applyRun) lockDuration() time.Duration {
+	d, err := time.ParseDuration(r.s.env()("KUBEPLAN_LOCK_DURATION"))
+	if err != nil || d < time.Second {
+		return 0
+	}
+	return d
 }

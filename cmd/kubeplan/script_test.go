@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,6 +63,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitCode,
 			"cluster":  cmdCluster(t),
+			"lease":    cmdLease,
 		},
 	})
 }
@@ -125,4 +127,27 @@ func viewer(t *testing.T, c *testkube.Cluster, ns string) string {
 	}
 	t.Fatalf("the view binding of %s in %s did not take effect within 5 s", user, ns)
 	return ""
+}
+
+// cmdLease is the script command "lease NAME HOLDER AGE DURATION": it
+// writes the Lease NAME in $NS (with kubectl, as the admin) as held by
+// HOLDER, last renewed AGE ago, for DURATION: the lock a crashed or a live
+// apply leaves behind.
+func cmdLease(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: lease NAME HOLDER AGE DURATION")
+	}
+	age, err1 := time.ParseDuration(args[2])
+	d, err2 := time.ParseDuration(args[3])
+	if err1 != nil || err2 != nil {
+		ts.Fatalf("lease: bad AGE or DURATION")
+	}
+	at := time.Now().Add(-age).UTC().Format("2006-01-02T15:04:05.000000Z")
+	lease := fmt.Sprintf("apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: %s}\nspec: {holderIdentity: %s, leaseDurationSeconds: %d, acquireTime: %q, renewTime: %q}\n",
+		args[0], args[1], int(d.Seconds()), at, at)
+	path := filepath.Join(ts.Getenv("WORK"), args[0]+".lease.yaml")
+	if err := os.WriteFile(path, []byte(lease), 0o644); err != nil {
+		ts.Fatalf("lease: %v", err)
+	}
+	ts.Check(ts.Exec("kubectl", "-n", ts.Getenv("NS"), "apply", "-f", path))
 }

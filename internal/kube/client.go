@@ -26,9 +26,15 @@ type Client struct {
 	Requests *RequestCounter
 }
 
-// Flags are kubectl's connection flags (--kubeconfig, --context, -n, ...).
+// DefaultRequestTimeout bounds each request unless --request-timeout says
+// otherwise: a stalled connection is an error, not a hang.
+const DefaultRequestTimeout = "30s"
+
+// Flags are kubectl's connection flags (--kubeconfig, --context, -n,
+// --request-timeout, ...), with --request-timeout defaulting to 30s.
 func Flags() *genericclioptions.ConfigFlags {
 	f := genericclioptions.NewConfigFlags(false)
+	*f.Timeout = DefaultRequestTimeout
 	return f
 }
 
