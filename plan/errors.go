@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -26,10 +28,59 @@ func (e *ObjectError) Unwrap() error { return e.Err }
 type Errors []*ObjectError
 
 func (es Errors) Error() string {
-	lines := make([]string, 0, len(es)+1)
-	lines = append(lines, fmt.Sprintf("%d object(s) cannot be planned:", len(es)))
-	for _, e := range es {
-		lines = append(lines, "  "+e.Error())
+	lines := append([]string{fmt.Sprintf("%d object(s) cannot be planned:", len(es))}, Summarize(es)...)
+	return strings.Join(lines, "\n  ")
+}
+
+// Summarize says what went wrong with objects, one line per root cause:
+// objects that failed alike (the connection refused, a webhook down) are
+// one line with their count and the first of them, e.g.
+// "311 objects failed: dial tcp 10.0.0.1:443: connect: connection refused
+// (https://10.0.0.1:443); first: configmap/cm-1 (cm.yaml:1:1)". An error
+// of its own keeps its line.
+func Summarize(es []*ObjectError) []string {
+	type group struct {
+		first *ObjectError
+		n     int
 	}
-	return strings.Join(lines, "\n")
+	var order []string
+	groups := map[string]*group{}
+	for _, e := range es {
+		k := rootCause(e.Err)
+		g := groups[k]
+		if g == nil {
+			g = &group{first: e}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.n++
+	}
+	var lines []string
+	for _, k := range order {
+		g := groups[k]
+		if g.n == 1 {
+			lines = append(lines, g.first.Error())
+			continue
+		}
+		first := g.first.Ref.String()
+		if src := g.first.Source.String(); src != "" {
+			first += " (" + src + ")"
+		}
+		lines = append(lines, fmt.Sprintf("%d objects failed: %s; first: %s", g.n, k, first))
+	}
+	return lines
+}
+
+// rootCause is what objects that failed for the same reason share: for a
+// request that never got an answer, the network error and the server
+// (not the object's URL); otherwise the error itself.
+func rootCause(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			return fmt.Sprintf("%v (%s://%s)", ue.Err, u.Scheme, u.Host)
+		}
+		return ue.Err.Error()
+	}
+	return err.Error()
 }
