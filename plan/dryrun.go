@@ -56,7 +56,7 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unstructured) (Change, error) {
 	c := Change{Ref: t.ref, Source: sourceOf(t.src), Object: t.obj.Object}
 	if live != nil {
-		c.LiveResourceVersion = live.GetResourceVersion()
+		c.LiveResourceVersion, c.LiveGeneration = live.GetResourceVersion(), live.GetGeneration()
 	}
 	if t.pending {
 		c.Action, c.AfterCRD = Create, true

@@ -19,25 +19,28 @@ func (e *StaleError) Error() string {
 
 // CheckFresh refuses a saved plan when any object it was computed from
 // changed, appeared or disappeared, or when the ApplySet parent changed.
-// It only reads.
+// For kinds with a generation, only a new generation (a spec change) is a
+// change: a controller updating the status (a Deployment rolling out) does
+// not make a plan stale. It only reads.
 func CheckFresh(ctx context.Context, c *kube.Client, p *Plan) error {
 	type probe struct {
-		ref    Ref
-		wantRV string
+		ref     Ref
+		wantRV  string
+		wantGen int64
 	}
 	var probes []probe
 	for _, ch := range p.Changes {
 		if ch.AfterCRD {
 			continue // its type does not exist yet; its CRD is probed
 		}
-		probes = append(probes, probe{ch.Ref, ch.LiveResourceVersion})
+		probes = append(probes, probe{ch.Ref, ch.LiveResourceVersion, ch.LiveGeneration})
 	}
 	if p.Parent != nil {
 		rv := ""
 		if p.Parent.Exists {
 			rv = p.Parent.ResourceVersion
 		}
-		probes = append(probes, probe{p.Parent.Ref, rv})
+		probes = append(probes, probe{p.Parent.Ref, rv, 0})
 	}
 	addrs := make([]address, len(probes))
 	for i, pr := range probes {
@@ -63,6 +66,8 @@ func CheckFresh(ctx context.Context, c *kube.Client, p *Plan) error {
 		}
 		switch {
 		case got == pr.wantRV:
+		case got != "" && pr.wantGen > 0 && live[i].GetGeneration() == pr.wantGen:
+			// only the status (or other generation-less fields) moved
 		case pr.wantRV == "":
 			moved[i] = pr.ref.String() + " appeared"
 		case got == "":

@@ -87,6 +87,11 @@ type Change struct {
 	// was made ("" when it did not exist): a saved plan is refused when it
 	// moved.
 	LiveResourceVersion string `json:"liveResourceVersion,omitempty"`
+	// LiveGeneration is the live object's metadata.generation, for the kinds
+	// that keep one (a spec with a status beside it): a plan is stale when
+	// it moved, not when only a controller's status update moved the
+	// resourceVersion.
+	LiveGeneration int64 `json:"liveGeneration,omitempty"`
 	// Object is the object as it will be applied. It carries Secret values
 	// in the clear, so renderers never print it; it is kept for saved plans.
 	Object map[string]any `json:"object,omitempty"`
