@@ -137,7 +137,8 @@ func ListMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st app
 	return out, nil
 }
 
-// prunePermissions are what pruning the set's member types needs.
+// prunePermissions are what pruning (and releasing) the set's member
+// types needs.
 func (s *applySet) prunePermissions(p *planner) []Permission {
 	var out []Permission
 	for _, gk := range s.state.GroupKinds {
@@ -150,7 +151,9 @@ func (s *applySet) prunePermissions(p *planner) []Permission {
 			namespaces = append([]string{s.parent.Ref.Namespace}, s.state.Namespaces...)
 		}
 		for _, ns := range namespaces {
-			for _, verb := range []string{"list", "delete"} {
+			// get: a prune reads each object again first; patch: a
+			// protected member is released (its label removed).
+			for _, verb := range []string{"get", "list", "delete", "patch"} {
 				out = append(out, Permission{Verb: verb, Group: m.Resource.Group, Resource: m.Resource.Resource, Namespace: ns, Why: "prune"})
 			}
 		}
