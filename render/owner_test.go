@@ -13,7 +13,9 @@ import (
 // ownerPlan takes over an object of another set and releases a protected
 // member that left the manifests.
 func ownerPlan() *plan.Plan {
-	cm := func(name string) plan.Ref { return plan.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "store", Name: name} }
+	cm := func(name string) plan.Ref {
+		return plan.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "store", Name: name}
+	}
 	return &plan.Plan{Version: plan.FormatVersion, Namespace: "store", FieldManager: "kubeplan", Changes: []plan.Change{
 		{Ref: cm("shared"), Action: plan.Update, Owner: "ApplySet configmap/other-set", Source: plan.Source{File: "shared.yaml", Line: 1, Col: 1},
 			Diff: "--- live\n+++ planned\n@@ -1 +1 @@\n-x\n+y\n"},
