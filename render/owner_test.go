@@ -75,4 +75,16 @@ func TestApplyTextSkippedAndReleased(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
+	b.Reset()
+	if err := ApplyMarkdown(&b, ApplyReport{Result: res}, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| `configmap/shared` | ⏭️ skipped (now belongs to ApplySet applyset-x-v1) |\n",
+		"| `configmap/kept` | 🏷️ kept, no longer managed (prune disabled) |\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, b.String())
+		}
+	}
 }
