@@ -88,3 +88,11 @@ func TestApplyTextSkippedAndReleased(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanAnnotationsOwner(t *testing.T) {
+	as := PlanAnnotations(ownerPlan())
+	want := "::warning file=shared.yaml,line=1,title=owner::configmap/shared is owned by ApplySet configmap/other-set; apply takes it over only with --adopt"
+	if len(as) != 1 || as[0].String() != want {
+		t.Errorf("annotations %v, want [%s]", as, want)
+	}
+}
