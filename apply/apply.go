@@ -21,6 +21,8 @@ import (
 type ObjectResult struct {
 	Ref     plan.Ref `json:"ref"`
 	Outcome Outcome  `json:"outcome"`
+	// Detail says why an object was Skipped: "now belongs to ApplySet ...".
+	Detail string `json:"detail,omitempty"`
 }
 
 // Result is what an apply did.
@@ -39,7 +41,7 @@ func (r *Result) Wrote() bool {
 		return false
 	}
 	for _, o := range r.Objects {
-		if o.Outcome != Unchanged {
+		if o.Outcome != Unchanged && o.Outcome != Skipped {
 			return true
 		}
 	}
@@ -53,7 +55,9 @@ var ErrEmptySet = errors.New("the manifest set is empty: nothing was written (ap
 // Execute applies plan p. Nothing is pruned unless every apply succeeded.
 // A plan that replaces an object (deletes and recreates it) is refused
 // before any write unless Options.Replace or the object's annotation
-// kubeplan.dev/replace: allow allows it (ErrReplaceNotAllowed).
+// kubeplan.dev/replace: allow allows it (ErrReplaceNotAllowed), and so is
+// one that takes over objects another owner manages, unless Options.Adopt
+// (ErrOwnedElsewhere).
 //
 // Cancelling ctx (Ctrl-C) never cuts the writes short: a half-written set
 // is worse than a late exit, so the applies, the prunes and the record on
@@ -83,8 +87,8 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	}
 	var keep, prune []plan.Change
 	for _, ch := range p.Changes {
-		if ch.Action == plan.Prune {
-			prune = append(prune, ch)
+		if ch.Action == plan.Prune || ch.Action == plan.Release {
+			prune = append(prune, ch) // both only after every apply succeeded
 		} else {
 			keep = append(keep, ch)
 		}
@@ -93,6 +97,9 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 		return nil, ErrEmptySet
 	}
 	if err := CheckReplaces(keep, opts.Replace); err != nil {
+		return nil, err
+	}
+	if err := CheckOwners(p, opts.Adopt); err != nil {
 		return nil, err
 	}
 	res := &Result{}
@@ -105,7 +112,11 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if err != nil {
 		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 	}
-	pruned, err := pruneAll(ctx, c, prune, opts)
+	setID := ""
+	if p.Parent != nil {
+		setID = p.Parent.ID
+	}
+	pruned, err := pruneAll(ctx, c, prune, setID, opts)
 	res.Objects = append(res.Objects, pruned...)
 	if err != nil {
 		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))

@@ -35,6 +35,9 @@ type Options struct {
 	// annotated kubeplan.dev/replace: allow in the manifests need not be
 	// listed. Timeout, when set, also bounds the wait for each deletion.
 	Replace []string
+	// Adopt allows the plan to take over objects that belong to another
+	// ApplySet, a Helm release, Flux or Argo CD (plan.Change.Owner).
+	Adopt bool
 }
 
 // Outcome is what happened to one object.
@@ -46,4 +49,10 @@ const (
 	Unchanged  Outcome = "unchanged"
 	Pruned     Outcome = "pruned"
 	Replaced   Outcome = "replaced" // deleted and created again
+	// Released: a member protected from pruning left the set; it stays in
+	// the cluster without the ApplySet label.
+	Released Outcome = "kept, no longer managed (prune disabled)"
+	// Skipped: a prune or release found the object no longer in the set
+	// (ObjectResult.Detail says where it went) and left it alone.
+	Skipped Outcome = "skipped"
 )

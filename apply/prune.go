@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -9,16 +10,23 @@ import (
 	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 
+	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
-// pruneAll deletes the members that left the set, in reverse stage order
-// (everything else, then CRDs, then Namespaces). Each delete is guarded by
-// the resourceVersion the plan saw, so an object changed since is not
-// deleted blindly.
-func pruneAll(ctx context.Context, c *kube.Client, prunes []plan.Change, opts Options) ([]ObjectResult, error) {
+// pruneAll deletes the members that left the set (plan.Prune) and releases
+// the protected ones (plan.Release), in reverse stage order (everything
+// else, then CRDs, then Namespaces). Each object is read again first: one
+// that no longer carries the label of the set setID (relabelled into
+// another set since the plan) is left alone and reported Skipped; one
+// recreated since the plan (another uid) is not touched and fails the run.
+// Each write is guarded by the uid and the resourceVersion the plan saw.
+func pruneAll(ctx context.Context, c *kube.Client, prunes []plan.Change, setID string, opts Options) ([]ObjectResult, error) {
 	var out []ObjectResult
 	for st := 2; st >= 0; st-- {
 		var batch []plan.Change
@@ -27,23 +35,24 @@ func pruneAll(ctx context.Context, c *kube.Client, prunes []plan.Change, opts Op
 				batch = append(batch, ch)
 			}
 		}
+		results := make([]ObjectResult, len(batch))
 		errs := make([]error, len(batch))
 		var g errgroup.Group
 		g.SetLimit(opts.Concurrency)
 		for i := range batch {
 			g.Go(func() error {
-				errs[i] = pruneOne(ctx, c, batch[i])
+				results[i], errs[i] = pruneOne(ctx, c, batch[i], setID, opts)
 				return nil
 			})
 		}
 		_ = g.Wait() // every call returns nil: errors are kept per index
 		var failed []error
-		for i, ch := range batch {
+		for i := range batch {
 			if errs[i] != nil {
 				failed = append(failed, errs[i])
 				continue
 			}
-			out = append(out, ObjectResult{Ref: ch.Ref, Outcome: Pruned})
+			out = append(out, results[i])
 		}
 		if len(failed) > 0 {
 			return out, fmt.Errorf("prune failed: %w", errors.Join(failed...))
@@ -52,28 +61,107 @@ func pruneAll(ctx context.Context, c *kube.Client, prunes []plan.Change, opts Op
 	return out, nil
 }
 
-func pruneOne(ctx context.Context, c *kube.Client, ch plan.Change) error {
+// pruneOne deletes (or, for a Release, unlabels) ch's object once it has
+// checked that it is still the object the plan saw and still in the set.
+// A write refused by its preconditions is checked again: an object that
+// left the set meanwhile is skipped, any other change fails.
+func pruneOne(ctx context.Context, c *kube.Client, ch plan.Change, setID string, opts Options) (ObjectResult, error) {
 	if err := fenceCheck(ctx); err != nil {
-		return fmt.Errorf("%s: %w", ch.Ref, err)
+		return ObjectResult{}, fmt.Errorf("%s: %w", ch.Ref, err)
 	}
 	gvr, err := resourceFor(c, ch.Ref)
 	if err != nil {
-		return fmt.Errorf("%s: %w", ch.Ref, err)
+		return ObjectResult{}, fmt.Errorf("%s: %w", ch.Ref, err)
 	}
+	ri := c.Dynamic.Resource(gvr).Namespace(ch.Ref.Namespace)
+	done := ObjectResult{Ref: ch.Ref, Outcome: Pruned}
+	if ch.Action == plan.Release {
+		done.Outcome = Released
+	}
+	for attempt := 0; ; attempt++ {
+		live, err := ri.Get(ctx, ch.Ref.Name, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err) && ch.Action == plan.Release:
+			return ObjectResult{Ref: ch.Ref, Outcome: Skipped, Detail: "deleted meanwhile"}, nil
+		case apierrors.IsNotFound(err):
+			return done, nil // gone already: nothing left to prune
+		case err != nil:
+			return ObjectResult{}, fmt.Errorf("%s: reading it before pruning: %w", ch.Ref, err)
+		}
+		if skip, ok := leftTheSet(ch, live, setID); ok {
+			return skip, nil
+		}
+		if ch.LiveUID != "" && string(live.GetUID()) != ch.LiveUID {
+			return ObjectResult{}, fmt.Errorf("%s was deleted and created again since the plan was made (uid %s, the plan saw %s); not %s (plan again)",
+				ch.Ref, live.GetUID(), ch.LiveUID, verb(ch))
+		}
+		if ch.Action == plan.Release {
+			err = release(ctx, ri, ch, live, opts)
+		} else {
+			err = remove(ctx, ri, ch, live)
+		}
+		switch {
+		case err == nil, apierrors.IsNotFound(err):
+			return done, nil
+		case apierrors.IsConflict(err) && attempt == 0:
+			continue // read it again: it may have left the set meanwhile
+		case apierrors.IsConflict(err):
+			return ObjectResult{}, fmt.Errorf("%s changed since the plan was made; not %s (plan again)", ch.Ref, verb(ch))
+		}
+		return ObjectResult{}, fmt.Errorf("%s: %w", ch.Ref, err)
+	}
+}
+
+// leftTheSet reports the Skipped result when live no longer carries the
+// set's label.
+func leftTheSet(ch plan.Change, live *unstructured.Unstructured, setID string) (ObjectResult, bool) {
+	if setID == "" || live.GetLabels()[applyset.LabelPartOf] == setID {
+		return ObjectResult{}, false
+	}
+	detail := "no longer in this ApplySet"
+	if owner := plan.ForeignOwner(live, setID); owner != "" {
+		detail = "now belongs to " + owner
+	}
+	return ObjectResult{Ref: ch.Ref, Outcome: Skipped, Detail: detail}, true
+}
+
+// remove deletes the object, only if it still has the uid and the
+// resourceVersion the plan saw (the uid read now when the plan has none).
+func remove(ctx context.Context, ri dynamic.ResourceInterface, ch plan.Change, live *unstructured.Unstructured) error {
 	bg := metav1.DeletePropagationBackground
-	del := metav1.DeleteOptions{PropagationPolicy: &bg}
+	uid := live.GetUID()
+	pre := &metav1.Preconditions{UID: &uid}
 	if ch.LiveResourceVersion != "" {
 		rv := ch.LiveResourceVersion
-		del.Preconditions = &metav1.Preconditions{ResourceVersion: &rv}
+		pre.ResourceVersion = &rv
 	}
-	err = c.Dynamic.Resource(gvr).Namespace(ch.Ref.Namespace).Delete(ctx, ch.Ref.Name, del)
-	switch {
-	case err == nil, apierrors.IsNotFound(err):
-		return nil
-	case apierrors.IsConflict(err):
-		return fmt.Errorf("%s changed since the plan was made; not pruned (plan again)", ch.Ref)
+	return ri.Delete(ctx, ch.Ref.Name, metav1.DeleteOptions{PropagationPolicy: &bg, Preconditions: pre})
+}
+
+// release removes the ApplySet label and nothing else, with a JSON merge
+// patch guarded by the object's uid and resourceVersion (a server-side
+// apply of the label alone would drop every other field kubeplan owns).
+func release(ctx context.Context, ri dynamic.ResourceInterface, ch plan.Change, live *unstructured.Unstructured, opts Options) error {
+	rv := ch.LiveResourceVersion
+	if rv == "" {
+		rv = live.GetResourceVersion()
 	}
-	return fmt.Errorf("%s: %w", ch.Ref, err)
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+		"uid": live.GetUID(), "resourceVersion": rv,
+		"labels": map[string]any{applyset.LabelPartOf: nil},
+	}})
+	if err != nil {
+		return err
+	}
+	_, err = ri.Patch(ctx, ch.Ref.Name, types.MergePatchType, patch, metav1.PatchOptions{FieldManager: opts.FieldManager})
+	return err
+}
+
+func verb(ch plan.Change) string {
+	if ch.Action == plan.Release {
+		return "released"
+	}
+	return "pruned"
 }
 
 func after(ms int) <-chan time.Time { return time.After(time.Duration(ms) * time.Millisecond) }

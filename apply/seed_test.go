@@ -196,11 +196,12 @@ func TestIntegrationSafety(t *testing.T) {
 	if _, _, err := e.run(plan.Options{}, apply.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	// An annotation protects an object from prune.
+	// An annotation protects an object from prune: it is released (kept,
+	// without the set's label) instead.
 	e.c.Kubectl(t, "-n", e.ns, "annotate", "configmap", "keep", "kubeplan.dev/prune=disabled")
 	os.Remove(filepath.Join(e.dir, "keep.yaml"))
 	r, _, err := e.run(plan.Options{}, apply.Options{})
-	if err != nil || strings.Contains(outcomes(r), "keep") || e.get("configmap", "keep", "-o", "name") == "" {
+	if err != nil || outcomes(r) != "configmap/keep "+string(apply.Released) || e.get("configmap", "keep", "-o", "name") == "" {
 		t.Errorf("protected object: %v %s", err, outcomes(r))
 	}
 	// An empty set is refused unless explicitly allowed.

@@ -83,6 +83,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	if err != nil {
 		return nil, err
 	}
+	p.recordOwners(ctx, set, targets, live, changes)
 	pl := &Plan{Version: FormatVersion, Namespace: opts.Namespace, FieldManager: opts.FieldManager, Revision: opts.Revision, Changes: changes}
 	if set != nil {
 		pl.Parent = &set.parent
@@ -92,7 +93,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	return pl, nil
 }
 
-var actionOrder = map[Action]int{Create: 0, Update: 1, Replace: 2, Prune: 3, Unchanged: 4}
+var actionOrder = map[Action]int{Create: 0, Update: 1, Replace: 2, Prune: 3, Release: 4, Unchanged: 5}
 
 func sortChanges(cs []Change) {
 	sort.SliceStable(cs, func(i, j int) bool {

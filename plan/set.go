@@ -137,7 +137,8 @@ func ListMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st app
 	return out, nil
 }
 
-// prunePermissions are what pruning the set's member types needs.
+// prunePermissions are what pruning (and releasing) the set's member
+// types needs.
 func (s *applySet) prunePermissions(p *planner) []Permission {
 	var out []Permission
 	for _, gk := range s.state.GroupKinds {
@@ -150,7 +151,9 @@ func (s *applySet) prunePermissions(p *planner) []Permission {
 			namespaces = append([]string{s.parent.Ref.Namespace}, s.state.Namespaces...)
 		}
 		for _, ns := range namespaces {
-			for _, verb := range []string{"list", "delete"} {
+			// get: a prune reads each object again first; patch: a
+			// protected member is released (its label removed).
+			for _, verb := range []string{"get", "list", "delete", "patch"} {
 				out = append(out, Permission{Verb: verb, Group: m.Resource.Group, Resource: m.Resource.Resource, Namespace: ns, Why: "prune"})
 			}
 		}
@@ -170,22 +173,38 @@ func (s *applySet) prunes(targets []*target) []Change {
 		if keep[memberKey(gvk.Group, gvk.Kind, m.GetNamespace(), m.GetName())] {
 			continue
 		}
-		if m.GetAnnotations()[PruneAnnotation] == "disabled" {
-			continue // protected: it stays in the cluster though it left git
-		}
-		out = append(out, Change{
+		c := Change{
 			Ref:                 Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: m.GetNamespace(), Name: m.GetName()},
 			Action:              Prune,
 			Diff:                Diff(m.Object, nil),
 			LiveResourceVersion: m.GetResourceVersion(),
-		})
+			LiveUID:             string(m.GetUID()),
+		}
+		if m.GetAnnotations()[PruneAnnotation] == "disabled" {
+			// Protected: it stays in the cluster though it left git, and
+			// leaves the set, so that it no longer looks like a member.
+			c.Action, c.Reason, c.Diff = Release, ReleaseReason, Diff(m.Object, withoutPartOf(m))
+		}
+		out = append(out, c)
 	}
 	return out
 }
 
 // PruneAnnotation set to "disabled" on a live object keeps it from ever
-// being pruned.
+// being pruned: when it leaves the manifests it is released instead.
 const PruneAnnotation = "kubeplan.dev/prune"
+
+// ReleaseReason is the Reason of a Release change.
+const ReleaseReason = "prune disabled: kept, no longer managed"
+
+// withoutPartOf is m without its ApplySet label: what releasing leaves.
+func withoutPartOf(m *unstructured.Unstructured) map[string]any {
+	c := m.DeepCopy()
+	labels := c.GetLabels()
+	delete(labels, applyset.LabelPartOf)
+	c.SetLabels(labels)
+	return c.Object
+}
 
 func memberKey(group, kind, ns, name string) string {
 	return group + "/" + kind + "/" + ns + "/" + name

@@ -19,6 +19,10 @@ const (
 	Replace   Action = "replace"
 	Unchanged Action = "unchanged"
 	Prune     Action = "prune"
+	// Release removes the ApplySet label from a member that left the set
+	// but is protected from pruning (kubeplan.dev/prune: disabled): it
+	// stays in the cluster and is no longer managed.
+	Release Action = "release"
 )
 
 // Ref identifies an object in the cluster.
@@ -92,6 +96,14 @@ type Change struct {
 	// it moved, not when only a controller's status update moved the
 	// resourceVersion.
 	LiveGeneration int64 `json:"liveGeneration,omitempty"`
+	// LiveUID is the live object's uid when the plan was made: a prune or
+	// release never touches an object recreated since under the same name.
+	LiveUID string `json:"liveUID,omitempty"`
+	// Owner names who else owns the live object an update or replace takes
+	// over: "ApplySet configmap/other-set", "Helm release shop in store",
+	// "Flux Kustomization apps in flux-system", "Argo CD application shop".
+	// Applying refuses it unless adopting (apply.CheckOwners).
+	Owner string `json:"owner,omitempty"`
 	// Object is the object as it will be applied. It carries Secret values
 	// in the clear, so renderers never print it; it is kept for saved plans.
 	Object map[string]any `json:"object,omitempty"`
@@ -126,6 +138,7 @@ type Summary struct {
 	Change    int `json:"change"`
 	Replace   int `json:"replace"`
 	Prune     int `json:"prune"`
+	Release   int `json:"release,omitempty"`
 	Unchanged int `json:"unchanged"`
 	Drifted   int `json:"drifted"`
 }
@@ -143,6 +156,8 @@ func (p *Plan) Summary() Summary {
 			s.Replace++
 		case Prune:
 			s.Prune++
+		case Release:
+			s.Release++
 		case Unchanged:
 			s.Unchanged++
 		}
@@ -156,17 +171,21 @@ func (p *Plan) Summary() Summary {
 // String is the summary line users know from Terraform:
 // "Plan: 1 to add, 2 to change, 1 to prune, 5 unchanged." Replacements are
 // named only when there are some ("..., 2 to change, 1 to replace, 1 to
-// prune, ..."), so plans without them read as they always did.
+// prune, ..."), and so are releases ("..., 1 to prune, 1 to release, ..."),
+// so plans without them read as they always did.
 func (s Summary) String() string {
-	replace := ""
+	replace, release := "", ""
 	if s.Replace > 0 {
 		replace = fmt.Sprintf("%d to replace, ", s.Replace)
 	}
-	return fmt.Sprintf("Plan: %d to add, %d to change, %s%d to prune, %d unchanged.", s.Add, s.Change, replace, s.Prune, s.Unchanged)
+	if s.Release > 0 {
+		release = fmt.Sprintf("%d to release, ", s.Release)
+	}
+	return fmt.Sprintf("Plan: %d to add, %d to change, %s%d to prune, %s%d unchanged.", s.Add, s.Change, replace, s.Prune, release, s.Unchanged)
 }
 
 // HasChanges reports whether applying would write anything.
 func (p *Plan) HasChanges() bool {
 	s := p.Summary()
-	return s.Add+s.Change+s.Replace+s.Prune > 0
+	return s.Add+s.Change+s.Replace+s.Prune+s.Release > 0
 }

@@ -52,6 +52,10 @@ func Apply(w io.Writer, format string, r ApplyReport) error {
 func applyText(w io.Writer, r ApplyReport) error {
 	var b strings.Builder
 	for _, o := range r.objects() {
+		if o.Detail != "" {
+			fmt.Fprintf(&b, "%s %s (%s)\n", o.Ref, o.Outcome, printable(o.Detail))
+			continue
+		}
 		fmt.Fprintf(&b, "%s %s\n", o.Ref, o.Outcome)
 	}
 	b.WriteString(ApplySummary(r.Result) + "\n")
@@ -102,7 +106,8 @@ func applyJSON(w io.Writer, r ApplyReport) error {
 
 // ApplySummary is the last line of kubeplan apply:
 // "Apply: 1 created, 1 configured, 0 pruned, 3 unchanged.", naming
-// replaced objects only when there are some ("..., 1 replaced, 0 pruned, ...").
+// replaced objects only when there are some ("..., 1 replaced, 0 pruned, ..."),
+// and so released and skipped ones ("..., 0 pruned, 1 released, 1 skipped, ...").
 func ApplySummary(res *apply.Result) string {
 	n := map[apply.Outcome]int{}
 	if res != nil {
@@ -114,7 +119,14 @@ func ApplySummary(res *apply.Result) string {
 	if n[apply.Replaced] > 0 {
 		replaced = fmt.Sprintf("%d replaced, ", n[apply.Replaced])
 	}
-	return fmt.Sprintf("Apply: %d created, %d configured, %s%d pruned, %d unchanged.", n[apply.Created], n[apply.Configured], replaced, n[apply.Pruned], n[apply.Unchanged])
+	more := ""
+	if n[apply.Released] > 0 {
+		more += fmt.Sprintf("%d released, ", n[apply.Released])
+	}
+	if n[apply.Skipped] > 0 {
+		more += fmt.Sprintf("%d skipped, ", n[apply.Skipped])
+	}
+	return fmt.Sprintf("Apply: %d created, %d configured, %s%d pruned, %s%d unchanged.", n[apply.Created], n[apply.Configured], replaced, n[apply.Pruned], more, n[apply.Unchanged])
 }
 
 func writeJSON(w io.Writer, v any) error {

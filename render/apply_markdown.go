@@ -52,7 +52,11 @@ func ApplyMarkdown(w io.Writer, r ApplyReport, maxBytes int) error {
 			same.rows = append(same.rows, "- "+mdCode(o.Ref.String(), false)+"\n")
 			continue
 		}
-		changed.rows = append(changed.rows, fmt.Sprintf("| %s | %s |\n", mdCode(o.Ref.String(), true), applyOutcome(o.Outcome)))
+		outcome := applyOutcome(o.Outcome)
+		if o.Detail != "" {
+			outcome += " (" + mdText(o.Detail) + ")"
+		}
+		changed.rows = append(changed.rows, fmt.Sprintf("| %s | %s |\n", mdCode(o.Ref.String(), true), outcome))
 	}
 	if len(same.rows) > 0 {
 		same.intro = fmt.Sprintf("\n<details><summary>%s unchanged</summary>\n\n", thousands(len(same.rows)))
@@ -76,6 +80,10 @@ func applyOutcome(o apply.Outcome) string {
 		return "♻️ replaced"
 	case apply.Pruned:
 		return "🗑️ pruned"
+	case apply.Released:
+		return "🏷️ " + mdText(string(o))
+	case apply.Skipped:
+		return "⏭️ skipped"
 	}
 	return mdText(string(o))
 }

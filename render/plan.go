@@ -86,10 +86,12 @@ func actionRank(a plan.Action) int {
 		return 2
 	case plan.Prune:
 		return 3
-	case plan.Unchanged:
+	case plan.Release:
 		return 4
+	case plan.Unchanged:
+		return 5
 	}
-	return 5
+	return 6
 }
 
 // sortedChanges returns a sorted copy of the plan's changes: by action
@@ -130,6 +132,8 @@ func actionSymbol(a plan.Action) string {
 		return "-/+"
 	case plan.Prune:
 		return "-"
+	case plan.Release:
+		return "~"
 	case plan.Unchanged:
 		return " "
 	}

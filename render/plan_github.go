@@ -11,11 +11,20 @@ import (
 // Actions: one per drifted object, on the line where the object is defined
 // (its fields and managers, never values), one per replace on its line
 // (with the immutable fields that force it), and one per prune (the object
-// left the manifests, so it has no line). At most ghactions.MaxAnnotations
-// are returned, drift first, then replacements; when more were left out, a
-// last notice says how many and that the job summary has the whole plan.
+// left the manifests, so it has no line). Objects another owner manages
+// (plan.Change.Owner) come first, on their lines: apply refuses them
+// without --adopt. At most ghactions.MaxAnnotations are returned, owners
+// first, then drift, then replacements; when more were left out, a last
+// notice says how many and that the job summary has the whole plan.
 func PlanAnnotations(p *plan.Plan) []ghactions.Annotation {
 	var out []ghactions.Annotation
+	for _, c := range sortedChanges(p) {
+		if c.Owner == "" {
+			continue
+		}
+		out = append(out, ghactions.Annotation{Level: ghactions.LevelWarning, File: c.Source.File, Line: c.Source.Line, Title: "owner",
+			Message: changeLabel(p, c.Ref) + " is owned by " + printable(c.Owner) + "; apply takes it over only with --adopt"})
+	}
 	for _, c := range sortedChanges(p) {
 		if len(c.Drift) == 0 {
 			continue

@@ -19,7 +19,7 @@ const PlanJSONVersion = 1
 //
 //	{
 //	  "version": 1,
-//	  "summary": {"add": 1, "change": 2, "replace": 0, "prune": 1, "unchanged": 5, "drifted": 1},
+//	  "summary": {"add": 1, "change": 2, "replace": 0, "prune": 1, "unchanged": 5, "drifted": 1}, // "release": N when some
 //	  "namespace": "store",
 //	  "revision": "3f2c1e0",            // optional, the source revision
 //	  "applyset": {                     // optional, the ApplySet parent
@@ -31,12 +31,13 @@ const PlanJSONVersion = 1
 //	  "changes": [                      // always an array; sorted by action
 //	    {                               // (create, update, replace, prune, unchanged), then object
 //	      "ref": {"group": "apps", "version": "v1", "kind": "Deployment", "resource": "deployments", "namespace": "store", "name": "web"},
-//	      "action": "update",           // "create", "update", "replace", "prune" or "unchanged"
+//	      "action": "update",           // "create", "update", "replace", "prune", "release" or "unchanged"
 //	      "reason": "spec.selector is immutable", // optional, why a replace deletes and recreates
 //	      "source": {"file": "manifests/deployment.yaml", "line": 1, "column": 1},  // optional
 //	      "diff": "--- live\n+++ planned\n...", // optional, unified diff, Secret values masked
 //	      "drift": [{"field": "spec.replicas", "live": "6", "want": "3", "manager": "kubectl-scale"}], // optional
-//	      "afterCRD": true              // optional, created after its CRD, not dry-run
+//	      "afterCRD": true,             // optional, created after its CRD, not dry-run
+//	      "owner": "Helm release shop in store" // optional, who else owns the object an update takes over
 //	    }
 //	  ]
 //	}
@@ -48,7 +49,7 @@ func planJSON(w io.Writer, p *plan.Plan, _ PlanOptions) error {
 	doc := jsonPlanDoc{
 		Version: PlanJSONVersion,
 		Summary: jsonPlanSummary{
-			Add: s.Add, Change: s.Change, Replace: s.Replace, Prune: s.Prune, Unchanged: s.Unchanged, Drifted: s.Drifted,
+			Add: s.Add, Change: s.Change, Replace: s.Replace, Prune: s.Prune, Release: s.Release, Unchanged: s.Unchanged, Drifted: s.Drifted,
 		},
 		Namespace: p.Namespace,
 		Revision:  p.Revision,
@@ -56,7 +57,7 @@ func planJSON(w io.Writer, p *plan.Plan, _ PlanOptions) error {
 		Changes:   []jsonChange{},
 	}
 	for _, c := range sortedChanges(p) {
-		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD}
+		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD, Owner: c.Owner}
 		if c.Source != (plan.Source{}) {
 			src := c.Source
 			jc.Source = &src
@@ -83,6 +84,7 @@ type jsonPlanSummary struct {
 	Change    int `json:"change"`
 	Replace   int `json:"replace"`
 	Prune     int `json:"prune"`
+	Release   int `json:"release,omitempty"`
 	Unchanged int `json:"unchanged"`
 	Drifted   int `json:"drifted"`
 }
@@ -96,4 +98,5 @@ type jsonChange struct {
 	Diff     string       `json:"diff,omitempty"`
 	Drift    []plan.Drift `json:"drift,omitempty"`
 	AfterCRD bool         `json:"afterCRD,omitempty"`
+	Owner    string       `json:"owner,omitempty"`
 }

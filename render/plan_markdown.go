@@ -92,6 +92,9 @@ func mdHead(p *plan.Plan) string {
 	if sum.Replace > 0 {
 		risks = append(risks, fmt.Sprintf("**deletes and recreates %s %s** whose immutable fields change (see Changes)", thousands(sum.Replace), pluralWord(sum.Replace, "object")))
 	}
+	if owned := ownedCount(p); owned > 0 {
+		risks = append(risks, fmt.Sprintf("**takes over %s %s owned by another ApplySet or tool** (needs --adopt; see Changes)", thousands(owned), pluralWord(owned, "object")))
+	}
 	if drifted > 0 {
 		risks = append(risks, fmt.Sprintf("**takes back %s %s changed in the cluster** by hand or by another tool (see Drift)", thousands(drifted), pluralWord(drifted, "field")))
 	}
@@ -123,7 +126,11 @@ func mdChangeTable(p *plan.Plan, cs []plan.Change) *mdSection {
 		if c.Source.File != "" {
 			src = mdCode(fmt.Sprintf("%s:%d", c.Source.File, c.Source.Line), true)
 		}
-		s.rows = append(s.rows, fmt.Sprintf("| %s | %s | %s |\n", mdAction(c), mdObject(p, c.Ref, true), src))
+		action := mdAction(c)
+		if c.Owner != "" {
+			action += ", ⚠️ owned by " + mdText(c.Owner)
+		}
+		s.rows = append(s.rows, fmt.Sprintf("| %s | %s | %s |\n", action, mdObject(p, c.Ref, true), src))
 	}
 	return s
 }
@@ -144,6 +151,8 @@ func mdAction(c plan.Change) string {
 		return "♻️ replace (" + mdText(c.Reason) + ")"
 	case plan.Prune:
 		return "🗑️ prune"
+	case plan.Release:
+		return "🏷️ release (" + mdText(c.Reason) + ")"
 	}
 	return "❔ " + mdText(string(c.Action))
 }
@@ -193,4 +202,15 @@ func mdDiffs(p *plan.Plan, cs []plan.Change) *mdSection {
 		s.rows = append(s.rows, b.String())
 	}
 	return s
+}
+
+// ownedCount is how many objects the plan takes over from another owner.
+func ownedCount(p *plan.Plan) int {
+	n := 0
+	for _, c := range p.Changes {
+		if c.Owner != "" {
+			n++
+		}
+	}
+	return n
 }

@@ -35,6 +35,8 @@ const (
 //
 //	- prune configmap/old
 //
+//	~ release configmap/kept (prune disabled: kept, no longer managed)
+//
 //	  unchanged service/web (manifests/service.yaml:1:1)
 //
 //	Drift (changed in the cluster, will be taken back):
@@ -117,7 +119,7 @@ func (t *textPlan) header(p *plan.Plan, c plan.Change) {
 	switch c.Action {
 	case plan.Create:
 		word = t.paint(ansiGreen, word)
-	case plan.Update:
+	case plan.Update, plan.Release:
 		word = t.paint(ansiYellow, word)
 	case plan.Replace, plan.Prune:
 		word = t.paint(ansiDel, word)
@@ -133,6 +135,9 @@ func (t *textPlan) header(p *plan.Plan, c plan.Change) {
 		t.b.WriteString(" (will be created after its CustomResourceDefinition)")
 	}
 	t.b.WriteByte('\n')
+	if c.Owner != "" {
+		t.b.WriteString("    " + t.paint(ansiDel, "! owned by "+printable(c.Owner)) + "\n")
+	}
 }
 
 // diff writes the diff indented by 4 spaces, coloured line by line.

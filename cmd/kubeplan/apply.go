@@ -172,13 +172,16 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 	if err == nil {
 		err = apply.CheckReplaces(pl.Changes, r.f.replace)
 	}
+	if err == nil {
+		err = apply.CheckOwners(pl, r.f.cluster.adopt)
+	}
 	if err == nil && !saved { // a saved plan was reviewed when it was made
 		err = r.approve(pl)
 	}
 	if err == nil {
 		opts := apply.Options{FieldManager: r.f.cluster.fieldManager, ApplySet: as, Version: kubeplanVersion(), Concurrency: r.f.cluster.concurrency,
 			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Deadline: deadline, Progress: render.HealthProgress(r.s.err),
-			Revision: pl.Revision, Replace: r.f.replace, LockDuration: r.lockDuration()}
+			Revision: pl.Revision, Replace: r.f.replace, LockDuration: r.lockDuration(), Adopt: r.f.cluster.adopt}
 		rep.Result, err = apply.Reconcile(ctx, r.client, pl, opts)
 	} else if as != nil && recordable(err) {
 		err = errors.Join(err, apply.RecordFailure(ctx, r.client, *as, r.f.cluster.fieldManager, err))

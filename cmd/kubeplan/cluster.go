@@ -27,7 +27,7 @@ func (f *clusterFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet the manifests belong to, as configmap/NAME or secret/NAME: enables pruning and the prune preview")
 	fl.StringVar(&f.fieldManager, "field-manager", "kubeplan", "server-side apply field manager")
-	fl.BoolVar(&f.adopt, "adopt", false, "take over an ApplySet made by other tooling (kubectl): its members become prunable")
+	fl.BoolVar(&f.adopt, "adopt", false, "take over what others own: an ApplySet made by kubectl (its members become prunable), and objects of another ApplySet, a Helm release, Flux or Argo CD")
 	fl.BoolVar(&f.otherNamespaces, "allow-other-namespaces", false, "allow objects that name a namespace other than -n (by default an error)")
 	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
 	fl.BoolVar(&f.showDefaults, "show-defaults", false, "show a created object as the server would store it, defaults included (default: as written)")
