@@ -188,14 +188,13 @@ func WaitHealthy(ctx context.Context, c *kube.Client, refs []plan.Ref, opts Wait
 				pending = append(pending, results[i])
 			}
 		}
-		if n := len(refs) - len(pending); rep != nil && (n != lastDone || tick) {
-			rep.Phase(PhaseWaiting, n, len(refs))
-			lastDone = n
-		}
 		if len(failed) > 0 {
 			return results, &UnhealthyError{Results: failed, After: time.Since(start)}
 		}
 		if len(pending) == 0 {
+			if rep != nil {
+				rep.Phase(PhaseWaiting, len(refs), len(refs))
+			}
 			return results, nil
 		}
 		if waitCtx.Err() != nil {
@@ -210,6 +209,10 @@ func WaitHealthy(ctx context.Context, c *kube.Client, refs []plan.Ref, opts Wait
 				rep.Pending(pending)
 				lastPending, lastProgress = set, time.Now()
 			}
+		}
+		if n := len(refs) - len(pending); rep != nil && (n != lastDone || tick) {
+			rep.Phase(PhaseWaiting, n, len(refs))
+			lastDone = n
 		}
 		tick = false
 		select {
