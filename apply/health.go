@@ -168,6 +168,9 @@ func WaitHealthy(ctx context.Context, c *kube.Client, refs []plan.Ref, opts Wait
 	s.locate(todo)
 
 	rep := opts.progress()
+	if len(refs) == 0 {
+		rep = nil
+	}
 	var lastPending []plan.Ref
 	var lastProgress time.Time
 	lastDone := -1
