@@ -49,6 +49,12 @@ func newHealthGroup(gvr schema.GroupVersionResource, ns string, names []string, 
 
 func (g *healthGroup) pods() bool { return g.names == nil }
 
+// has reports whether u is one of g's objects (a read of namespace ""
+// sees every namespace).
+func (g *healthGroup) has(u *unstructured.Unstructured) bool {
+	return g.names[u.GetName()] && u.GetNamespace() == g.ns
+}
+
 func (g *healthGroup) key(name string) healthKey { return healthKey{g.gvr, g.ns, name} }
 
 // healthEvent is what a reader saw of a group: its whole content (listed),
@@ -199,6 +205,7 @@ func (r *healthReader) getEach(ctx context.Context, g *healthGroup) []healthEven
 			case apierrors.IsNotFound(err):
 				ev.typ, ev.obj = watch.Deleted, &unstructured.Unstructured{}
 				ev.obj.SetName(name)
+				ev.obj.SetNamespace(g.ns)
 			default:
 				ev.err = err
 			}

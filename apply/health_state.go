@@ -132,11 +132,11 @@ func (s *healthState) apply(ev healthEvent) {
 			s.seen[k] = true
 		}
 		for _, u := range ev.objs {
-			if g.names[u.GetName()] {
+			if g.has(u) {
 				s.objs[g.key(u.GetName())] = u
 			}
 		}
-	case ev.obj != nil && g.names[ev.obj.GetName()]:
+	case ev.obj != nil && g.has(ev.obj):
 		k := g.key(ev.obj.GetName())
 		s.seen[k] = true
 		delete(s.errs, k)
