@@ -116,7 +116,9 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if p.Parent != nil {
 		setID = p.Parent.ID
 	}
+	pruning := startPhase(opts.progress(), PhasePruning, len(prune))
 	pruned, err := pruneAll(ctx, c, prune, setID, opts)
+	pruning.finish()
 	res.Objects = append(res.Objects, pruned...)
 	if err != nil {
 		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
@@ -128,7 +130,7 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 				refs = append(refs, o.Ref)
 			}
 		}
-		health, err := WaitHealthy(waitCtx, c, refs, WaitOptions{Timeout: opts.Timeout, Progress: opts.Progress})
+		health, err := WaitHealthy(waitCtx, c, refs, waitOptions(keep, opts))
 		if err == nil {
 			err = fenceCheck(ctx) // the lock was lost while waiting
 		}
@@ -156,6 +158,8 @@ func stage(ch plan.Change) int {
 // concurrently within a stage; unchanged objects are not written at all.
 func applyInOrder(ctx context.Context, c *kube.Client, changes []plan.Change, opts Options) ([]ObjectResult, error) {
 	var out []ObjectResult
+	writing := startPhase(opts.progress(), PhaseWriting, countWrites(changes))
+	defer writing.finish()
 	for st := 0; st <= 2; st++ {
 		var batch []plan.Change
 		for _, ch := range changes {
@@ -178,6 +182,7 @@ func applyInOrder(ctx context.Context, c *kube.Client, changes []plan.Change, op
 		for i := range batch {
 			g.Go(func() error {
 				results[i], errs[i] = applyOne(ctx, c, batch[i], opts)
+				writing.step()
 				return nil
 			})
 		}

@@ -25,8 +25,12 @@ type Options struct {
 	// LockDuration is the apply lock's Lease duration (default 60s).
 	LockDuration time.Duration
 	// Progress, when set, is told which objects the health wait still waits
-	// for (render.HealthProgress prints it).
+	// for (the callers' own view). Reporter, when set, replaces it.
 	Progress func(pending []HealthResult)
+	// Reporter, when set, is told the progress of every phase that writes
+	// or waits (writing, pruning, waiting) and the objects still waited
+	// for (render.Progress is its view).
+	Reporter Progress
 	// Revision is recorded on the parent with the time and result.
 	Revision string
 	// Replace lists the objects a plan may replace (delete and create again

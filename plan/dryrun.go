@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -21,9 +22,19 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 	errs := make([]*ObjectError, len(targets))
 	var g errgroup.Group
 	g.SetLimit(p.opts.Concurrency)
+	var mu sync.Mutex
+	done := 0
 	for i := range targets {
 		g.Go(func() error {
 			t := targets[i]
+			defer func() {
+				if p.opts.Progress != nil {
+					mu.Lock()
+					done++
+					p.opts.Progress(done, len(targets))
+					mu.Unlock()
+				}
+			}()
 			c, err := p.dryRun(ctx, t, live[t])
 			if err != nil {
 				errs[i] = &ObjectError{Ref: t.ref, Source: sourceOf(t.src), Err: err}

@@ -28,6 +28,9 @@ type Options struct {
 	// ShowDefaults makes a create's diff the server's dry-run result, with
 	// every default it fills in; by default it is the manifest as written.
 	ShowDefaults bool
+	// Progress, when set, is told how many objects are planned so far, as
+	// each is (serialised; render.Progress shows it).
+	Progress func(done, total int)
 }
 
 type planner struct {

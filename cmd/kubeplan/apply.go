@@ -161,8 +161,10 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 	deadline := time.Now().Add(r.f.timeout)
 	planCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	view := r.s.progress()
+	defer view.Close()
 	rep := render.ApplyReport{}
-	pl, as, saved, err := r.plan(planCtx, args, &rep)
+	pl, as, saved, err := r.plan(planCtx, args, &rep, view)
 	if r.f.drift == "report" {
 		if err != nil {
 			return err // report mode records nothing
@@ -176,13 +178,15 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 		err = apply.CheckOwners(pl, r.f.cluster.adopt)
 	}
 	if err == nil && !saved { // a saved plan was reviewed when it was made
+		view.Close()
 		err = r.approve(pl)
 	}
 	if err == nil {
 		opts := apply.Options{FieldManager: r.f.cluster.fieldManager, ApplySet: as, Version: kubeplanVersion(), Concurrency: r.f.cluster.concurrency,
-			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Deadline: deadline, Progress: render.HealthProgress(r.s.err),
+			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Deadline: deadline, Reporter: view,
 			Revision: pl.Revision, Replace: r.f.replace, LockDuration: r.lockDuration(), Adopt: r.f.cluster.adopt}
 		rep.Result, err = apply.Reconcile(ctx, r.client, pl, opts)
+		view.Close() // the bar ends before the result is printed
 	} else if as != nil && recordable(err) {
 		err = errors.Join(err, apply.RecordFailure(ctx, r.client, *as, r.f.cluster.fieldManager, err))
 	}
@@ -205,7 +209,7 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 // plan returns the plan to apply: the saved plan named by args (saved is
 // then true), or a new one of the source. It fills in what the report
 // shows about the source.
-func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyReport) (pl *plan.Plan, as *applyset.Parent, saved bool, err error) {
+func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyReport, view *render.ProgressView) (pl *plan.Plan, as *applyset.Parent, saved bool, err error) {
 	as = r.as
 	if len(args) == 1 {
 		sp, err := plan.Detect(args[0])
@@ -239,7 +243,7 @@ func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyRep
 	if err := r.client.Ping(ctx); err != nil {
 		return nil, as, false, err
 	}
-	pl, err = plan.Make(ctx, r.client, objs, r.f.cluster.planOptions(r.client, as, src.revision()))
+	pl, err = plan.Make(ctx, r.client, objs, r.f.cluster.planOptions(r.client, as, src.revision(), view.Planning))
 	return pl, as, false, err
 }
 

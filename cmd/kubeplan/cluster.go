@@ -59,9 +59,10 @@ func (f *clusterFlags) lintNamespace(c *kube.Client) string {
 	return c.Namespace
 }
 
-func (f *clusterFlags) planOptions(c *kube.Client, as *applyset.Parent, revision string) plan.Options {
+func (f *clusterFlags) planOptions(c *kube.Client, as *applyset.Parent, revision string, progress func(done, total int)) plan.Options {
 	return plan.Options{Namespace: c.Namespace, FieldManager: f.fieldManager, ApplySet: as, Adopt: f.adopt,
-		Concurrency: f.concurrency, AllowOtherNamespaces: f.otherNamespaces, Revision: revision, ShowDefaults: f.showDefaults}
+		Concurrency: f.concurrency, AllowOtherNamespaces: f.otherNamespaces, Revision: revision, ShowDefaults: f.showDefaults,
+		Progress: progress}
 }
 
 // applySetName is "configmap/NAME", or "" without an ApplySet.

@@ -11,5 +11,6 @@ import (
 )
 
 func main() {
-	os.Exit(Main(os.Args[1:], streams{in: os.Stdin, out: os.Stdout, err: os.Stderr, getenv: os.Getenv, terminal: term.IsTerminal(os.Stdin)}))
+	os.Exit(Main(os.Args[1:], streams{in: os.Stdin, out: os.Stdout, err: os.Stderr, getenv: os.Getenv,
+		terminal: term.IsTerminal(os.Stdin), errTerminal: term.IsTerminal(os.Stderr)}))
 }

@@ -163,5 +163,7 @@ func makePlan(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, 
 	if err := client.Ping(ctx); err != nil {
 		return nil, err
 	}
-	return plan.Make(ctx, client, objs, f.cluster.planOptions(client, as, src.revision()))
+	view := s.progress()
+	defer view.Close()
+	return plan.Make(ctx, client, objs, f.cluster.planOptions(client, as, src.revision(), view.Planning))
 }

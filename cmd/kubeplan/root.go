@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/term"
+	"github.com/kubeplan/kubeplan/render"
 )
 
 // Exit codes, the same for every verb.
@@ -36,9 +37,13 @@ type streams struct {
 	// getenv looks up the environment (os.Getenv when nil).
 	getenv func(string) string
 	// terminal says stdin is a terminal a person answers (apply asks
-	// before writing).
-	terminal bool
+	// before writing); errTerminal that stderr is one (progress bars).
+	terminal, errTerminal bool
 }
+
+// progress is the view of the engine's progress on stderr: a bar on a
+// terminal, periodic lines elsewhere, nothing for phases under 2 s.
+func (s streams) progress() *render.ProgressView { return render.Progress(s.err, s.errTerminal) }
 
 func (s streams) env() ghactions.Env {
 	if s.getenv == nil {

@@ -1,0 +1,122 @@
+package apply
+
+import (
+	"sync"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// Progress receives the engine's progress. The engine never prints:
+// render.Progress is the view (a bar on a terminal, periodic lines
+// elsewhere). Calls come from one goroutine at a time.
+type Progress interface {
+	// Phase reports that done of total steps of a phase are done:
+	// "writing", "pruning", "waiting". done == total ends the phase.
+	Phase(name string, done, total int)
+	// Pending names the objects the health wait still waits for, with
+	// why, when that set changes and about every 10 s while it does not.
+	Pending(pending []HealthResult)
+}
+
+// Phase names passed to Progress.Phase.
+const (
+	PhaseWriting = "writing"
+	PhasePruning = "pruning"
+	PhaseWaiting = "waiting"
+)
+
+// pendingOnly adapts the older callback, func(pending), to Progress.
+type pendingOnly func([]HealthResult)
+
+func (f pendingOnly) Phase(string, int, int)         {}
+func (f pendingOnly) Pending(pending []HealthResult) { f(pending) }
+
+// progress returns the Progress to report to: Reporter, else Progress
+// (pending objects only), else nil.
+func (o Options) progress() Progress {
+	switch {
+	case o.Reporter != nil:
+		return o.Reporter
+	case o.Progress != nil:
+		return pendingOnly(o.Progress)
+	}
+	return nil
+}
+
+// phaseCounter counts one phase's steps from many goroutines and reports
+// each to p, one call at a time. A nil p, or a nil *phaseCounter, does
+// nothing.
+type phaseCounter struct {
+	mu          sync.Mutex
+	p           Progress
+	name        string
+	done, total int
+}
+
+// startPhase reports the start of a phase of total steps (none when total
+// is 0).
+func startPhase(p Progress, name string, total int) *phaseCounter {
+	if p == nil || total == 0 {
+		return nil
+	}
+	p.Phase(name, 0, total)
+	return &phaseCounter{p: p, name: name, total: total}
+}
+
+// step counts one step done.
+func (c *phaseCounter) step() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.done++
+	c.p.Phase(c.name, c.done, c.total)
+}
+
+// finish reports the phase as done, even when steps failed.
+func (c *phaseCounter) finish() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done < c.total {
+		c.done = c.total
+		c.p.Phase(c.name, c.done, c.total)
+	}
+}
+
+// countWrites counts the changes applyInOrder writes.
+func countWrites(changes []plan.Change) int {
+	n := 0
+	for _, ch := range changes {
+		if ch.Action != plan.Unchanged {
+			n++
+		}
+	}
+	return n
+}
+
+// waitOptions are the health wait's options for an apply of keep: the
+// objects as written (a ClusterIP Service needs no read) and the ApplySet's
+// part-of label to narrow the reads.
+func waitOptions(keep []plan.Change, opts Options) WaitOptions {
+	w := WaitOptions{Timeout: opts.Timeout, Progress: opts.Progress, Reporter: opts.Reporter,
+		Written: make(map[plan.Ref]map[string]any, len(keep))}
+	labelled := opts.ApplySet != nil
+	for _, ch := range keep {
+		w.Written[ch.Ref] = ch.Object
+		if labelled {
+			id, _, _ := unstructured.NestedString(ch.Object, "metadata", "labels", applyset.LabelPartOf)
+			labelled = id == opts.ApplySet.ID()
+		}
+	}
+	if labelled {
+		w.Selector = applyset.MemberSelector(opts.ApplySet.ID())
+	}
+	return w
+}
