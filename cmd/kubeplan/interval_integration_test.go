@@ -112,7 +112,7 @@ spec:
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	// The progress of the wait is on stderr: interrupt once it shows.
-	stderr := &watchedBuffer{want: "waiting for", seen: make(chan struct{})}
+	stderr := &watchedBuffer{want: "waiting 1/2: persistentvolumeclaim/data", seen: make(chan struct{})}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
