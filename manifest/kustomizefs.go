@@ -1,0 +1,146 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// rootFS is the disk as a kustomize build sees it: read-only, confined to
+// root (symbolic links followed), regular files of at most MaxFileBytes
+// only, and kustomization files naming remote resources refused before
+// kustomize could fetch them. The first refusal is kept, so that the
+// problem reported is ours rather than kustomize's wrapping of it.
+type rootFS struct {
+	filesys.FileSystem
+	root        string // resolved
+	dir, real   string // the kustomization directory as given, and resolved
+	allowRemote bool
+	refused     error
+	remote      *remoteRef
+}
+
+func newRootFS(dir, root string, allowRemote bool) (*rootFS, error) {
+	real, err := realDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	return &rootFS{FileSystem: filesys.MakeFsOnDisk(), root: root, dir: dir, real: real, allowRemote: allowRemote}, nil
+}
+
+// display names a resolved path as the user would: under the directory
+// they gave when it is there.
+func (f *rootFS) display(p string) string {
+	if rel, err := filepath.Rel(f.real, p); err == nil && inside(f.real, p) {
+		return filepath.Join(f.dir, rel)
+	}
+	return p
+}
+
+func (f *rootFS) refuse(err error) error {
+	if f.refused == nil {
+		f.refused = err
+	}
+	return err
+}
+
+// check refuses a path that exists and resolves outside the root. A path
+// that does not resolve at all is left to the disk, which fails on it.
+func (f *rootFS) check(path string) error {
+	_, err := resolve(path, f.root)
+	if errors.Is(err, ErrRefused) {
+		return f.refuse(err)
+	}
+	return nil
+}
+
+func (f *rootFS) ReadFile(path string) ([]byte, error) {
+	data, err := readFile(path, f.root)
+	if err != nil {
+		if errors.Is(err, ErrRefused) {
+			f.refuse(err)
+		}
+		return nil, err
+	}
+	if isKustomizationName(filepath.Base(path)) {
+		if r := findRemote(data, filepath.Dir(path)); r != nil {
+			r.file = f.display(path)
+			f.remote = r
+			return nil, f.refuse(r.error(f.allowRemote))
+		}
+	}
+	return data, nil
+}
+
+func (f *rootFS) Open(path string) (filesys.File, error) {
+	real, err := resolve(path, f.root)
+	if err != nil {
+		if errors.Is(err, ErrRefused) {
+			f.refuse(err)
+		}
+		return nil, err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if !fi.IsDir() {
+		if err := checkRegular(path, fi); err != nil {
+			return nil, f.refuse(err)
+		}
+	}
+	return f.FileSystem.Open(path)
+}
+
+func (f *rootFS) CleanedAbs(path string) (filesys.ConfirmedDir, string, error) {
+	if err := f.check(path); err != nil {
+		return "", "", err
+	}
+	return f.FileSystem.CleanedAbs(path)
+}
+
+func (f *rootFS) IsDir(path string) bool {
+	return f.check(path) == nil && f.FileSystem.IsDir(path)
+}
+
+func (f *rootFS) Exists(path string) bool {
+	return f.check(path) == nil && f.FileSystem.Exists(path)
+}
+
+func (f *rootFS) ReadDir(path string) ([]string, error) {
+	if err := f.check(path); err != nil {
+		return nil, err
+	}
+	return f.FileSystem.ReadDir(path)
+}
+
+func (f *rootFS) Glob(pattern string) ([]string, error) {
+	ms, err := f.FileSystem.Glob(pattern)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range ms {
+		if err := f.check(m); err != nil {
+			return nil, err
+		}
+	}
+	return ms, nil
+}
+
+func (f *rootFS) Walk(path string, fn filepath.WalkFunc) error {
+	if err := f.check(path); err != nil {
+		return err
+	}
+	return f.FileSystem.Walk(path, fn)
+}
+
+var errReadOnly = errors.New("kustomize builds are read-only in kubeplan")
+
+func (f *rootFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
+func (f *rootFS) Mkdir(string) error                  { return errReadOnly }
+func (f *rootFS) MkdirAll(string) error               { return errReadOnly }
+func (f *rootFS) RemoveAll(string) error              { return errReadOnly }
+func (f *rootFS) WriteFile(string, []byte) error      { return errReadOnly }
