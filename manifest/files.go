@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // MaxFileBytes bounds one input file, and standard input. It is checked
@@ -100,7 +101,9 @@ func readFile(path, root string) ([]byte, error) {
 	if err := checkRegular(path, fi); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(real)
+	// O_NONBLOCK: should a FIFO replace the file after Stat, opening it
+	// must not wait for a writer; SameFile below then refuses it.
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
