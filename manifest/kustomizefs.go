@@ -47,14 +47,20 @@ func (f *rootFS) refuse(err error) error {
 	return err
 }
 
-// check refuses a path that exists and resolves outside the root. A path
-// that does not resolve at all is left to the disk, which fails on it.
-func (f *rootFS) check(path string) error {
-	_, err := resolve(path, f.root)
-	if errors.Is(err, ErrRefused) {
-		return f.refuse(err)
+// check refuses a path that exists and resolves outside the root, and
+// returns the path to use: the resolved one, so that the disk reads what
+// was checked (the kernel resolves "link/.." differently from
+// filepath.Clean). A path that does not resolve at all is left to the
+// disk, which fails on it.
+func (f *rootFS) check(path string) (string, error) {
+	real, err := resolve(path, f.root)
+	switch {
+	case errors.Is(err, ErrRefused):
+		return "", f.refuse(err)
+	case err != nil:
+		return path, nil
 	}
-	return nil
+	return real, nil
 }
 
 func (f *rootFS) ReadFile(path string) ([]byte, error) {
@@ -92,29 +98,32 @@ func (f *rootFS) Open(path string) (filesys.File, error) {
 			return nil, f.refuse(err)
 		}
 	}
-	return f.FileSystem.Open(path)
+	return f.FileSystem.Open(real)
 }
 
 func (f *rootFS) CleanedAbs(path string) (filesys.ConfirmedDir, string, error) {
-	if err := f.check(path); err != nil {
+	if _, err := f.check(path); err != nil {
 		return "", "", err
 	}
 	return f.FileSystem.CleanedAbs(path)
 }
 
 func (f *rootFS) IsDir(path string) bool {
-	return f.check(path) == nil && f.FileSystem.IsDir(path)
+	real, err := f.check(path)
+	return err == nil && f.FileSystem.IsDir(real)
 }
 
 func (f *rootFS) Exists(path string) bool {
-	return f.check(path) == nil && f.FileSystem.Exists(path)
+	real, err := f.check(path)
+	return err == nil && f.FileSystem.Exists(real)
 }
 
 func (f *rootFS) ReadDir(path string) ([]string, error) {
-	if err := f.check(path); err != nil {
+	real, err := f.check(path)
+	if err != nil {
 		return nil, err
 	}
-	return f.FileSystem.ReadDir(path)
+	return f.FileSystem.ReadDir(real)
 }
 
 func (f *rootFS) Glob(pattern string) ([]string, error) {
@@ -123,7 +132,7 @@ func (f *rootFS) Glob(pattern string) ([]string, error) {
 		return nil, err
 	}
 	for _, m := range ms {
-		if err := f.check(m); err != nil {
+		if _, err := f.check(m); err != nil {
 			return nil, err
 		}
 	}
@@ -131,7 +140,7 @@ func (f *rootFS) Glob(pattern string) ([]string, error) {
 }
 
 func (f *rootFS) Walk(path string, fn filepath.WalkFunc) error {
-	if err := f.check(path); err != nil {
+	if _, err := f.check(path); err != nil {
 		return err
 	}
 	return f.FileSystem.Walk(path, fn)
