@@ -279,6 +279,7 @@ func TestKustomizeSymlinkOutRefused(t *testing.T) {
 		if !strings.Contains(p.Message, "link.yaml") || !strings.Contains(p.Message, outside) {
 			t.Fatalf("message %q does not name the link and its target", p.Message)
 		}
+		wantAt(t, p, filepath.Join(dir, "kustomization.yaml"), 2, 3)
 	})
 	t.Run("base through a symlink", func(t *testing.T) {
 		dir := filepath.Join(repo, "base")
@@ -288,6 +289,7 @@ func TestKustomizeSymlinkOutRefused(t *testing.T) {
 		if !strings.Contains(p.Message, filepath.Join(tmp, "outbase")) || !strings.Contains(p.Message, "outside") {
 			t.Fatalf("message %q does not say the base is outside", p.Message)
 		}
+		wantAt(t, p, filepath.Join(dir, "kustomization.yaml"), 2, 3)
 	})
 	t.Run("../ beyond the repository", func(t *testing.T) {
 		dir := filepath.Join(repo, "up")
@@ -296,6 +298,16 @@ func TestKustomizeSymlinkOutRefused(t *testing.T) {
 		if !strings.Contains(p.Message, "outbase") || !strings.Contains(p.Message, "outside "+repo) {
 			t.Fatalf("message %q does not say outbase is outside the repository", p.Message)
 		}
+		wantAt(t, p, filepath.Join(dir, "kustomization.yaml"), 2, 3)
+	})
+	t.Run("in a base, at the base's entry", func(t *testing.T) {
+		write(t, filepath.Join(repo, "b2", "kustomization.yaml"), "resources:\n- cm.yaml\n- link.yaml\n")
+		write(t, filepath.Join(repo, "b2", "cm.yaml"), cmYAML("b2"))
+		symlink(t, outside, filepath.Join(repo, "b2", "link.yaml"))
+		dir := filepath.Join(repo, "o2")
+		write(t, filepath.Join(dir, "kustomization.yaml"), "resources:\n- ../b2\n")
+		p := kustomizeProblem(t, dir, manifest.Options{})
+		wantAt(t, p, filepath.Join(dir, "..", "b2", "kustomization.yaml"), 3, 3)
 	})
 	t.Run("kustomization file through a symlink", func(t *testing.T) {
 		dir := filepath.Join(repo, "kfile")
@@ -315,6 +327,16 @@ func TestKustomizeSymlinkOutRefused(t *testing.T) {
 			t.Fatalf("got %v %v", res, err)
 		}
 	})
+}
+
+// wantAt checks a problem's place; files are compared resolved.
+func wantAt(t *testing.T, p *manifest.Problem, file string, line, col int) {
+	t.Helper()
+	got, _ := filepath.EvalSymlinks(p.File)
+	want, _ := filepath.EvalSymlinks(file)
+	if got != want || p.Line != line || p.Col != col {
+		t.Errorf("problem at %s:%d:%d, want %s:%d:%d", p.File, p.Line, p.Col, file, line, col)
+	}
 }
 
 // silentServer accepts connections and never answers; it counts them.

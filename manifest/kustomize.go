@@ -168,7 +168,11 @@ func kustomizeProblem(kfile string, rfs *rootFS, err error) *Problem {
 		return &Problem{File: r.file, Pos: r.Pos, Rule: "kustomize", Message: r.message(rfs.allowRemote)}
 	}
 	if rfs.refused != nil {
-		return &Problem{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: "kustomize build: " + kustomizeError(rfs.refused)}
+		file, pos, ok := rfs.refusedAt()
+		if !ok {
+			file, pos = kfile, Pos{1, 1}
+		}
+		return &Problem{File: file, Pos: pos, Rule: "kustomize", Message: "kustomize build: " + kustomizeError(rfs.refused)}
 	}
 	return &Problem{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: "kustomize build failed: " + kustomizeError(err)}
 }

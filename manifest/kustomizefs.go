@@ -20,7 +20,15 @@ type rootFS struct {
 	dir, real   string // the kustomization directory as given, and resolved
 	allowRemote bool
 	refused     error
+	refusedPath string // the path refused, as kustomize named it
 	remote      *remoteRef
+	// kustomizations read, to find the entry that led to a refusal
+	kustomizations []readKustomization
+}
+
+type readKustomization struct {
+	file, dir string // as shown, and the directory as kustomize names it
+	data      []byte
 }
 
 func newRootFS(dir, root string, allowRemote bool) (*rootFS, error) {
@@ -31,20 +39,32 @@ func newRootFS(dir, root string, allowRemote bool) (*rootFS, error) {
 	return &rootFS{FileSystem: filesys.MakeFsOnDisk(), root: root, dir: dir, real: real, allowRemote: allowRemote}, nil
 }
 
-// display names a resolved path as the user would: under the directory
-// they gave when it is there.
+// display names a resolved path as the user would: relative to the
+// directory they gave, like the files of built objects ("base/x.yaml").
 func (f *rootFS) display(p string) string {
-	if rel, err := filepath.Rel(f.real, p); err == nil && inside(f.real, p) {
+	if rel, err := filepath.Rel(f.real, p); err == nil {
 		return filepath.Join(f.dir, rel)
 	}
 	return p
 }
 
-func (f *rootFS) refuse(err error) error {
+func (f *rootFS) refuse(path string, err error) error {
 	if f.refused == nil {
-		f.refused = err
+		f.refused, f.refusedPath = err, path
 	}
 	return err
+}
+
+// refusedAt is the entry of a kustomization read that led to the refused
+// path, when one did.
+func (f *rootFS) refusedAt() (string, Pos, bool) {
+	for i := len(f.kustomizations) - 1; i >= 0; i-- {
+		k := f.kustomizations[i]
+		if n := entryFor(k.data, k.dir, f.refusedPath); n != nil {
+			return k.file, Pos{n.Line, n.Column}, true
+		}
+	}
+	return "", Pos{}, false
 }
 
 // check refuses a path that exists and resolves outside the root, and
@@ -56,7 +76,7 @@ func (f *rootFS) check(path string) (string, error) {
 	real, err := resolve(path, f.root)
 	switch {
 	case errors.Is(err, ErrRefused):
-		return "", f.refuse(err)
+		return "", f.refuse(path, err)
 	case err != nil:
 		return path, nil
 	}
@@ -67,7 +87,7 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 	data, err := readFile(path, f.root)
 	if err != nil {
 		if errors.Is(err, ErrRefused) {
-			f.refuse(err)
+			f.refuse(path, err)
 		}
 		return nil, err
 	}
@@ -75,8 +95,9 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 		if r := findRemote(data, filepath.Dir(path)); r != nil {
 			r.file = f.display(path)
 			f.remote = r
-			return nil, f.refuse(r.error(f.allowRemote))
+			return nil, f.refuse(path, r.error(f.allowRemote))
 		}
+		f.kustomizations = append(f.kustomizations, readKustomization{f.display(path), filepath.Dir(path), data})
 	}
 	return data, nil
 }
@@ -85,7 +106,7 @@ func (f *rootFS) Open(path string) (filesys.File, error) {
 	real, err := resolve(path, f.root)
 	if err != nil {
 		if errors.Is(err, ErrRefused) {
-			f.refuse(err)
+			f.refuse(path, err)
 		}
 		return nil, err
 	}
@@ -95,7 +116,7 @@ func (f *rootFS) Open(path string) (filesys.File, error) {
 	}
 	if !fi.IsDir() {
 		if err := checkRegular(path, fi); err != nil {
-			return nil, f.refuse(err)
+			return nil, f.refuse(path, err)
 		}
 	}
 	return f.FileSystem.Open(real)
