@@ -73,6 +73,9 @@ func nameRule(o *manifest.Object) (nameFunc, string) {
 		return dnsLabel, "a DNS-1123 label"
 	case g == "" && o.Kind == "Service":
 		return dns1035Label, "a DNS-1035 label"
+	case g == "networking.k8s.io" && o.Kind == "IPAddress":
+		// named by the address itself, IPv6 colons included
+		return path.ValidatePathSegmentName, "a path segment"
 	case subdomainGroups[g] || !builtinGroup(g):
 		return dnsSubdomain, "a DNS-1123 subdomain"
 	}

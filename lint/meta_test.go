@@ -128,6 +128,13 @@ metadata:
 spec:
   ports: [{port: 80}]
 ---
+apiVersion: networking.k8s.io/v1
+kind: IPAddress
+metadata:
+  name: "2001:db8::1"
+spec:
+  parentRef: {resource: services, name: web, namespace: default}
+---
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:
