@@ -352,7 +352,10 @@ func silentServer(t *testing.T) (url string, conns *atomic.Int64) {
 		}
 	}
 	srv.Start()
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		srv.CloseClientConnections() // the handlers wait for their connection
+		srv.Close()
+	})
 	return srv.URL, conns
 }
 
