@@ -2,8 +2,8 @@
 // validation against the Kubernetes schemas built into the binary (through
 // kubeconform's schema registry and the same JSON-schema engine), custom
 // resources against the CRDs found in the set, API versions that a chosen
-// Kubernetes version does not serve, and the built-in policies of package
-// policies.
+// Kubernetes version does not serve, object metadata as the API server
+// validates it (meta.go), and the built-in policies of package policies.
 //
 // Its results are Findings: data about the input, each with file:line:col.
 // An error returned by Run means the tool itself could not work.

@@ -96,6 +96,7 @@ func (l *linter) checkObject(o *manifest.Object) ([]Finding, error) {
 		findings = append(findings, objectFinding(o, []string{"metadata"}, Error, "schema",
 			"metadata.name is missing; every object needs a name (or generateName)"))
 	}
+	findings = append(findings, metaFindings(o)...)
 	switch verdict {
 	case apiBuiltin:
 		c, err := builtins.get(o.APIVersion, o.Kind)

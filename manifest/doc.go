@@ -8,4 +8,12 @@
 // report them beside schema and policy findings. Only failures of the tool or
 // the environment (a path that does not exist, an unreadable directory) are
 // returned as errors.
+//
+// Nothing outside the input is read (files.go): every path is resolved and
+// must stay inside its root (Options.Root, else the argument itself), only
+// regular files of at most MaxFileBytes are opened, and a refusal is an
+// error wrapping ErrRefused that names the file and where it points.
+// Kustomize builds see the disk through rootFS (kustomizefs.go), with the
+// same rules, and kustomizations naming remote resources are refused before
+// kustomize could fetch anything (kustomizeremote.go).
 package manifest

@@ -3,12 +3,12 @@ package manifest
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -62,20 +62,33 @@ func (f originFS) ReadFile(path string) ([]byte, error) {
 // buildKustomization runs kustomize in-process on dir and maps every object
 // back to the document it came from, so positions point into the user's
 // files rather than into kustomize's output.
-func buildKustomization(dir string) ([]*Object, []*Problem) {
+//
+// Every file the build reads must resolve inside root (see rootFS), and
+// remote resources are refused before kustomize could fetch them.
+func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Problem) {
 	kfile := kustomizationFile(dir)
-	abs, err := filepath.Abs(kfile)
-	if err != nil {
+	fail := func(err error) ([]*Object, []*Problem) {
 		return nil, []*Problem{{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: err.Error()}}
 	}
-	raw, _ := os.ReadFile(kfile)
-	userAsked := bytes.Contains(raw, []byte("originAnnotations"))
-	fsys := originFS{FileSystem: filesys.MakeFsOnDisk(), top: abs}
-	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
-	rm, err := k.Run(fsys, dir)
+	abs, err := filepath.Abs(kfile)
 	if err != nil {
-		return nil, []*Problem{{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize",
-			Message: "kustomize build failed: " + kustomizeError(err)}}
+		return fail(err)
+	}
+	raw, err := readFile(kfile, root)
+	if err != nil {
+		return fail(err)
+	}
+	rfs, err := newRootFS(dir, root, allowRemote)
+	if err != nil {
+		return fail(err)
+	}
+	userAsked := bytes.Contains(raw, []byte("originAnnotations"))
+	fsys := originFS{FileSystem: rfs, top: abs}
+	opts := krusty.MakeDefaultOptions()
+	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	rm, err := krusty.MakeKustomizer(opts).Run(fsys, dir)
+	if err != nil {
+		return nil, []*Problem{kustomizeProblem(kfile, rfs, err)}
 	}
 	origins := map[string][]*Object{}
 	var objs []*Object
@@ -93,7 +106,7 @@ func buildKustomization(dir string) ([]*Object, []*Problem) {
 		file, src := kfile, (*Object)(nil)
 		if origin, _ := r.GetOrigin(); origin != nil && origin.Path != "" && origin.Repo == "" {
 			file = filepath.Join(dir, origin.Path)
-			src = findOrigin(origins, file, r)
+			src = findOrigin(origins, file, root, r)
 		}
 		if !userAsked {
 			dropAnnotation(content, originAnnotation)
@@ -114,10 +127,10 @@ func buildKustomization(dir string) ([]*Object, []*Problem) {
 
 // findOrigin finds the document in file that r was made from (by its
 // original kind and name, before kustomize renamed it).
-func findOrigin(cache map[string][]*Object, file string, r *resource.Resource) *Object {
+func findOrigin(cache map[string][]*Object, file, root string, r *resource.Resource) *Object {
 	objs, ok := cache[file]
 	if !ok {
-		data, err := os.ReadFile(file)
+		data, err := readFile(file, root)
 		if err == nil {
 			objs, _ = Parse(file, data)
 		}
@@ -145,6 +158,23 @@ func dropAnnotation(content map[string]any, key string) {
 	if len(ann) == 0 {
 		delete(md, "annotations")
 	}
+}
+
+// kustomizeProblem reports a failed build: a remote resource at its entry
+// in the kustomization that names it, a refused file with our message,
+// anything else with kustomize's.
+func kustomizeProblem(kfile string, rfs *rootFS, err error) *Problem {
+	if r := rfs.remote; r != nil {
+		return &Problem{File: r.file, Pos: r.Pos, Rule: "kustomize", Message: r.message(rfs.allowRemote)}
+	}
+	if rfs.refused != nil {
+		file, pos, ok := rfs.refusedAt()
+		if !ok {
+			file, pos = kfile, Pos{1, 1}
+		}
+		return &Problem{File: file, Pos: pos, Rule: "kustomize", Message: "kustomize build: " + kustomizeError(rfs.refused)}
+	}
+	return &Problem{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: "kustomize build failed: " + kustomizeError(err)}
 }
 
 // kustomizeError formats kustomize's error text on one line.

@@ -23,6 +23,19 @@ type Options struct {
 	Stdin io.Reader
 	// Concurrency is how many files are parsed at once (default: CPUs).
 	Concurrency int
+	// Root, when set, is the directory every file read must resolve
+	// inside, symbolic links followed (the checkout of a git source). When
+	// empty, each argument is its own root: a directory argument confines
+	// the files found under it, a file argument is read as named, and a
+	// kustomization is confined to the git work tree holding it (else to
+	// the working directory holding it, else to its own directory), so
+	// that its "../base" entries keep working.
+	Root string
+	// AllowRemote would let kustomizations fetch remote resources (git
+	// repositories, http(s) files). kustomize gives no way to bound those
+	// fetches in time or size, so they are refused either way; the field
+	// only changes the message.
+	AllowRemote bool
 }
 
 // Result is what Load found.
@@ -38,6 +51,10 @@ type task struct {
 	path      string
 	kustomize bool
 	stdin     bool
+	// root is the resolved directory the task's files must stay inside;
+	// "" for a file argument read as named.
+	root        string
+	allowRemote bool
 }
 
 // Load reads every path: files, directories (recursively, .yaml .yml .json),
@@ -47,7 +64,7 @@ type task struct {
 func Load(paths []string, opts Options) (*Result, error) {
 	var tasks []task
 	for _, p := range paths {
-		ts, err := collect(p, opts.Exclude)
+		ts, err := collect(p, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -90,26 +107,27 @@ func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
 		if opts.Stdin == nil {
 			return nil, nil, errors.New("reading standard input: no input stream")
 		}
-		data, err := io.ReadAll(opts.Stdin)
+		data, err := readLimited("standard input", opts.Stdin)
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading standard input: %w", err)
+			return nil, nil, err
 		}
 		o, p := Parse("<stdin>", data)
 		return o, p, nil
 	case t.kustomize:
-		o, p := buildKustomization(t.path)
+		o, p := buildKustomization(t.path, t.root, t.allowRemote)
 		return o, p, nil
 	}
-	data, err := os.ReadFile(t.path)
+	data, err := readFile(t.path, t.root)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", t.path, err)
+		return nil, nil, err
 	}
 	o, p := Parse(t.path, data)
 	return o, p, nil
 }
 
-// collect expands one user-given path into tasks.
-func collect(p string, exclude []string) ([]task, error) {
+// collect expands one user-given path into tasks, each with the root its
+// files must resolve inside (see Options.Root).
+func collect(p string, opts Options) ([]task, error) {
 	if p == "-" {
 		return []task{{path: "-", stdin: true}}, nil
 	}
@@ -117,17 +135,35 @@ func collect(p string, exclude []string) ([]task, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", p, err)
 	}
+	root := ""
+	if opts.Root != "" {
+		if root, err = realDir(opts.Root); err != nil {
+			return nil, fmt.Errorf("reading the root %s: %w", opts.Root, err)
+		}
+	}
+	real, err := resolve(p, root)
+	if err != nil {
+		return nil, err
+	}
+	exclude := opts.Exclude
+	kust := func(dir, argRoot string) task {
+		return task{path: dir, kustomize: true, root: kustomizeRoot(root, argRoot), allowRemote: opts.AllowRemote}
+	}
 	if !fi.IsDir() {
 		for _, n := range kustomizationNames {
 			if filepath.Base(p) == n {
 				// naming the kustomization file means its build
-				return []task{{path: filepath.Dir(p), kustomize: true}}, nil
+				return []task{kust(filepath.Dir(p), filepath.Dir(real))}, nil
 			}
 		}
-		return []task{{path: p}}, nil
+		return []task{{path: p, root: root}}, nil
+	}
+	dirRoot := root
+	if dirRoot == "" {
+		dirRoot = real
 	}
 	if isKustomizeDir(p) {
-		return []task{{path: p, kustomize: true}}, nil
+		return []task{kust(p, real)}, nil
 	}
 	var tasks []task
 	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
@@ -152,7 +188,7 @@ func collect(p string, exclude []string) ([]task, error) {
 				return filepath.SkipDir // a Helm chart: templates are not manifests
 			}
 			if isKustomizeDir(path) {
-				tasks = append(tasks, task{path: path, kustomize: true})
+				tasks = append(tasks, kust(path, dirRoot))
 				return filepath.SkipDir
 			}
 			return nil
@@ -162,7 +198,7 @@ func collect(p string, exclude []string) ([]task, error) {
 		}
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".yaml", ".yml", ".json":
-			tasks = append(tasks, task{path: path})
+			tasks = append(tasks, task{path: path, root: dirRoot})
 		}
 		return nil
 	})
@@ -187,6 +223,23 @@ func excluded(path string, patterns []string) bool {
 		}
 	}
 	return false
+}
+
+// kustomizeRoot is where a kustomization's files must resolve: root when
+// set, else the git work tree holding argRoot, else the working directory
+// when argRoot is inside it, else argRoot. An overlay's "../base" is
+// then read, and nothing outside the repository is.
+func kustomizeRoot(root, argRoot string) string {
+	if root != "" {
+		return root
+	}
+	if top := repoTop(argRoot); top != "" {
+		return top
+	}
+	if wd, err := realDir("."); err == nil && inside(wd, argRoot) {
+		return wd
+	}
+	return argRoot
 }
 
 func fileExists(p string) bool {

@@ -88,6 +88,10 @@ spec:
 		"base/cm.yaml":               "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: two\ndata:\n  k: v\n",
 		"overlay/kustomization.yaml": "namespace: demo\nnamePrefix: prod-\nresources:\n- ../base\npatches:\n- patch: |\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: my-app}\n    spec: {replicas: 4}\n",
 	})
+	// dir is a repository: the overlay may read ../base inside it.
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	res, err := Load([]string{filepath.Join(dir, "overlay")}, Options{})
 	if err != nil {
 		t.Fatal(err)

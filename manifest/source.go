@@ -3,8 +3,6 @@ package manifest
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"os"
 )
 
 // Source is one unit of input found by Collect: a file, standard input, or
@@ -26,7 +24,7 @@ func (s *Source) Kustomize() bool { return s.t.kustomize }
 func Collect(paths []string, opts Options) ([]*Source, error) {
 	var out []*Source
 	for _, p := range paths {
-		ts, err := collect(p, opts.Exclude)
+		ts, err := collect(p, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -36,9 +34,9 @@ func Collect(paths []string, opts Options) ([]*Source, error) {
 				if opts.Stdin == nil {
 					return nil, fmt.Errorf("reading standard input: no input stream")
 				}
-				data, err := io.ReadAll(opts.Stdin)
+				data, err := readLimited("standard input", opts.Stdin)
 				if err != nil {
-					return nil, fmt.Errorf("reading standard input: %w", err)
+					return nil, err
 				}
 				s.data = data
 			}
@@ -63,9 +61,9 @@ func (s *Source) MayHoldCRD() (bool, error) {
 	if s.t.stdin || s.t.kustomize {
 		return true, nil
 	}
-	data, err := os.ReadFile(s.t.path)
+	data, err := readFile(s.t.path, s.t.root)
 	if err != nil {
-		return false, fmt.Errorf("reading %s: %w", s.t.path, err)
+		return false, err
 	}
 	return bytes.Contains(data, []byte("CustomResourceDefinition")), nil
 }

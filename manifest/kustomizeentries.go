@@ -1,0 +1,129 @@
+package manifest
+
+import (
+	"path/filepath"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// kustomization fields that name files or bases: lists of entries, and
+// lists of mappings whose listed keys are entries.
+var (
+	entryListFields = []string{"resources", "bases", "components", "crds", "configurations",
+		"generators", "transformers", "validators", "patchesStrategicMerge"}
+	entryItemFields = map[string][]string{
+		"patches":            {"path"},
+		"patchesJson6902":    {"path"},
+		"replacements":       {"path"},
+		"configMapGenerator": {"files", "envs", "env"},
+		"secretGenerator":    {"files", "envs", "env"},
+	}
+)
+
+// entry is a file or base a kustomization names, with its node (for its
+// position); path drops a generator's "key=".
+type entry struct {
+	node *yaml.Node
+	path string
+}
+
+// kustomizationEntries lists the files and bases a kustomization names, in
+// file order by field; nil when it does not parse (kustomize reports that).
+func kustomizationEntries(data []byte) []entry {
+	doc, _, err := decodeYAML(data)
+	if err != nil || doc == nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	top := doc.Content[0]
+	var out []entry
+	add := func(ns []*yaml.Node, generator bool) {
+		for _, n := range ns {
+			p := n.Value
+			if _, after, ok := strings.Cut(p, "="); ok && generator {
+				p = after // "key=path"
+			}
+			out = append(out, entry{n, p})
+		}
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		key, val := top.Content[i].Value, top.Content[i+1]
+		switch {
+		case key == "openapi":
+			add(mappingValues(val, "path"), false)
+		case contains(entryListFields, key):
+			add(scalars(val), false)
+		case entryItemFields[key] != nil && val.Kind == yaml.SequenceNode:
+			for _, item := range val.Content {
+				add(mappingValues(item, entryItemFields[key]...), strings.HasSuffix(key, "Generator"))
+			}
+		}
+	}
+	return out
+}
+
+// entryFor finds the entry of a kustomization (data, in directory dir as
+// kustomize names it) that leads to path: the entry itself or a file below
+// it.
+func entryFor(data []byte, dir, path string) *yaml.Node {
+	path = filepath.Clean(path)
+	for _, e := range kustomizationEntries(data) {
+		if strings.Contains(e.path, "://") {
+			continue
+		}
+		p := filepath.Clean(filepath.Join(dir, e.path))
+		if p == path || strings.HasPrefix(path, p+string(filepath.Separator)) {
+			return e.node
+		}
+	}
+	return nil
+}
+
+func isKustomizationName(base string) bool {
+	for _, n := range kustomizationNames {
+		if base == n {
+			return true
+		}
+	}
+	return false
+}
+
+// mappingValues are the scalar entries under keys of the mapping n.
+func mappingValues(n *yaml.Node, keys ...string) []*yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if contains(keys, n.Content[i].Value) {
+			out = append(out, scalars(n.Content[i+1])...)
+		}
+	}
+	return out
+}
+
+// scalars is n itself when it is a scalar, else its scalar items.
+func scalars(n *yaml.Node) []*yaml.Node {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return []*yaml.Node{n}
+	case yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, c := range n.Content {
+			if c.Kind == yaml.ScalarNode {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,59 @@
+package manifest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// remoteRef is a remote resource named by a kustomization file.
+type remoteRef struct {
+	file string
+	Pos
+	url string
+}
+
+func (r *remoteRef) error(allowRemote bool) error {
+	return fmt.Errorf("%s:%d:%d: %w: %s", r.file, r.Line, r.Col, ErrRefused, r.message(allowRemote))
+}
+
+func (r *remoteRef) message(allowRemote bool) string {
+	if allowRemote {
+		return "remote kustomize resource " + r.url + " is not fetched, even when remote resources are allowed: kustomize cannot bound such a fetch in time or size; vendor it into the repository"
+	}
+	return "remote kustomize resources are not fetched: vendor " + r.url + " into the repository"
+}
+
+// findRemote returns the first remote resource the kustomization data
+// (in the resolved directory dir) names, nil when there is none or the
+// file does not parse (kustomize reports that).
+func findRemote(data []byte, dir string) *remoteRef {
+	for _, e := range kustomizationEntries(data) {
+		if isRemote(e.path, dir) || isRemote(e.node.Value, dir) {
+			return &remoteRef{Pos: Pos{e.node.Line, e.node.Column}, url: e.node.Value}
+		}
+	}
+	return nil
+}
+
+// scpUser is the "user@" that makes kustomize read an entry as an
+// scp-style git address (git@github.com:org/repo).
+var scpUser = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
+
+// isRemote reports whether kustomize would fetch the entry v: a URL (git
+// or http), a github.com/ address, or an scp-style git address that is not
+// a file in dir.
+func isRemote(v, dir string) bool {
+	v = strings.TrimSpace(v)
+	l := strings.TrimPrefix(strings.ToLower(v), "git::")
+	if strings.Contains(l, "://") || strings.HasPrefix(l, "github.com/") || strings.HasPrefix(l, "github.com:") {
+		return true
+	}
+	if scpUser.MatchString(v) {
+		_, err := os.Lstat(filepath.Join(dir, v))
+		return err != nil
+	}
+	return false
+}
