@@ -28,6 +28,9 @@ func loadSet(cmd *cobra.Command, s streams, in *inputFlags, src source, namespac
 		return nil, err
 	}
 	li.KeepObjects, li.Rename, opts.Loaded = true, relativeTo(src.root), loaded
+	// A git source is read only inside its checkout (symlinks included);
+	// local paths are each their own root (manifest.Options.Root).
+	li.Load.Root = src.root
 	rep, objs, err := lint.Check(li, opts)
 	if err != nil {
 		return nil, err
