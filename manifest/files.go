@@ -47,6 +47,15 @@ func resolve(path, root string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
+		// A link to nowhere: say where it points when that is outside.
+		if t, lerr := os.Readlink(abs); lerr == nil && root != "" {
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(filepath.Dir(abs), t)
+			}
+			if !inside(root, filepath.Clean(t)) {
+				return "", fmt.Errorf("reading %s: %w: it resolves to %s, outside %s (a symbolic link leading out of the directory being read)", path, ErrRefused, filepath.Clean(t), root)
+			}
+		}
 		return "", fmt.Errorf("reading %s: %w", path, err)
 	}
 	if root != "" && !inside(root, real) {
