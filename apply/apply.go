@@ -187,16 +187,13 @@ func applyInOrder(ctx context.Context, c *kube.Client, changes []plan.Change, op
 			})
 		}
 		_ = g.Wait() // every call returns nil: errors are kept per index
-		var failed []error
 		for i := range batch {
-			if errs[i] != nil {
-				failed = append(failed, errs[i])
-				continue
+			if errs[i] == nil {
+				out = append(out, results[i])
 			}
-			out = append(out, results[i])
 		}
-		if len(failed) > 0 {
-			return out, fmt.Errorf("apply failed, nothing will be pruned: %w", errors.Join(failed...))
+		if err := joinFailures("apply failed, nothing will be pruned", batch, errs); err != nil {
+			return out, err
 		}
 		if st == 1 {
 			if err := waitEstablished(ctx, c, batch); err != nil {

@@ -3,7 +3,6 @@ package apply
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -46,16 +45,13 @@ func pruneAll(ctx context.Context, c *kube.Client, prunes []plan.Change, setID s
 			})
 		}
 		_ = g.Wait() // every call returns nil: errors are kept per index
-		var failed []error
 		for i := range batch {
-			if errs[i] != nil {
-				failed = append(failed, errs[i])
-				continue
+			if errs[i] == nil {
+				out = append(out, results[i])
 			}
-			out = append(out, results[i])
 		}
-		if len(failed) > 0 {
-			return out, fmt.Errorf("prune failed: %w", errors.Join(failed...))
+		if err := joinFailures("prune failed", batch, errs); err != nil {
+			return out, err
 		}
 	}
 	return out, nil

@@ -46,7 +46,7 @@ func Summarize(es []*ObjectError) []string {
 	var order []string
 	groups := map[string]*group{}
 	for _, e := range es {
-		k := rootCause(e.Err)
+		k := RootCause(e.Err)
 		g := groups[k]
 		if g == nil {
 			g = &group{first: e}
@@ -71,10 +71,10 @@ func Summarize(es []*ObjectError) []string {
 	return lines
 }
 
-// rootCause is what objects that failed for the same reason share: for a
+// RootCause is what objects that failed for the same reason share: for a
 // request that never got an answer, the network error and the server
 // (not the object's URL); otherwise the error itself.
-func rootCause(err error) string {
+func RootCause(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		if u, perr := url.Parse(ue.URL); perr == nil {
