@@ -55,14 +55,7 @@ func runStatus(s streams, f *statusFlags) error {
 		return fmt.Errorf("unknown --output %q: want text or json", f.output)
 	}
 	ctx := context.Background()
-	c, err := kube.Connect(f.kube)
-	if err != nil {
-		return err
-	}
-	if err := c.Ping(ctx); err != nil {
-		return err
-	}
-	as, err := applyset.ParseParentFlag(f.applySet, c.Namespace)
+	c, as, err := connectSet(ctx, f.kube, f.applySet)
 	if err != nil {
 		return err
 	}
@@ -71,4 +64,18 @@ func runStatus(s streams, f *statusFlags) error {
 		return err
 	}
 	return render.Status(s.out, strings.ToLower(f.output), st)
+}
+
+// connectSet connects (one request: a missing kubeconfig or an unreachable
+// server is one line) and parses --applyset, for the verbs about one set.
+func connectSet(ctx context.Context, kf *genericclioptions.ConfigFlags, applySet string) (*kube.Client, applyset.Parent, error) {
+	c, err := kube.Connect(kf)
+	if err != nil {
+		return nil, applyset.Parent{}, err
+	}
+	if err := c.Ping(ctx); err != nil {
+		return nil, applyset.Parent{}, err
+	}
+	as, err := applyset.ParseParentFlag(applySet, c.Namespace)
+	return c, as, err
 }

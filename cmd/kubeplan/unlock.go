@@ -7,7 +7,6 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/render"
 )
@@ -41,14 +40,7 @@ holder keeps renewing it, and deletes the Lease only if it is still the version 
 
 func runUnlock(s streams, f *unlockFlags) error {
 	ctx := context.Background()
-	c, err := kube.Connect(f.kube)
-	if err != nil {
-		return err
-	}
-	if err := c.Ping(ctx); err != nil {
-		return err
-	}
-	as, err := applyset.ParseParentFlag(f.applySet, c.Namespace)
+	c, as, err := connectSet(ctx, f.kube, f.applySet)
 	if err != nil {
 		return err
 	}
