@@ -1,0 +1,82 @@
+package faults
+
+import (
+	"testing"
+	"time"
+)
+
+// The network cut while planning: the run fails, writes nothing, and the
+// next run converges.
+func TestCutDuringDryRun(t *testing.T) {
+	e := newEnv(t)
+	s := e.setUp()
+	r := e.startFaulted(s)
+	e.inPlan(r, s)
+	e.proxy.Cut()
+	if code := r.wait(runBound); code == 0 {
+		t.Fatalf("kubeplan exited 0 although the network was cut while it planned\n%s", r.output())
+	}
+	e.checkNothingWritten(s)
+	e.checkAfterFailure(s.before, s.desired)
+	e.converge(s.desired)
+}
+
+// The network cut in the middle of the writes: the run fails, prunes
+// nothing, and the parent covers what was written.
+func TestCutDuringWrites(t *testing.T) {
+	e := newEnv(t)
+	s := e.setUp()
+	r := e.startFaulted(s)
+	e.inWrites(r, s)
+	e.proxy.Cut()
+	if code := r.wait(runBound); code == 0 {
+		t.Fatalf("kubeplan exited 0 although the network was cut during its writes\n%s", r.output())
+	}
+	e.checkAfterFailure(s.before, s.desired)
+	e.converge(s.desired)
+}
+
+// The network cut in the middle of the prune.
+func TestCutDuringPrune(t *testing.T) {
+	e := newEnv(t)
+	s := e.setUp()
+	r := e.startFaulted(s)
+	e.inPrune(r, s)
+	e.proxy.Cut()
+	if code := r.wait(runBound); code == 0 {
+		t.Fatalf("kubeplan exited 0 although the network was cut during its prune\n%s", r.output())
+	}
+	e.checkAfterFailure(s.before, s.desired)
+	e.converge(s.desired)
+}
+
+// stallBound is how long a stalled run may take to give up with
+// --request-timeout 5s --timeout 60s.
+const stallBound = 90 * time.Second
+
+// The network stalled (connections open, no byte moving) during the
+// writes: with --request-timeout 5s --timeout 60s kubeplan gives up, non
+// zero, well within 90 s.
+func TestStallDuringWrites(t *testing.T) {
+	e := newEnv(t)
+	s := e.setUp()
+	r := e.startFaulted(s, "--request-timeout", "5s", "--timeout", "60s")
+	e.inWrites(r, s)
+	e.proxy.Stall()
+	stalled := time.Now()
+	select {
+	case <-r.done:
+	case <-time.After(stallBound):
+		_ = r.cmd.Process.Kill()
+		<-r.done
+		t.Fatalf("kubeplan did not exit within %s of the stall with --request-timeout 5s --timeout 60s (killed after %s in all)\n%s",
+			stallBound, r.elapsed(), r.output())
+	}
+	took := time.Since(stalled).Round(100 * time.Millisecond)
+	t.Logf("kubeplan exited %d %s after the stall", r.code, took)
+	if r.code == 0 {
+		t.Fatalf("kubeplan exited 0 %s after the network stalled during its writes\n%s", took, r.output())
+	}
+	e.checkAfterFailure(s.before, s.desired)
+	e.converge(s.desired)
+}
