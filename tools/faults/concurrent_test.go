@@ -43,7 +43,7 @@ func TestConcurrentApplies(t *testing.T) {
 						round, len(won), won, len(locked), locked, procs-1, strings.Join(others, "\n"))
 				}
 				now := e.snapshot()
-				e.checkParentCovers(now)
+				e.checkParentCovers(fmt.Sprintf("after round %d", round), now)
 				e.checkNoPruneBeforeWrites(before, now, desired)
 				e.checkBystander()
 				if len(won) == 1 {

@@ -388,7 +388,7 @@ func (e *env) checkAfterFailure(before snapshot, desired []obj) {
 	e.t.Logf("after the fault: %d of %d desired objects written, %d of %d members before still there, parent kinds %v",
 		now.count(desired), len(desired), len(before.members)-countGone(before, now), len(before.members), now.kinds)
 	e.checkNoPruneBeforeWrites(before, now, desired)
-	e.checkParentCovers(now)
+	e.checkParentCovers("after the fault", now)
 	e.checkBystander()
 }
 
@@ -430,10 +430,10 @@ func (e *env) checkNoPruneBeforeWrites(before, now snapshot, desired []obj) {
 }
 
 // (b) The parent lists every live member's kind and namespace.
-func (e *env) checkParentCovers(s snapshot) {
+func (e *env) checkParentCovers(when string, s snapshot) {
 	e.t.Helper()
 	if len(s.members) > 0 && s.parent == nil {
-		e.t.Errorf("invariant (b) broken: %d members are labelled part-of the set but its parent configmap/%s does not exist", len(s.members), setName)
+		e.t.Errorf("invariant (b) broken %s: %d members are labelled part-of the set but its parent configmap/%s does not exist", when, len(s.members), setName)
 		return
 	}
 	var kinds, nss []string
@@ -446,12 +446,12 @@ func (e *env) checkParentCovers(s snapshot) {
 		}
 	}
 	if len(kinds) > 0 {
-		e.t.Errorf("invariant (b) broken: the parent is narrower than its members: %s=%q lacks %v, which live members have",
-			applyset.AnnotationGroupKinds, strings.Join(s.kinds, ","), kinds)
+		e.t.Errorf("invariant (b) broken %s: the parent is narrower than its members: %s=%q lacks %v, which live members have",
+			when, applyset.AnnotationGroupKinds, strings.Join(s.kinds, ","), kinds)
 	}
 	if len(nss) > 0 {
-		e.t.Errorf("invariant (b) broken: the parent is narrower than its members: %s=%q lacks %v, where live members are",
-			applyset.AnnotationNamespaces, strings.Join(s.namespaces, ","), nss)
+		e.t.Errorf("invariant (b) broken %s: the parent is narrower than its members: %s=%q lacks %v, where live members are",
+			when, applyset.AnnotationNamespaces, strings.Join(s.namespaces, ","), nss)
 	}
 }
 
@@ -521,7 +521,7 @@ func (e *env) converge(desired []obj) {
 		e.t.Errorf("invariant (d) broken: after the healed run the set has %d members, want exactly the %d desired\n got: %s\nwant: %s",
 			len(got), len(wantRefs), short(got), short(wantRefs))
 	}
-	e.checkParentCovers(after)
+	e.checkParentCovers("after the healed run", after)
 	e.checkBystander()
 }
 

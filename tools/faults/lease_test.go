@@ -63,7 +63,7 @@ func TestStopPastLease(t *testing.T) {
 		t.Errorf("invariant (b) broken: A resumed and wrote the parent from its stale copy: %s is %q, B's Service is gone from it",
 			"applyset.kubernetes.io/contains-group-kinds", strings.Join(now.kinds, ","))
 	}
-	e.checkParentCovers(now)
+	e.checkParentCovers("after A resumed", now)
 	if n := now.count(web); n != len(web) {
 		t.Errorf("invariant (a)/(c) broken: A resumed after losing its Lease and pruned %d of B's Services", len(web)-n)
 	}
