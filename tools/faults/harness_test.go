@@ -203,6 +203,18 @@ func (r *run) wait(bound time.Duration) int {
 	}
 }
 
+// mustFail waits for a run that met fault: it must exit non-zero (any
+// fault that stops an apply fails it). It logs how long the run took after
+// the fault.
+func (r *run) mustFail(fault string, at time.Time) {
+	r.t.Helper()
+	code := r.wait(runBound)
+	r.t.Logf("kubeplan exited %d %s after %s", code, time.Since(at).Round(100*time.Millisecond), fault)
+	if code == 0 {
+		r.t.Fatalf("kubeplan exited 0 although %s\n%s", fault, r.output())
+	}
+}
+
 func (r *run) exited() bool {
 	select {
 	case <-r.done:
