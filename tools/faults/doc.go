@@ -15,6 +15,12 @@
 //   - (d) the next run, healed, converges: exit 0, creating exactly what is
 //     missing and pruning exactly what left, and leaving exactly the set.
 //
-// harness.go runs kubeplan and checks the invariants; one file per family
-// of cases (network, process, lease, concurrent).
+// Run it (about 10 minutes; most of it waits for the Leases of killed
+// holders to expire until kubeplan honours KUBEPLAN_LOCK_DURATION):
+//
+//	KUBEPLAN_TESTCLUSTER=$PWD/bin/testcluster CI=true go test -timeout 30m -v ./tools/faults/
+//
+// harness_test.go runs kubeplan and checks the invariants; one file per family
+// of cases: network_test.go (cut, stall), process_test.go (SIGKILL),
+// lease_test.go (SIGSTOP past the Lease), concurrent_test.go.
 package faults
