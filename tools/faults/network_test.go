@@ -63,16 +63,17 @@ func TestStallDuringWrites(t *testing.T) {
 	stalled := time.Now()
 	select {
 	case <-r.done:
+		took := time.Since(stalled).Round(100 * time.Millisecond)
+		t.Logf("kubeplan exited %d %s after the stall", r.code, took)
+		if r.code == 0 {
+			t.Errorf("kubeplan exited 0 %s after the network stalled during its writes\n%s", took, r.output())
+		}
 	case <-time.After(stallBound):
 		_ = r.cmd.Process.Kill()
 		<-r.done
-		t.Fatalf("kubeplan did not exit within %s of the stall with --request-timeout 5s --timeout 60s (killed after %s in all)\n%s",
+		// Go on as after a kill: the invariants must hold all the same.
+		t.Errorf("bounded run broken: kubeplan did not exit within %s of the stall with --request-timeout 5s --timeout 60s (killed %s after it started); --timeout must bound the whole run\n%s",
 			stallBound, r.elapsed(), r.output())
-	}
-	took := time.Since(stalled).Round(100 * time.Millisecond)
-	t.Logf("kubeplan exited %d %s after the stall", r.code, took)
-	if r.code == 0 {
-		t.Fatalf("kubeplan exited 0 %s after the network stalled during its writes\n%s", took, r.output())
 	}
 	e.checkAfterFailure(s.before, s.desired)
 	e.converge(s.desired)
