@@ -15,8 +15,9 @@
 //   - (d) the next run, healed, converges: exit 0, creating exactly what is
 //     missing and pruning exactly what left, and leaving exactly the set.
 //
-// Run it (about 10 minutes; most of it waits for the Leases of killed
-// holders to expire until kubeplan honours KUBEPLAN_LOCK_DURATION):
+// Run it (about 3 minutes with a kubeplan that honours
+// KUBEPLAN_LOCK_DURATION, which the tests set to 5s; about 10 without, most
+// of it waiting for the 60 s Leases of killed holders to expire):
 //
 //	KUBEPLAN_TESTCLUSTER=$PWD/bin/testcluster CI=true go test -timeout 30m -v ./tools/faults/
 //
