@@ -53,7 +53,7 @@ const resultRunning = "running"
 
 // recordTimeout bounds the write of the run's record at its end, which
 // runs after the run's own deadline may have passed.
-const recordTimeout = 30 * time.Second
+const recordTimeout = 10 * time.Second
 
 func (w *parentWriter) gvr() schema.GroupVersionResource {
 	return schema.GroupVersionResource{Version: "v1", Resource: w.opts.ApplySet.Resource()}

@@ -51,7 +51,9 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 		return nil, err
 	}
 	defer func() {
-		if rerr := lock.Release(context.WithoutCancel(ctx)); rerr != nil {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+		defer cancel()
+		if rerr := lock.Release(rctx); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 	}()
