@@ -1,0 +1,116 @@
+package project
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+const shop = "../testdata/repos/shop"
+
+func TestDiscoverShop(t *testing.T) {
+	ps, err := Discover(shop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Name+" "+string(p.Kind)+" "+p.Path)
+	}
+	want := []string{
+		"apps-api-overlays-dev kustomize apps/api/overlays/dev",
+		"apps-api-overlays-prod kustomize apps/api/overlays/prod",
+		"apps-web-overlays-dev kustomize apps/web/overlays/dev",
+		"apps-web-overlays-prod kustomize apps/web/overlays/prod",
+		"platform manifests platform",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("projects:\n%q\nwant\n%q", got, want)
+	}
+	files := map[string][]string{}
+	for _, p := range ps {
+		files[p.Path] = p.Files
+	}
+	if want := []string{
+		"apps/web/base/deployment.yaml",
+		"apps/web/base/kustomization.yaml",
+		"apps/web/base/service.yaml",
+		"apps/web/overlays/prod/kustomization.yaml",
+		"apps/web/overlays/prod/replicas.yaml",
+		"components/monitoring/kustomization.yaml",
+		"components/monitoring/scrape.yaml",
+	}; !reflect.DeepEqual(files["apps/web/overlays/prod"], want) {
+		t.Errorf("web prod files %q, want %q", files["apps/web/overlays/prod"], want)
+	}
+	if want := []string{
+		"apps/api/base/deployment.yaml",
+		"apps/api/base/kustomization.yaml",
+		"apps/api/base/service.yaml",
+		"apps/api/overlays/dev/kustomization.yaml",
+	}; !reflect.DeepEqual(files["apps/api/overlays/dev"], want) {
+		t.Errorf("api dev files %q, want %q", files["apps/api/overlays/dev"], want)
+	}
+	if want := []string{"platform/monitoring/config.yaml", "platform/namespaces.yaml"}; !reflect.DeepEqual(files["platform"], want) {
+		t.Errorf("platform files %q, want %q", files["platform"], want)
+	}
+}
+
+func write(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"
+
+// A kustomization at the root does not hide nested ones it does not use;
+// an unused base is a project; plain siblings are separate projects;
+// dot-directories, excludes, non-Kubernetes YAML and referenced plain
+// files are skipped.
+func TestDiscoverEdges(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"kustomization.yaml":            "resources: [app/overlay, extra.yaml]\n",
+		"extra.yaml":                    cm,
+		"app/base/kustomization.yaml":   "resources: [cm.yaml]\n",
+		"app/base/cm.yaml":              cm,
+		"app/overlay/kustomization.yml": "resources: [../base]\npatchesStrategicMerge: [../../patches/p.yaml]\n",
+		"lone/Kustomization":            "resources: [cm.yaml, https://example.com/x.yaml]\n",
+		"lone/cm.yaml":                  cm,
+		"patches/p.yaml":                cm,
+		"teams/a/cm.yaml":               cm,
+		"teams/b/cm.json":               `{"apiVersion": "v1", "kind": "ConfigMap"}`,
+		"teams/b/values.yaml":           "replicas: 2\n",
+		"docs/values.yaml":              "not: kubernetes\n",
+		".github/workflows/ci.yaml":     "on: push\n",
+		"skip/cm.yaml":                  cm,
+	})
+	ps, err := DiscoverWith(root, Options{Exclude: []string{"skip"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, p := range ps {
+		got[p.Path+" "+string(p.Kind)] = p.Files
+	}
+	want := map[string][]string{
+		". kustomize":       {"app/base/cm.yaml", "app/base/kustomization.yaml", "app/overlay/kustomization.yml", "extra.yaml", "kustomization.yaml", "patches/p.yaml"},
+		"lone kustomize":    {"lone/Kustomization", "lone/cm.yaml"},
+		"teams/a manifests": {"teams/a/cm.yaml"},
+		"teams/b manifests": {"teams/b/cm.json", "teams/b/values.yaml"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	if ps[0].Name != filepath.Base(root) {
+		t.Errorf("root project named %q", ps[0].Name)
+	}
+}
