@@ -1,6 +1,7 @@
 package project
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -46,17 +47,25 @@ func Discover(root string) ([]Project, error) { return DiscoverWith(root, Option
 
 // DiscoverWith is Discover with options.
 func DiscoverWith(root string, opts Options) ([]Project, error) {
+	ps, _, err := Find(root, opts)
+	return ps, err
+}
+
+// Find is DiscoverWith that also counts the kustomizations found under
+// root (Components and used bases included): lint splits a directory into
+// its projects only when it holds some.
+func Find(root string, opts Options) ([]Project, int, error) {
 	fi, err := os.Stat(root)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", root, err)
+		return nil, 0, fmt.Errorf("cannot read %s: %w", root, err)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("%s is not a directory", root)
+		return nil, 0, fmt.Errorf("%s is not a directory", root)
 	}
 	root = filepath.Clean(root)
 	t, err := walk(root, opts.Exclude)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	g := newGraph(root)
 	for _, dir := range t.kdirs {
@@ -76,7 +85,7 @@ func DiscoverWith(root string, opts Options) ([]Project, error) {
 	out = append(out, manifestProjects(root, t, g)...)
 	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Path, b.Path) })
 	name(root, out)
-	return out, nil
+	return out, len(t.kdirs), nil
 }
 
 // name gives each project a unique name.
@@ -103,14 +112,14 @@ func name(root string, ps []Project) {
 type tree struct {
 	kdirs []string // directories holding a kustomization, in walk order
 	files []string // manifest file candidates (.yaml .yml .json)
-	// objects marks the candidates that hold a Kubernetes object.
-	objects map[string]bool
+	// entries are the candidates' directory entries, for holdsObject.
+	entries map[string]fs.DirEntry
 }
 
 // walk lists kustomizations and manifest files under root, skipping what
 // the loader skips.
 func walk(root string, exclude []string) (*tree, error) {
-	t := &tree{objects: map[string]bool{}}
+	t := &tree{entries: map[string]fs.DirEntry{}}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("walking %s: %w", path, err)
@@ -122,14 +131,8 @@ func walk(root string, exclude []string) (*tree, error) {
 			return nil
 		}
 		if d.IsDir() {
-			if path != root {
-				n := d.Name()
-				if strings.HasPrefix(n, ".") || n == "node_modules" || n == "vendor" {
-					return filepath.SkipDir
-				}
-				if fi, err := os.Stat(filepath.Join(path, "Chart.yaml")); err == nil && !fi.IsDir() {
-					return filepath.SkipDir // a Helm chart
-				}
+			if path != root && skipDir(path, d.Name()) {
+				return filepath.SkipDir
 			}
 			if kustomizationFile(path) != "" {
 				t.kdirs = append(t.kdirs, path)
@@ -142,9 +145,7 @@ func walk(root string, exclude []string) (*tree, error) {
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".yaml", ".yml", ".json":
 			t.files = append(t.files, path)
-			if holdsObject(path, d) {
-				t.objects[path] = true
-			}
+			t.entries[path] = d
 		}
 		return nil
 	})
@@ -171,4 +172,41 @@ func holdsObject(path string, d fs.DirEntry) bool {
 	}
 	s := string(data)
 	return strings.Contains(s, "apiVersion") && strings.Contains(s, "kind")
+}
+
+// errFound stops HasKustomization's walk.
+var errFound = errors.New("found")
+
+// HasKustomization reports whether a kustomization lies under root,
+// walking as Discover does but reading no file.
+func HasKustomization(root string, opts Options) (bool, error) {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("walking %s: %w", path, err)
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if path != root && (skipDir(path, d.Name()) || manifest.Excluded(path, opts.Exclude)) {
+			return filepath.SkipDir
+		}
+		if kustomizationFile(path) != "" {
+			return errFound
+		}
+		return nil
+	})
+	if err == errFound {
+		return true, nil
+	}
+	return false, err
+}
+
+// skipDir is true for what the loader never walks into: dot-directories,
+// node_modules, vendor and Helm charts.
+func skipDir(path, name string) bool {
+	if strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" {
+		return true
+	}
+	fi, err := os.Stat(filepath.Join(path, "Chart.yaml"))
+	return err == nil && !fi.IsDir()
 }

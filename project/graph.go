@@ -145,7 +145,7 @@ func manifestProjects(root string, t *tree, g *graph) []Project {
 			continue
 		}
 		free = append(free, f)
-		if t.objects[f] {
+		if holdsObject(f, t.entries[f]) {
 			tops[filepath.Dir(f)] = true
 		}
 	}
