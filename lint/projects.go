@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 
@@ -13,6 +14,9 @@ import (
 type group struct {
 	paths []string
 	load  manifest.Options
+	// kustomizedCRDs says whether its kustomizations may build a
+	// CustomResourceDefinition (a kustomize project's files name one).
+	kustomizedCRDs bool
 }
 
 // groups splits the paths of a streamed lint. A directory argument that
@@ -23,7 +27,7 @@ type group struct {
 // collide. Every other path (files, "-", a kustomization, a directory of
 // plain manifests) is linted together with the others, as before.
 func groups(paths []string, load manifest.Options) ([]group, error) {
-	rest := group{load: load}
+	rest := group{load: load, kustomizedCRDs: true}
 	var out []group
 	for _, p := range paths {
 		ps, err := projectsOf(p, load)
@@ -34,19 +38,22 @@ func groups(paths []string, load manifest.Options) ([]group, error) {
 			rest.paths = append(rest.paths, p)
 			continue
 		}
+		// Confine each project as the walk of p would: kustomizations to
+		// the repository holding p, plain files to p.
+		kload, mload := load, load
+		if load.Root == "" {
+			if kload.Root, err = manifest.DirRoot(p); err != nil {
+				return nil, err
+			}
+			mload.Root = p
+		}
 		for _, pr := range ps {
 			dir := filepath.Join(p, filepath.FromSlash(pr.Path))
 			if pr.Kind == project.Kustomize {
-				out = append(out, group{paths: []string{dir}, load: load})
+				out = append(out, group{paths: []string{dir}, load: kload, kustomizedCRDs: mentionCRD(p, pr.Files)})
 				continue
 			}
-			g := group{load: load}
-			if g.load.Root == "" {
-				// the files stay confined to the directory named, as a walk of it
-				if g.load.Root, err = filepath.EvalSymlinks(p); err != nil {
-					return nil, err
-				}
-			}
+			g := group{load: mload}
 			for _, f := range pr.Files {
 				g.paths = append(g.paths, filepath.Join(p, filepath.FromSlash(f)))
 			}
@@ -84,16 +91,27 @@ func projectsOf(p string, load manifest.Options) ([]project.Project, error) {
 
 // runGroups lints each group on its own and merges the reports. A finding
 // made in several groups (an error in a base two overlays build) is kept
-// once.
+// once. The CustomResourceDefinitions of every group validate the custom
+// resources of all: a crds/ directory serves the overlays.
 func runGroups(gs []group, opts Options) (Report, error) {
-	var rep Report
-	seen := map[Finding]bool{}
-	for _, g := range gs {
-		srcs, err := manifest.Collect(g.paths, g.load)
+	srcs := make([][]*manifest.Source, len(gs))
+	for i, g := range gs {
+		var err error
+		if srcs[i], err = manifest.Collect(g.paths, g.load); err != nil {
+			return Report{}, err
+		}
+	}
+	if len(gs) > 1 {
+		shared, err := sharedCRDs(gs, srcs)
 		if err != nil {
 			return Report{}, err
 		}
-		r, err := runSources(srcs, opts)
+		opts.CRDs = append(opts.CRDs[:len(opts.CRDs):len(opts.CRDs)], shared...)
+	}
+	var rep Report
+	seen := map[Finding]bool{}
+	for i := range gs {
+		r, err := runSources(srcs[i], opts)
 		if err != nil {
 			return Report{}, err
 		}
@@ -108,4 +126,48 @@ func runGroups(gs []group, opts Options) (Report, error) {
 	}
 	Sort(rep.Findings)
 	return rep, nil
+}
+
+// sharedCRDs loads the CustomResourceDefinitions of every group: plain
+// files that mention one, and the kustomizations of groups whose files do.
+func sharedCRDs(gs []group, srcs [][]*manifest.Source) ([]*manifest.Object, error) {
+	var out []*manifest.Object
+	for i, g := range gs {
+		for _, s := range srcs[i] {
+			if s.Kustomize() && !g.kustomizedCRDs {
+				continue
+			}
+			may, err := s.MayHoldCRD()
+			if err != nil || !may {
+				continue // the group's own lint reports an unreadable file
+			}
+			objs, _, err := s.Load()
+			if err != nil {
+				continue
+			}
+			for _, o := range objs {
+				if o.Kind == "CustomResourceDefinition" {
+					out = append(out, o)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// mentionCRD reports whether one of a project's files (relative to root)
+// mentions a CustomResourceDefinition. Only regular files of at most
+// manifest.MaxFileBytes are read; the build reports the others.
+func mentionCRD(root string, files []string) bool {
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > manifest.MaxFileBytes {
+			continue
+		}
+		if data, err := os.ReadFile(p); err == nil && bytes.Contains(data, []byte("CustomResourceDefinition")) {
+			return true
+		}
+	}
+	return false
 }

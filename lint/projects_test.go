@@ -1,0 +1,81 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A repository root is linted project by project: no base collides with
+// itself, no Component is built alone.
+func TestCheckProjectsShop(t *testing.T) {
+	rep, _, err := Check(Input{Paths: []string{"../testdata/repos/shop"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 0 {
+		t.Errorf("findings: %+v", rep.Findings)
+	}
+	if rep.Files != 6 || rep.Objects != 11 {
+		t.Errorf("files %d, objects %d; want 6, 11", rep.Files, rep.Objects)
+	}
+}
+
+const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer}
+`
+
+// The CRDs of one project validate the custom resources of the others,
+// from plain files and from kustomizations; an error in a base two
+// overlays build is reported once.
+func TestCheckProjectsShareCRDs(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"crds/widget.yaml":         widgetCRD,
+		"base/kustomization.yaml":  "resources: [w.yaml]\n",
+		"base/w.yaml":              "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
+		"dev/kustomization.yaml":   "resources: [../base]\nnamePrefix: dev-\n",
+		"prod/kustomization.yaml":  "resources: [../base]\nnamePrefix: prod-\n",
+		"crds2/kustomization.yaml": "resources: [gadget.yaml]\n",
+		"crds2/gadget.yaml":        strings.NewReplacer("widget", "gadget", "Widget", "Gadget").Replace(widgetCRD),
+		"gadgets/g.yaml":           "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 3}\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, _, err := Check(Input{Paths: []string{dir}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]int{}
+	for _, f := range rep.Findings {
+		rules[f.Rule]++
+	}
+	if rules["missing-schema"] != 0 || rules["crd-schema"] != 2 || len(rep.Findings) != 2 {
+		t.Errorf("findings: %+v", rep.Findings)
+	}
+}
