@@ -52,8 +52,8 @@ func TestCheckProjectsShareCRDs(t *testing.T) {
 		"crds/widget.yaml":         widgetCRD,
 		"base/kustomization.yaml":  "resources: [w.yaml]\n",
 		"base/w.yaml":              "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: big}\n",
-		"dev/kustomization.yaml":   "resources: [../base]\nnamePrefix: dev-\n",
-		"prod/kustomization.yaml":  "resources: [../base]\nnamePrefix: prod-\n",
+		"dev/kustomization.yaml":   "resources: [../base]\n",
+		"prod/kustomization.yaml":  "resources: [../base]\ncommonAnnotations: {tier: prod}\n",
 		"crds2/kustomization.yaml": "resources: [gadget.yaml]\n",
 		"crds2/gadget.yaml":        strings.NewReplacer("widget", "gadget", "Widget", "Gadget").Replace(widgetCRD),
 		"gadgets/g.yaml":           "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 3}\n",
@@ -75,7 +75,34 @@ func TestCheckProjectsShareCRDs(t *testing.T) {
 	for _, f := range rep.Findings {
 		rules[f.Rule]++
 	}
-	if rules["missing-schema"] != 0 || rules["crd-schema"] != 2 || len(rep.Findings) != 2 {
+	if rules["missing-schema"] != 0 || rules["crd-schema"] != 1 || len(rep.Findings) != 1 {
 		t.Errorf("findings: %+v", rep.Findings)
+	}
+}
+
+// A kustomization at the root does not hide the nested ones it does not
+// use: they are built too.
+func TestCheckProjectsRootKustomization(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"kustomization.yaml":       "resources: [cm.yaml]\n",
+		"cm.yaml":                  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+		"extra/kustomization.yaml": "resources: [d.yaml]\n",
+		"extra/d.yaml":             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: three}\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, _, err := Check(Input{Paths: []string{dir}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Objects != 2 || rep.Count(Error) == 0 || rep.Findings[0].File != filepath.Join(dir, "extra", "d.yaml") {
+		t.Errorf("objects %d, findings %+v", rep.Objects, rep.Findings)
 	}
 }
