@@ -82,6 +82,18 @@ func Find(root string, opts Options) ([]Project, int, error) {
 		}
 		out = append(out, Project{Path: g.rel(dir), Kind: Kustomize, Files: g.closure(dir)})
 	}
+	// Kustomizations that only a reference cycle or an unused Component
+	// reaches are projects too: kustomize reports the cycle when built.
+	covered := map[string]bool{}
+	for _, p := range out {
+		g.mark(filepath.Join(root, filepath.FromSlash(p.Path)), covered)
+	}
+	for _, dir := range t.kdirs {
+		if !covered[dir] && !g.nodes[dir].component {
+			out = append(out, Project{Path: g.rel(dir), Kind: Kustomize, Files: g.closure(dir)})
+			g.mark(dir, covered)
+		}
+	}
 	out = append(out, manifestProjects(root, t, g)...)
 	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Path, b.Path) })
 	name(root, out)

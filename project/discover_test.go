@@ -114,3 +114,21 @@ func TestDiscoverEdges(t *testing.T) {
 		t.Errorf("root project named %q", ps[0].Name)
 	}
 }
+
+// Kustomizations that use each other, with no top, are still projects
+// (kustomize reports the cycle); a Component nobody uses is none.
+func TestDiscoverCycle(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"a/kustomization.yaml":      "resources: [../b]\n",
+		"b/kustomization.yaml":      "resources: [../a]\n",
+		"unused/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n",
+	})
+	ps, err := Discover(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 1 || ps[0].Path != "a" || !reflect.DeepEqual(ps[0].Files, []string{"a/kustomization.yaml", "b/kustomization.yaml"}) {
+		t.Errorf("projects %+v", ps)
+	}
+}

@@ -12,7 +12,8 @@
 //     kustomization of the tree references and that is not a Component
 //     (kind: Component). Overlays are projects; the bases they use and the
 //     Components are not, and are never built alone. A base nobody uses
-//     is a project.
+//     is a project, and so is the first kustomization (in walk order) of a
+//     reference cycle no top reaches, so that kustomize reports the cycle.
 //   - a manifests project is the top-most directory holding manifest files
 //     (.yaml, .yml, .json with a Kubernetes object: apiVersion and kind)
 //     that are outside every kustomization's reach: not in the directory

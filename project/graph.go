@@ -101,6 +101,17 @@ func (g *graph) closure(dir string) []string {
 	return out
 }
 
+// mark sets seen for dir and every kustomization it uses.
+func (g *graph) mark(dir string, seen map[string]bool) {
+	if seen[dir] {
+		return
+	}
+	seen[dir] = true
+	for _, k := range g.node(dir).kusts {
+		g.mark(k, seen)
+	}
+}
+
 // rel is p relative to the root, with "/".
 func (g *graph) rel(p string) string {
 	r, err := filepath.Rel(g.root, p)
