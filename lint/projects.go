@@ -83,8 +83,10 @@ func projectsOf(p string, load manifest.Options) ([]project.Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(ps) == 1 && ps[0].Kind == project.Kustomize && ps[0].Path == "." {
-		return nil, nil // a kustomization that is the only project: built as before
+	if len(ps) == 0 || len(ps) == 1 && ps[0].Kind == project.Kustomize && ps[0].Path == "." {
+		// a kustomization that is the only project is built as before, and
+		// a directory of Components only (named on purpose) too
+		return nil, nil
 	}
 	return ps, nil
 }
