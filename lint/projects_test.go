@@ -106,3 +106,32 @@ func TestCheckProjectsRootKustomization(t *testing.T) {
 		t.Errorf("objects %d, findings %+v", rep.Objects, rep.Findings)
 	}
 }
+
+// A patch file in a subdirectory of the kustomization using it is no
+// manifest (subdirectories are not in its reach unless referenced): it
+// is read only by the build.
+func TestCheckProjectsPatchNotLinted(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"base/kustomization.yaml":       "resources: [d.yaml]\n",
+		"base/d.yaml":                   "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: nginx:1.27}]}\n",
+		"overlay/kustomization.yaml":    "resources: [../base]\npatches: [{path: patches/replicas.yaml}]\n",
+		"overlay/patches/replicas.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 3}\n",
+		"plain/cm.yaml":                 "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, _, err := Check(Input{Paths: []string{dir}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 0 || rep.Files != 2 || rep.Objects != 2 {
+		t.Errorf("files %d, objects %d, findings %+v", rep.Files, rep.Objects, rep.Findings)
+	}
+}

@@ -71,20 +71,18 @@ func write(t *testing.T, root string, files map[string]string) {
 
 const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"
 
-// A kustomization at the root does not hide nested ones it does not use;
-// an unused base is a project; plain siblings are separate projects;
-// dot-directories, excludes, non-Kubernetes YAML and referenced plain
-// files are skipped.
+// An unused base is a project; plain siblings are separate projects;
+// dot-directories, excludes, non-Kubernetes YAML, remote resources and
+// referenced plain files are skipped.
 func TestDiscoverEdges(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, map[string]string{
-		"kustomization.yaml":            "resources: [app/overlay, extra.yaml]\n",
-		"extra.yaml":                    cm,
 		"app/base/kustomization.yaml":   "resources: [cm.yaml]\n",
 		"app/base/cm.yaml":              cm,
 		"app/overlay/kustomization.yml": "resources: [../base]\npatchesStrategicMerge: [../../patches/p.yaml]\n",
-		"lone/Kustomization":            "resources: [cm.yaml, https://example.com/x.yaml]\n",
+		"lone/Kustomization":            "resources: [cm.yaml, https://example.com/x.yaml]\nconfigMapGenerator: [{name: g, files: [k=conf.txt]}]\n",
 		"lone/cm.yaml":                  cm,
+		"lone/conf.txt":                 "x\n",
 		"patches/p.yaml":                cm,
 		"teams/a/cm.yaml":               cm,
 		"teams/b/cm.json":               `{"apiVersion": "v1", "kind": "ConfigMap"}`,
@@ -102,16 +100,36 @@ func TestDiscoverEdges(t *testing.T) {
 		got[p.Path+" "+string(p.Kind)] = p.Files
 	}
 	want := map[string][]string{
-		". kustomize":       {"app/base/cm.yaml", "app/base/kustomization.yaml", "app/overlay/kustomization.yml", "extra.yaml", "kustomization.yaml", "patches/p.yaml"},
-		"lone kustomize":    {"lone/Kustomization", "lone/cm.yaml"},
-		"teams/a manifests": {"teams/a/cm.yaml"},
-		"teams/b manifests": {"teams/b/cm.json", "teams/b/values.yaml"},
+		"app/overlay kustomize": {"app/base/cm.yaml", "app/base/kustomization.yaml", "app/overlay/kustomization.yml", "patches/p.yaml"},
+		"lone kustomize":        {"lone/Kustomization", "lone/cm.yaml", "lone/conf.txt"},
+		"teams/a manifests":     {"teams/a/cm.yaml"},
+		"teams/b manifests":     {"teams/b/cm.json", "teams/b/values.yaml"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
-	if ps[0].Name != filepath.Base(root) {
-		t.Errorf("root project named %q", ps[0].Name)
+}
+
+// A kustomization at the root hides no nested kustomization it does not
+// use; plain files in its tree are its own, used or not.
+func TestDiscoverRootKustomization(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"kustomization.yaml":        "resources: [extra.yaml]\n",
+		"extra.yaml":                cm,
+		"unused/cm.yaml":            cm,
+		"nested/kustomization.yaml": "resources: [cm.yaml]\n",
+		"nested/cm.yaml":            cm,
+	})
+	ps, err := Discover(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 2 || ps[0].Path != "." || ps[1].Path != "nested" {
+		t.Fatalf("projects %+v", ps)
+	}
+	if ps[0].Name != filepath.Base(root) || !reflect.DeepEqual(ps[0].Files, []string{"extra.yaml", "kustomization.yaml"}) {
+		t.Errorf("root project %+v", ps[0])
 	}
 }
 

@@ -17,10 +17,11 @@
 //   - a manifests project is the top-most directory holding manifest files
 //     (.yaml, .yml, .json with a Kubernetes object: apiVersion and kind)
 //     that are outside every kustomization's reach: not in the directory
-//     of a kustomization and not referenced by one (patches and component
-//     files are never manifests on their own). A kustomization's
-//     subdirectories are not in its reach unless it references them, so
-//     that a kustomization at the root hides nothing below it. Its files are
+//     tree of a kustomization (kustomize reads only there, so a patch
+//     left unreferenced in overlays/prod/patches is no manifest either)
+//     and not referenced by one (patches and component files are never
+//     manifests on their own). Kustomizations below a kustomization are
+//     still found: one at the root hides no nested overlay. Its files are
 //     those manifest files in its tree. The granularity is the top-most
 //     directory so that a directory of plain manifests split in
 //     subdirectories (platform/monitoring, platform/ingress) is one

@@ -122,16 +122,15 @@ func (g *graph) rel(p string) string {
 }
 
 // reached reports whether a manifest file is a kustomization's: in the
-// directory of one (its subdirectories are not, unless it references
-// them), referenced by one (a patch, a component's file, a resource) or
-// in a plain directory referenced by one.
+// directory tree of one (kustomize reads files only there; one it does
+// not reference, such as a patch left over, is no manifest either),
+// referenced by one, or in a plain directory referenced by one.
 func (g *graph) reached(path string) bool {
-	dir := filepath.Dir(path)
-	if g.usedFiles[path] || kustomizationFile(dir) != "" {
+	if g.usedFiles[path] {
 		return true
 	}
-	for d := dir; inTree(g.root, d); d = filepath.Dir(d) {
-		if g.usedDirs[d] {
+	for d := filepath.Dir(path); inTree(g.root, d); d = filepath.Dir(d) {
+		if g.usedDirs[d] || kustomizationFile(d) != "" {
 			return true
 		}
 		if d == g.root || d == filepath.Dir(d) {
