@@ -61,11 +61,11 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		}
 		objs = res.Objects
 	} else {
-		srcs, err := manifest.Collect(paths, in.Load)
+		gs, err := groups(paths, in.Load)
 		if err != nil {
 			return Report{}, nil, err
 		}
-		if rep, err = runSources(srcs, opts); err != nil {
+		if rep, err = runGroups(gs, opts); err != nil {
 			return Report{}, nil, err
 		}
 	}

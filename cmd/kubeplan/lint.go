@@ -28,7 +28,9 @@ func newLintCmd(s streams) *cobra.Command {
 
 PATH may be a file, a directory (read recursively: .yaml, .yml, .json), a kustomize
 directory (one with kustomization.yaml, built in-process), or - for standard input.
-Without PATH the current directory is linted.
+Without PATH the current directory is linted. A directory holding several projects (overlays,
+bases, Components: see kubeplan projects) is linted project by project: bases and Components are
+built only in the overlays that use them, and duplicate-object compares objects within a project.
 
 Every finding names file:line:col. Objects are validated against the Kubernetes ` + "1.37" + `
 schemas built into kubeplan, custom resources against the CustomResourceDefinitions in the

@@ -50,6 +50,10 @@ var githubEnv = []string{"GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY
 
 func TestScripts(t *testing.T) {
 	cache := t.TempDir()
+	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		RequireExplicitExec: true,
@@ -57,6 +61,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("KUBEPLAN_CACHE_DIR", cache)
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("GITHUB_ACTIONS", "")
+			env.Setenv("TESTDATA", testdata) // fixtures: exec cp -r $TESTDATA/repos/shop shop
 			return nil
 		},
 		UpdateScripts: os.Getenv("KUBEPLAN_UPDATE_SCRIPTS") == "1",

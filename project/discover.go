@@ -1,0 +1,224 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// Kind is how a project is read.
+type Kind string
+
+const (
+	// Kustomize is a kustomization, built.
+	Kustomize Kind = "kustomize"
+	// Manifests is a directory of plain manifest files, read as they are.
+	Manifests Kind = "manifests"
+)
+
+// Project is one unit of a repository (see the package doc).
+type Project struct {
+	// Name is Path with "/" turned into "-" (the root's is its base
+	// name), unique among the projects of one Discover.
+	Name string `json:"name"`
+	// Path is the project's directory relative to the root, with "/";
+	// "." for the root itself.
+	Path string `json:"path"`
+	Kind Kind   `json:"kind"`
+	// Files are the files the project reads, relative to the root with
+	// "/", sorted; a kustomization's bases outside the root start "../".
+	Files []string `json:"files"`
+}
+
+// Options say what Discover skips.
+type Options struct {
+	// Exclude holds the loader's exclude globs (manifest.Options.Exclude).
+	Exclude []string
+}
+
+// Discover finds the projects under root, sorted by path.
+func Discover(root string) ([]Project, error) { return DiscoverWith(root, Options{}) }
+
+// DiscoverWith is Discover with options.
+func DiscoverWith(root string, opts Options) ([]Project, error) {
+	ps, _, err := Find(root, opts)
+	return ps, err
+}
+
+// Find is DiscoverWith that also counts the kustomizations found under
+// root (Components and used bases included): lint splits a directory into
+// its projects only when it holds some.
+func Find(root string, opts Options) ([]Project, int, error) {
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, 0, fmt.Errorf("cannot read %s: %w", root, err)
+	}
+	if !fi.IsDir() {
+		return nil, 0, fmt.Errorf("%s is not a directory", root)
+	}
+	root = filepath.Clean(root)
+	t, err := walk(root, opts.Exclude)
+	if err != nil {
+		return nil, 0, err
+	}
+	g := newGraph(root)
+	for _, dir := range t.kdirs {
+		g.node(dir)
+	}
+	for _, dir := range t.kdirs {
+		g.resolve(dir)
+	}
+	var out []Project
+	for _, dir := range t.kdirs {
+		n := g.nodes[dir]
+		if n.component || g.usedKust[dir] {
+			continue
+		}
+		out = append(out, Project{Path: g.rel(dir), Kind: Kustomize, Files: g.closure(dir)})
+	}
+	// Kustomizations that only a reference cycle or an unused Component
+	// reaches are projects too: kustomize reports the cycle when built.
+	covered := map[string]bool{}
+	for _, p := range out {
+		g.mark(filepath.Join(root, filepath.FromSlash(p.Path)), covered)
+	}
+	for _, dir := range t.kdirs {
+		if !covered[dir] && !g.nodes[dir].component {
+			out = append(out, Project{Path: g.rel(dir), Kind: Kustomize, Files: g.closure(dir)})
+			g.mark(dir, covered)
+		}
+	}
+	out = append(out, manifestProjects(root, t, g)...)
+	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Path, b.Path) })
+	name(root, out)
+	return out, len(t.kdirs), nil
+}
+
+// name gives each project a unique name.
+func name(root string, ps []Project) {
+	seen := map[string]bool{}
+	for i := range ps {
+		n := strings.ReplaceAll(ps[i].Path, "/", "-")
+		if ps[i].Path == "." {
+			n = "root"
+			if abs, err := filepath.Abs(root); err == nil && filepath.Base(abs) != string(filepath.Separator) {
+				n = filepath.Base(abs)
+			}
+		}
+		base := n
+		for k := 2; seen[n]; k++ {
+			n = fmt.Sprintf("%s-%d", base, k)
+		}
+		seen[n] = true
+		ps[i].Name = n
+	}
+}
+
+// tree is what the walk found.
+type tree struct {
+	kdirs []string // directories holding a kustomization, in walk order
+	files []string // manifest file candidates (.yaml .yml .json)
+	// entries are the candidates' directory entries, for holdsObject.
+	entries map[string]fs.DirEntry
+}
+
+// walk lists kustomizations and manifest files under root, skipping what
+// the loader skips.
+func walk(root string, exclude []string) (*tree, error) {
+	t := &tree{entries: map[string]fs.DirEntry{}}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("walking %s: %w", path, err)
+		}
+		if path != root && manifest.Excluded(path, exclude) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if path != root && skipDir(path, d.Name()) {
+				return filepath.SkipDir
+			}
+			if kustomizationFile(path) != "" {
+				t.kdirs = append(t.kdirs, path)
+			}
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") || slices.Contains(kustomizationNames, d.Name()) {
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".yaml", ".yml", ".json":
+			t.files = append(t.files, path)
+			t.entries[path] = d
+		}
+		return nil
+	})
+	return t, err
+}
+
+// maxSniffBytes bounds the files holdsObject reads.
+const maxSniffBytes = 8 << 20
+
+// holdsObject reports, cheaply, whether a file may hold a Kubernetes
+// object. Files the loader will refuse (links, FIFOs, huge files) count,
+// so that it reports them.
+func holdsObject(path string, d fs.DirEntry) bool {
+	if !d.Type().IsRegular() {
+		return true
+	}
+	fi, err := d.Info()
+	if err != nil || fi.Size() > maxSniffBytes {
+		return true
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return true
+	}
+	s := string(data)
+	return strings.Contains(s, "apiVersion") && strings.Contains(s, "kind")
+}
+
+// errFound stops HasKustomization's walk.
+var errFound = errors.New("found")
+
+// HasKustomization reports whether a kustomization lies under root,
+// walking as Discover does but reading no file.
+func HasKustomization(root string, opts Options) (bool, error) {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("walking %s: %w", path, err)
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if path != root && (skipDir(path, d.Name()) || manifest.Excluded(path, opts.Exclude)) {
+			return filepath.SkipDir
+		}
+		if kustomizationFile(path) != "" {
+			return errFound
+		}
+		return nil
+	})
+	if err == errFound {
+		return true, nil
+	}
+	return false, err
+}
+
+// skipDir is true for what the loader never walks into: dot-directories,
+// node_modules, vendor and Helm charts.
+func skipDir(path, name string) bool {
+	if strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" {
+		return true
+	}
+	fi, err := os.Stat(filepath.Join(path, "Chart.yaml"))
+	return err == nil && !fi.IsDir()
+}
