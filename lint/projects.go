@@ -29,7 +29,16 @@ type group struct {
 func groups(paths []string, load manifest.Options) ([]group, error) {
 	rest := group{load: load, kustomizedCRDs: true}
 	var out []group
+	readers := &fileProjects{load: load, seen: map[string]bool{}, found: map[string][]project.Project{}}
 	for _, p := range paths {
+		gs, err := readers.of(p)
+		if err != nil {
+			return nil, err
+		}
+		if gs != nil {
+			out = append(out, gs...)
+			continue
+		}
 		ps, err := projectsOf(p, load)
 		if err != nil {
 			return nil, err

@@ -145,4 +145,22 @@ func TestPreCommitHook(t *testing.T) {
 	if code, out := run(); code != 0 || !strings.Contains(out, "Passed") {
 		t.Errorf("fixed manifest: pre-commit exit %d, want 0\n%s", code, out)
 	}
+
+	// A kustomize base and an overlay whose patch sets replicas: the patch
+	// and the kustomization files are linted by building the overlay that
+	// reads them, never as manifests of their own (a patch alone lacks the
+	// selector and template a Deployment needs).
+	write("apps/web/base/kustomization.yaml", "resources: [deployment.yaml]\n")
+	write("apps/web/base/deployment.yaml", strings.Replace(goodDeployment, "  namespace: store\n", "", 1))
+	write("apps/web/overlays/prod/kustomization.yaml", "namespace: store\nresources: [../../base]\npatches:\n- path: replicas.yaml\n")
+	write("apps/web/overlays/prod/replicas.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 4\n")
+	gitIn(t, proj, "add", "-A")
+	if code, out := run(); code != 0 || !strings.Contains(out, "Passed") {
+		t.Errorf("kustomize tree: pre-commit exit %d, want 0 (a patch is not a manifest)\n%s", code, out)
+	}
+	write("apps/web/overlays/prod/replicas.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: \"4\"\n")
+	gitIn(t, proj, "add", "-A")
+	if code, out := run(); code != 1 || !strings.Contains(out, "spec.replicas must be an integer, not the string \"4\"") {
+		t.Errorf("a bad value in the overlay's patch: pre-commit exit %d, want 1 with the finding\n%s", code, out)
+	}
 }

@@ -1,0 +1,92 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/project"
+)
+
+// fileProjects maps a file argument to the kustomize projects that read
+// it: a patch, a Component's file or a base's manifest changed in a commit
+// is linted by building the overlays that use it (the pre-commit hook
+// passes changed files one by one), never as a manifest of its own.
+type fileProjects struct {
+	load  manifest.Options
+	seen  map[string]bool                // project directories already grouped
+	found map[string][]project.Project // by repository root
+}
+
+// of returns the groups for file p: one per kustomize project that reads
+// it and was not grouped yet (an empty, non-nil slice when all were), or
+// nil when p is not a file read by a kustomization (it is linted as it is).
+func (f *fileProjects) of(p string) ([]group, error) {
+	if p == "-" {
+		return nil, nil
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, nil // Collect reports it
+	}
+	root, err := manifest.DirRoot(filepath.Dir(p))
+	if err != nil {
+		return nil, nil
+	}
+	ps, ok := f.found[root]
+	if !ok {
+		if ps, _, err = project.Find(root, project.Options{Exclude: f.load.Exclude}); err != nil {
+			return nil, err
+		}
+		f.found[root] = ps
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return nil, nil
+	}
+	abs, err := filepath.Abs(real)
+	if err != nil {
+		return nil, nil
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return nil, nil
+	}
+	rel = filepath.ToSlash(rel)
+	out := []group{}
+	reads := false
+	for _, pr := range ps {
+		if pr.Kind != project.Kustomize || !slices.Contains(pr.Files, rel) {
+			continue
+		}
+		reads = true
+		dir := relToWD(filepath.Join(root, filepath.FromSlash(pr.Path)))
+		if f.seen[dir] {
+			continue
+		}
+		f.seen[dir] = true
+		load := f.load
+		if load.Root == "" {
+			load.Root = root
+		}
+		out = append(out, group{paths: []string{dir}, load: load, kustomizedCRDs: mentionCRD(root, pr.Files)})
+	}
+	if !reads {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// relToWD names dir relative to the working directory when it is below it,
+// as findings name files.
+func relToWD(dir string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return dir
+	}
+	if r, err := filepath.Rel(wd, dir); err == nil && r != ".." && !filepath.IsAbs(r) && (len(r) < 3 || r[:3] != "../") {
+		return r
+	}
+	return dir
+}
