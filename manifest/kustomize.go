@@ -120,6 +120,9 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 			probs = append(probs, p)
 			continue
 		}
+		if src != nil {
+			blameOverlays(o, src, rfs, root)
+		}
 		objs = append(objs, o)
 	}
 	return objs, probs

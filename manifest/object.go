@@ -38,6 +38,11 @@ type Object struct {
 	// lazy, when root is nil, is where the tree is parsed from the first
 	// time a position is asked for (objects the fast decoder read).
 	lazy *lazySrc
+	// blame holds, by field path, the fields an overlay of a kustomization
+	// set (see FileOf).
+	blame map[string]*blame
+	// moved maps list items a patch moved to their path in the document.
+	moved map[string][]string
 }
 
 // Group returns the API group ("" for the core group).
@@ -151,6 +156,9 @@ func (o *Object) Pos(path ...string) Pos {
 // KeyPos returns the position of the key of the field at path (the item for
 // list elements), or of the deepest existing ancestor.
 func (o *Object) KeyPos(path ...string) Pos {
+	if p, ok := o.blameKeyPos(path); ok {
+		return p
+	}
 	key, _, _ := o.lookup(path)
 	return o.pos(key)
 }
@@ -158,6 +166,9 @@ func (o *Object) KeyPos(path ...string) Pos {
 // Span returns start and end of the field at path, see Pos. End is on the
 // same line and just past a scalar's text; for other nodes it equals start.
 func (o *Object) Span(path ...string) (start, end Pos) {
+	if s, e, ok := o.blameSpan(path); ok {
+		return s, e
+	}
 	key, val, full := o.lookup(path)
 	n := key
 	if full && val != nil && val.Kind == yaml.ScalarNode {
@@ -193,6 +204,7 @@ func (o *Object) pos(n *yaml.Node) Pos {
 // the deepest part found (the key node for map entries), its value node, and
 // whether the whole path was found.
 func (o *Object) lookup(path []string) (key, val *yaml.Node, full bool) {
+	path = o.basePath(path)
 	root, _ := o.tree()
 	cur := root
 	key = root

@@ -1,0 +1,102 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestKustomizeBlamesOverlays(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources:\n- frontend.yaml\n",
+		"base/frontend.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: frontend
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: frontend}}
+  template:
+    metadata: {labels: {app: frontend}}
+    spec:
+      containers:
+      - name: app
+        image: shop:v0.10.6
+      - name: side
+        image: side:1.0
+        imagePullPolicy: Always
+`,
+		"overlays/prod/kustomization.yaml": `resources:
+- ../../base
+namespace: prod
+namePrefix: prod-
+commonLabels:
+  tier: web
+images:
+- name: shop
+  newTag: latest
+patches:
+- path: replicas.yaml
+- path: json.yaml
+  target:
+    kind: Deployment
+    name: frontend
+- patch: |-
+    - op: replace
+      path: /spec/template/spec/containers/1/imagePullPolicy
+      value: Sometimes
+  target: {kind: Deployment}
+`,
+		"overlays/prod/replicas.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: frontend
+spec:
+  replicas: "3"
+  template:
+    spec:
+      containers:
+      - name: side
+        env:
+        - {name: MODE, value: prod}
+`,
+		"overlays/prod/json.yaml": "- op: add\n  path: /spec/minReadySeconds\n  value: -5\n",
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "overlays/prod")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 1 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	o := res.Objects[0]
+	// The strategic merge patch moves the container it patches ("side") first.
+	c := "spec template spec containers "
+	for _, tc := range []struct {
+		path, file string
+		pos        Pos
+	}{
+		{"spec replicas", "overlays/prod/replicas.yaml", Pos{6, 13}},
+		{c + "1 image", "overlays/prod/kustomization.yaml", Pos{9, 11}},
+		{c + "0 env 0 value", "overlays/prod/replicas.yaml", Pos{12, 31}},
+		{c + "1 imagePullPolicy", "overlays/prod/kustomization.yaml", Pos{19, 14}},
+		{"spec minReadySeconds", "overlays/prod/json.yaml", Pos{3, 10}},
+		{"metadata namespace", "overlays/prod/kustomization.yaml", Pos{3, 12}},
+		{"metadata name", "overlays/prod/kustomization.yaml", Pos{4, 13}},
+		{"metadata labels tier", "overlays/prod/kustomization.yaml", Pos{6, 9}},
+		{c + "0 image", "base/frontend.yaml", Pos{15, 16}}, // moved to the front by the patch
+		{c + "1 name", "base/frontend.yaml", Pos{12, 15}},
+		{"spec selector matchLabels app", "base/frontend.yaml", Pos{7, 33}},
+	} {
+		path := strings.Fields(tc.path)
+		file, err := filepath.Rel(dir, o.FileOf(path...))
+		if err != nil || file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s at %s:%v, want %s:%v", tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+	if kp := o.KeyPos("spec", "replicas"); kp != (Pos{6, 3}) {
+		t.Errorf("key of spec.replicas at %v", kp)
+	}
+}
