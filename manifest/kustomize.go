@@ -104,14 +104,19 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 			continue
 		}
 		file, src := kfile, (*Object)(nil)
-		if origin, _ := r.GetOrigin(); origin != nil && origin.Path != "" && origin.Repo == "" {
+		origin, _ := r.GetOrigin()
+		if origin != nil && origin.Path != "" && origin.Repo == "" {
 			file = filepath.Join(dir, origin.Path)
 			src = findOrigin(origins, file, root, r)
+		}
+		o := &Object{File: file, Doc: i, Kustomization: dir, Content: content}
+		if src == nil && origin != nil && origin.Path == "" && origin.Repo == "" && origin.ConfiguredIn != "" &&
+			generated(o, filepath.Join(dir, origin.ConfiguredIn), root, origin.ConfiguredBy.Kind) {
+			o.Doc = 0
 		}
 		if !userAsked {
 			dropAnnotation(content, originAnnotation)
 		}
-		o := &Object{File: file, Doc: i, Kustomization: dir, Content: content}
 		if src != nil {
 			o.Doc = src.Doc
 			o.root, o.lines = src.tree()

@@ -100,3 +100,58 @@ spec:
 		t.Errorf("key of spec.replicas at %v", kp)
 	}
 }
+
+func TestKustomizeGeneratorPositions(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": `configMapGenerator:
+- name: other
+  literals: [A=1]
+- name: settings
+  literals:
+  - MODE=dev
+  - LEVEL=3
+  files:
+  - app.conf
+  - extra=more.txt
+`,
+		"base/app.conf":                   "x\n",
+		"base/more.txt":                   "y\n",
+		"overlays/dev/kustomization.yaml": "namePrefix: dev-\nresources:\n- ../../base\nsecretGenerator:\n- name: creds\n  envs: [creds.env]\n",
+		"overlays/dev/creds.env":          "USER=me\n",
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "overlays/dev")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 3 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	for _, tc := range []struct {
+		kind, name, path, file string
+		pos                    Pos
+	}{
+		{"ConfigMap", "settings", "", "base/kustomization.yaml", Pos{4, 3}},
+		{"ConfigMap", "settings", "data LEVEL", "base/kustomization.yaml", Pos{7, 5}},
+		{"ConfigMap", "settings", "data app.conf", "base/kustomization.yaml", Pos{9, 5}},
+		{"ConfigMap", "settings", "data extra", "base/kustomization.yaml", Pos{10, 5}},
+		{"ConfigMap", "other", "data A", "base/kustomization.yaml", Pos{3, 14}},
+		{"Secret", "creds", "data USER", "overlays/dev/kustomization.yaml", Pos{6, 10}},
+		{"Secret", "creds", "type", "overlays/dev/kustomization.yaml", Pos{5, 3}},
+	} {
+		var o *Object
+		for _, x := range res.Objects {
+			if x.Kind == tc.kind && strings.Contains(x.Name, tc.name) {
+				o = x
+			}
+		}
+		if o == nil {
+			t.Fatalf("no %s %s in %v", tc.kind, tc.name, res.Objects)
+		}
+		path := strings.Fields(tc.path)
+		file, _ := filepath.Rel(dir, o.FileOf(path...))
+		if file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s %s %s at %s:%v, want %s:%v", tc.kind, tc.name, tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+}
