@@ -91,6 +91,7 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 		return nil, []*Problem{kustomizeProblem(kfile, rfs, err)}
 	}
 	origins := map[string][]*Object{}
+	cache := &overlayCache{}
 	var objs []*Object
 	var probs []*Problem
 	for i, r := range rm.Resources() {
@@ -126,7 +127,7 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 			continue
 		}
 		if src != nil {
-			blameOverlays(o, src, rfs, root)
+			blameOverlays(o, src, rfs, root, cache)
 		}
 		objs = append(objs, o)
 	}

@@ -20,11 +20,12 @@ type blamer struct {
 	line  int             // and the offsets of its nodes
 	col   int
 	fixed *yaml.Node // when set, every field found is blamed on this node
+	cache *overlayCache
 }
 
 // blameOverlays fills o.blame from the kustomizations the build read, the
 // outermost first: the last to change a field is the one that set it.
-func blameOverlays(o, src *Object, rfs *rootFS, root string) {
+func blameOverlays(o, src *Object, rfs *rootFS, root string, cache *overlayCache) {
 	diff, moves := map[string]bool{}, map[string][]string{}
 	diffPaths(o.Content, src.Content, nil, nil, diff, moves)
 	if len(moves) > 0 {
@@ -33,13 +34,11 @@ func blameOverlays(o, src *Object, rfs *rootFS, root string) {
 	if len(diff) == 0 {
 		return
 	}
-	b := &blamer{o: o, root: root, rfs: rfs, diff: diff}
+	b := &blamer{o: o, root: root, rfs: rfs, diff: diff, cache: cache}
 	for _, k := range rfs.kustomizations {
-		doc, _, err := decodeYAML(k.data)
-		if err != nil || doc == nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-			continue
+		if ds := cache.docs("kustomization:"+k.file, func() []byte { return k.data }); len(ds) > 0 && ds[0].node.Kind == yaml.MappingNode {
+			b.kustomization(k, ds[0].node)
 		}
-		b.kustomization(k, doc.Content[0])
 	}
 }
 

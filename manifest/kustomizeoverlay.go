@@ -42,26 +42,25 @@ func (b *blamer) patch(k readKustomization, path, inline, target *yaml.Node) {
 	}
 	switch {
 	case inline != nil && inline.Kind == yaml.ScalarNode:
-		b.text(k.file, inline, []byte(inline.Value), k.data)
+		b.text(k.file, inline, inline.Value, k.data)
 	case path != nil && path.Kind == yaml.ScalarNode:
 		if strings.Contains(path.Value, "\n") { // patchesStrategicMerge takes inline patches too
-			b.text(k.file, path, []byte(path.Value), k.data)
+			b.text(k.file, path, path.Value, k.data)
 			return
 		}
 		p := filepath.Join(k.dir, path.Value)
-		data, err := readFile(p, b.root)
-		if err != nil {
-			return
-		}
 		b.file, b.line, b.col, b.fixed = b.rfs.display(p), 0, 0, nil
-		b.docs(data)
+		b.docs(b.cache.docs("file:"+p, func() []byte {
+			data, _ := readFile(p, b.root)
+			return data
+		}))
 	}
 	b.file, b.line, b.col, b.fixed = k.file, 0, 0, nil
 }
 
 // text blames fields on a patch written inline in the kustomization file:
 // at their place inside a literal block, else at the patch itself.
-func (b *blamer) text(file string, n *yaml.Node, text, kdata []byte) {
+func (b *blamer) text(file string, n *yaml.Node, text string, kdata []byte) {
 	b.file, b.line, b.col, b.fixed = file, 0, 0, n
 	if n.Style == yaml.LiteralStyle {
 		lines := strings.Split(string(kdata), "\n")
@@ -70,20 +69,16 @@ func (b *blamer) text(file string, n *yaml.Node, text, kdata []byte) {
 			b.line, b.col, b.fixed = n.Line, len(first)-len(strings.TrimLeft(first, " ")), nil
 		}
 	}
-	b.docs(text)
+	b.docs(b.cache.docs("inline:"+text, func() []byte { return []byte(text) }))
 }
 
 // docs blames fields on each document of a patch that applies to the
 // object: a strategic merge patch, or a list of JSON 6902 operations.
-func (b *blamer) docs(data []byte) {
-	line, col := b.line, b.col
-	for _, c := range splitDocuments(data) {
-		doc, _, err := decodeYAML(c.data)
-		if err != nil || doc == nil || len(doc.Content) == 0 {
-			continue
-		}
-		b.line, b.col = line+c.line-1, col
-		switch n := doc.Content[0]; n.Kind {
+func (b *blamer) docs(ds []patchDoc) {
+	line := b.line
+	for _, d := range ds {
+		b.line = line + d.line - 1
+		switch n := d.node; n.Kind {
 		case yaml.MappingNode:
 			if b.matches(n) {
 				b.walk(b.o.Content, nil, n, nil)
@@ -94,7 +89,7 @@ func (b *blamer) docs(data []byte) {
 			}
 		}
 	}
-	b.line, b.col = line, col
+	b.line = line
 }
 
 // matches reports whether a strategic merge patch names the object (its
