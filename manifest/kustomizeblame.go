@@ -13,6 +13,7 @@ import (
 // document it came from, the patch or kustomization entry that set them.
 type blamer struct {
 	o     *Object
+	src   string // the name in the object's document
 	root  string
 	rfs   *rootFS
 	diff  map[string]bool // paths that differ from (or are absent in) the document
@@ -34,7 +35,7 @@ func blameOverlays(o, src *Object, rfs *rootFS, root string, cache *overlayCache
 	if len(diff) == 0 {
 		return
 	}
-	b := &blamer{o: o, root: root, rfs: rfs, diff: diff, cache: cache}
+	b := &blamer{o: o, src: src.Name, root: root, rfs: rfs, diff: diff, cache: cache}
 	for _, k := range rfs.kustomizations {
 		if ds := cache.docs("kustomization:"+k.file, func() []byte { return k.data }); len(ds) > 0 && ds[0].node.Kind == yaml.MappingNode {
 			b.kustomization(k, ds[0].node)

@@ -155,3 +155,66 @@ func TestKustomizeGeneratorPositions(t *testing.T) {
 		}
 	}
 }
+
+func TestKustomizeBlamesLegacyFields(t *testing.T) {
+	dir := t.TempDir()
+	dep := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: %s\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - name: app\n        image: shop:v1\n"
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources: [web.yaml, web-admin.yaml]\n",
+		"base/web.yaml":           strings.Replace(dep, "%s", "web", 1),
+		"base/web-admin.yaml":     strings.Replace(dep, "%s", "web-admin", 1),
+		"prod/kustomization.yaml": `resources: [../base]
+patchesStrategicMerge:
+- smp.yaml
+patchesJson6902:
+- target: {group: apps, version: v1, kind: Deployment, name: web}
+  path: ops.json
+labels:
+- pairs:
+    team: shop
+replicas:
+- name: web-admin
+  count: 2
+images:
+- name: shop
+  newName: registry.example/shop
+  digest: sha256:0000000000000000000000000000000000000000000000000000000000000000
+`,
+		"prod/smp.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 5\n",
+		"prod/ops.json": `[{"op": "add", "path": "/spec/paused", "value": true}]`,
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "prod")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 2 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	for _, tc := range []struct {
+		name, path, file string
+		pos              Pos
+	}{
+		{"web", "spec replicas", "prod/smp.yaml", Pos{6, 13}},
+		{"web", "spec paused", "prod/ops.json", Pos{1, 49}},
+		{"web", "metadata labels team", "prod/kustomization.yaml", Pos{9, 11}},
+		{"web", "spec template spec containers 0 image", "prod/kustomization.yaml", Pos{16, 11}},
+		{"web-admin", "spec replicas", "prod/kustomization.yaml", Pos{12, 10}},
+		{"web-admin", "spec paused", "base/web-admin.yaml", Pos{5, 1}}, // not there: its spec
+		{"web-admin", "metadata name", "base/web-admin.yaml", Pos{4, 9}},
+	} {
+		var o *Object
+		for _, x := range res.Objects {
+			if x.Name == tc.name {
+				o = x
+			}
+		}
+		if o == nil {
+			t.Fatalf("no %s in %v", tc.name, res.Objects)
+		}
+		path := strings.Fields(tc.path)
+		file, _ := filepath.Rel(dir, o.FileOf(path...))
+		if file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s %s at %s:%v, want %s:%v", tc.name, tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+}

@@ -104,7 +104,14 @@ func (b *blamer) matches(n *yaml.Node) bool {
 		return true
 	}
 	_, name := mapEntry(md, "name")
-	return name == nil || strings.Contains(b.o.Name, name.Value)
+	return name == nil || b.named(name.Value)
+}
+
+// named reports whether name may be the object's name where a
+// kustomization names it: the name of its document, with the prefixes and
+// suffixes kustomizations below added, inside the name built.
+func (b *blamer) named(name string) bool {
+	return strings.Contains(name, b.src) && strings.Contains(b.o.Name, name)
 }
 
 // targets reports whether a patch's target may select the object.
@@ -114,7 +121,7 @@ func (b *blamer) targets(t *yaml.Node) bool {
 	}
 	_, kind := mapEntry(t, "kind")
 	_, name := mapEntry(t, "name")
-	return (kind == nil || kind.Value == b.o.Kind) && (name == nil || strings.Contains(b.o.Name, name.Value) || strings.ContainsAny(name.Value, "*.[(|^$"))
+	return (kind == nil || kind.Value == b.o.Kind) && (name == nil || b.named(name.Value) || strings.ContainsAny(name.Value, "*.[(|^$"))
 }
 
 // jsonOp blames the fields a JSON 6902 add or replace sets on its value.

@@ -48,7 +48,7 @@ func (b *blamer) transformer(key, val *yaml.Node) {
 				for _, item := range seqItems(val) {
 					_, name := mapEntry(item, "name")
 					ck, count := mapEntry(item, "count")
-					if name != nil && count != nil && strings.Contains(b.o.Name, name.Value) {
+					if name != nil && count != nil && b.named(name.Value) {
 						b.record(path, ck, count)
 					}
 				}

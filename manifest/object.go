@@ -13,7 +13,8 @@ type Object struct {
 	// File is the path the object was read from, as the user named it
 	// ("<stdin>" for standard input). For objects built by kustomize it is
 	// the file the object came from when that is known, else the
-	// kustomization file.
+	// kustomization file; fields an overlay set (a patch, an images
+	// entry...) are in another file, see FileOf.
 	File string
 	// Doc is the 0-based index of the YAML document inside File.
 	Doc int
