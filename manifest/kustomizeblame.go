@@ -22,6 +22,9 @@ type blamer struct {
 	col   int
 	fixed *yaml.Node // when set, every field found is blamed on this node
 	cache *overlayCache
+	// targeted is set while a patch with a target is searched: the target
+	// selected the object, whatever name the patch gives.
+	targeted bool
 }
 
 // blameOverlays fills o.blame from the kustomizations the build read, the
@@ -39,6 +42,13 @@ func blameOverlays(o, src *Object, rfs *rootFS, root string, cache *overlayCache
 	for _, k := range rfs.kustomizations {
 		if ds := cache.docs("kustomization:"+k.file, func() []byte { return k.data }); len(ds) > 0 && ds[0].node.Kind == yaml.MappingNode {
 			b.kustomization(k, ds[0].node)
+		}
+	}
+	for _, k := range rfs.kustomizations {
+		if ds := cache.docs("kustomization:"+k.file, func() []byte { return k.data }); len(ds) > 0 && ds[0].node.Kind == yaml.MappingNode {
+			b.file, b.line, b.col, b.fixed = k.file, 0, 0, nil
+			_, r := mapEntry(ds[0].node, "replacements")
+			b.replacements(r)
 		}
 	}
 }

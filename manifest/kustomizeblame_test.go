@@ -218,3 +218,69 @@ images:
 		}
 	}
 }
+
+func TestKustomizeBlamesTargetsAndReplacements(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources: [web.yaml]\n",
+		"base/web.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: shop:v1
+        env:
+        - name: HOST
+          value: localhost
+`,
+		"prod/kustomization.yaml": `resources: [../base]
+configMapGenerator:
+- name: cfg
+  literals: [host=db.prod]
+patches:
+- target: {kind: Deployment}
+  patch: |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: any}
+    spec: {minReadySeconds: 7}
+replacements:
+- source: {kind: ConfigMap, name: cfg, fieldPath: data.host}
+  targets:
+  - select: {kind: Deployment}
+    fieldPaths:
+    - spec.template.spec.containers.[name=app].env.[name=HOST].value
+`,
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "prod")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 2 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	var o *Object
+	for _, x := range res.Objects {
+		if x.Kind == "Deployment" {
+			o = x
+		}
+	}
+	for _, tc := range []struct {
+		path, file string
+		pos        Pos
+	}{
+		{"spec minReadySeconds", "prod/kustomization.yaml", Pos{11, 29}},
+		{"spec template spec containers 0 env 0 value", "prod/kustomization.yaml", Pos{17, 7}},
+		{"spec template spec containers 0 env 0 name", "base/web.yaml", Pos{12, 17}},
+	} {
+		path := strings.Fields(tc.path)
+		file, _ := filepath.Rel(dir, o.FileOf(path...))
+		if file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s at %s:%v, want %s:%v", tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+}

@@ -40,6 +40,8 @@ func (b *blamer) patch(k readKustomization, path, inline, target *yaml.Node) {
 	if target != nil && !b.targets(target) {
 		return
 	}
+	b.targeted = target != nil
+	defer func() { b.targeted = false }()
 	switch {
 	case inline != nil && inline.Kind == yaml.ScalarNode:
 		b.text(k.file, inline, inline.Value, k.data)
@@ -80,7 +82,7 @@ func (b *blamer) docs(ds []patchDoc) {
 		b.line = line + d.line - 1
 		switch n := d.node; n.Kind {
 		case yaml.MappingNode:
-			if b.matches(n) {
+			if b.targeted || b.matches(n) {
 				b.walk(b.o.Content, nil, n, nil)
 			}
 		case yaml.SequenceNode:
