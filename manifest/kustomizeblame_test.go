@@ -284,3 +284,45 @@ replacements:
 		}
 	}
 }
+
+func TestKustomizeBlamesNamespaceReferences(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources: [rb.yaml, sa.yaml]\n",
+		"base/sa.yaml":            "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: app}\n",
+		"base/rb.yaml": `apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: read}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: read}
+subjects:
+- {kind: ServiceAccount, name: app, namespace: default}
+- {kind: User, name: ann}
+`,
+		"prod/kustomization.yaml": "resources: [../base]\nnamespace: prod\n",
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "prod")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 2 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	o := res.Objects[0]
+	if o.Kind != "RoleBinding" {
+		o = res.Objects[1]
+	}
+	for _, tc := range []struct {
+		path, file string
+		pos        Pos
+	}{
+		{"metadata namespace", "prod/kustomization.yaml", Pos{2, 12}},
+		{"subjects 0 namespace", "prod/kustomization.yaml", Pos{2, 12}},
+		{"subjects 1 name", "base/rb.yaml", Pos{7, 22}},
+	} {
+		path := strings.Fields(tc.path)
+		file, _ := filepath.Rel(dir, o.FileOf(path...))
+		if file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s at %s:%v, want %s:%v", tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+}

@@ -19,7 +19,9 @@ func (b *blamer) transformer(key, val *yaml.Node) {
 		}
 		switch key.Value {
 		case "namespace":
-			if k == blameKey([]string{"metadata", "namespace"}) {
+			// metadata.namespace, and the namespaces it sets in references
+			// (a RoleBinding's subjects, a webhook's service)
+			if v, _ := b.o.Get(path...); last == "namespace" && val.Kind == yaml.ScalarNode && v == val.Value {
 				b.record(path, key, val)
 			}
 		case "namePrefix", "nameSuffix":
