@@ -189,6 +189,9 @@ func (o *Object) Span(path ...string) (start, end Pos) {
 
 // Has reports whether path exists in the source tree.
 func (o *Object) Has(path ...string) bool {
+	if b, full := o.blameFor(path); b != nil {
+		return full
+	}
 	_, _, full := o.lookup(path)
 	return full
 }
