@@ -83,3 +83,32 @@ patches:
 		}
 	}
 }
+
+// The ignore annotation of an object covers the findings in its overlays.
+func TestKustomizeOverlayIgnore(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"base/kustomization.yaml": "resources:\n- web.yaml\n",
+		"base/web.yaml":           "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations: {kubeplan.dev/ignore: image-latest}\nspec:\n  containers:\n  - {name: app, image: shop:v1}\n",
+		"prod/kustomization.yaml": "resources: [../base]\nimages:\n- {name: shop, newTag: latest}\n",
+		".git/HEAD":               "",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, _, err := Check(Input{Paths: []string{filepath.Join(dir, "prod")}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if f.Rule == "image-latest" {
+			t.Errorf("ignored finding reported: %+v", f)
+		}
+	}
+}

@@ -190,7 +190,9 @@ func applySettings(fs []Finding, objs []*manifest.Object, rules map[string]RuleS
 		for _, id := range strings.Split(a, ",") {
 			set[strings.TrimSpace(id)] = true
 		}
-		ignored[ignoreKey(o.File, o.String(), o.Namespace)] = set
+		for _, file := range o.Files() { // findings about fields an overlay set are in its files
+			ignored[ignoreKey(file, o.String(), o.Namespace)] = set
+		}
 	}
 	out := fs[:0]
 	for _, f := range fs {

@@ -89,3 +89,18 @@ func (o *Object) basePath(path []string) []string {
 	}
 	return path
 }
+
+// Files are the files the object's fields were set in: File, and those
+// of the overlays that set some.
+func (o *Object) Files() []string {
+	out := []string{o.File}
+	seen := map[string]bool{o.File: true}
+	for _, b := range o.blame {
+		f := filepath.Join(filepath.Dir(o.File), b.rel)
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
