@@ -48,7 +48,7 @@ func blameOverlays(o, src *Object, rfs *rootFS, root string, cache *overlayCache
 		if ds := cache.docs("kustomization:"+k.file, func() []byte { return k.data }); len(ds) > 0 && ds[0].node.Kind == yaml.MappingNode {
 			b.file, b.line, b.col, b.fixed = k.file, 0, 0, nil
 			_, r := mapEntry(ds[0].node, "replacements")
-			b.replacements(r)
+			b.replacements(k, r)
 		}
 	}
 }

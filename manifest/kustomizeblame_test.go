@@ -240,7 +240,7 @@ spec:
 		"prod/kustomization.yaml": `resources: [../base]
 configMapGenerator:
 - name: cfg
-  literals: [host=db.prod]
+  literals: [host=db.prod, image=shop:v2]
 patches:
 - target: {kind: Deployment}
   patch: |
@@ -254,6 +254,12 @@ replacements:
   - select: {kind: Deployment}
     fieldPaths:
     - spec.template.spec.containers.[name=app].env.[name=HOST].value
+- path: image.yaml
+`,
+		"prod/image.yaml": `source: {kind: ConfigMap, name: cfg, fieldPath: data.image}
+targets:
+- select: {kind: Deployment, name: web}
+  fieldPaths: [spec.template.spec.containers.0.image]
 `,
 	})
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
@@ -276,6 +282,7 @@ replacements:
 		{"spec minReadySeconds", "prod/kustomization.yaml", Pos{11, 29}},
 		{"spec template spec containers 0 env 0 value", "prod/kustomization.yaml", Pos{17, 7}},
 		{"spec template spec containers 0 env 0 name", "base/web.yaml", Pos{12, 17}},
+		{"spec template spec containers 0 image", "prod/image.yaml", Pos{4, 16}},
 	} {
 		path := strings.Fields(tc.path)
 		file, _ := filepath.Rel(dir, o.FileOf(path...))

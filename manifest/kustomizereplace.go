@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"path/filepath"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -10,18 +11,47 @@ import (
 // field path of an inline replacement that may have: one that selects the
 // object and ends in the same field. Replacements copy values from other
 // objects, so this is the closest place that set them.
-func (b *blamer) replacements(list *yaml.Node) {
+func (b *blamer) replacements(k readKustomization, list *yaml.Node) {
 	for _, item := range seqItems(list) {
-		_, targets := mapEntry(item, "targets")
-		for _, t := range seqItems(targets) {
-			_, sel := mapEntry(t, "select")
-			if sel != nil && !b.targets(sel) {
-				continue
+		if _, path := mapEntry(item, "path"); path != nil && path.Kind == yaml.ScalarNode {
+			b.replacementFile(filepath.Join(k.dir, path.Value))
+			b.file, b.line, b.col, b.fixed = k.file, 0, 0, nil
+			continue
+		}
+		b.replacement(item)
+	}
+}
+
+// replacementFile reads replacements from a file: one per document, or a
+// list of them.
+func (b *blamer) replacementFile(p string) {
+	b.file = b.rfs.display(p)
+	for _, d := range b.cache.docs("file:"+p, func() []byte {
+		data, _ := readFile(p, b.root)
+		return data
+	}) {
+		b.line = d.line - 1
+		if d.node.Kind == yaml.SequenceNode {
+			for _, item := range d.node.Content {
+				b.replacement(item)
 			}
-			_, fps := mapEntry(t, "fieldPaths")
-			for _, fp := range seqItems(fps) {
-				b.replaced(fp)
-			}
+		} else {
+			b.replacement(d.node)
+		}
+	}
+}
+
+// replacement blames fields on the targets of one replacement.
+func (b *blamer) replacement(item *yaml.Node) {
+	_, targets := mapEntry(item, "targets")
+	for _, t := range seqItems(targets) {
+		_, sel := mapEntry(t, "select")
+		if sel != nil && !b.targets(sel) {
+			continue
+		}
+		_, fps := mapEntry(t, "fieldPaths")
+		for _, fp := range seqItems(fps) {
+			b.replaced(fp)
 		}
 	}
 }
