@@ -50,7 +50,8 @@ func (b *blamer) transformer(key, val *yaml.Node) {
 				for _, item := range seqItems(val) {
 					_, name := mapEntry(item, "name")
 					ck, count := mapEntry(item, "count")
-					if name != nil && count != nil && b.named(name.Value) {
+					got, _ := b.o.Get(path...)
+					if name != nil && count != nil && b.named(name.Value) && scalarEqual(got, count) {
 						b.record(path, ck, count)
 					}
 				}
@@ -63,12 +64,14 @@ func (b *blamer) transformer(key, val *yaml.Node) {
 	}
 }
 
-// pair blames the field at path on the entry named name of the mapping m.
+// pair blames the field at path on the entry named name of the mapping m,
+// when it holds the object's value.
 func (b *blamer) pair(path []string, m *yaml.Node, name string) {
 	if m = deref(m); m == nil || m.Kind != yaml.MappingNode {
 		return
 	}
-	if k, v := mapEntry(m, name); k != nil {
+	got, _ := b.o.Get(path...)
+	if k, v := mapEntry(m, name); k != nil && v.Kind == yaml.ScalarNode && scalarEqual(got, v) {
 		b.record(path, k, v)
 	}
 }
