@@ -166,6 +166,11 @@ func TestKustomizeBlamesLegacyFields(t *testing.T) {
 		"prod/kustomization.yaml": `resources: [../base]
 patchesStrategicMerge:
 - smp.yaml
+- |
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web-admin}
+  spec: {minReadySeconds: 4}
 patchesJson6902:
 - target: {group: apps, version: v1, kind: Deployment, name: web}
   path: ops.json
@@ -196,9 +201,11 @@ images:
 	}{
 		{"web", "spec replicas", "prod/smp.yaml", Pos{6, 13}},
 		{"web", "spec paused", "prod/ops.json", Pos{1, 49}},
-		{"web", "metadata labels team", "prod/kustomization.yaml", Pos{9, 11}},
-		{"web", "spec template spec containers 0 image", "prod/kustomization.yaml", Pos{16, 11}},
-		{"web-admin", "spec replicas", "prod/kustomization.yaml", Pos{12, 10}},
+		{"web", "metadata labels team", "prod/kustomization.yaml", Pos{14, 11}},
+		{"web", "spec template spec containers 0 image", "prod/kustomization.yaml", Pos{21, 11}},
+		{"web-admin", "spec replicas", "prod/kustomization.yaml", Pos{17, 10}},
+		{"web-admin", "spec minReadySeconds", "prod/kustomization.yaml", Pos{8, 27}},
+		{"web", "spec minReadySeconds", "base/web.yaml", Pos{5, 1}}, // not there: its spec
 		{"web-admin", "spec paused", "base/web-admin.yaml", Pos{5, 1}}, // not there: its spec
 		{"web-admin", "metadata name", "base/web-admin.yaml", Pos{4, 9}},
 	} {

@@ -45,11 +45,9 @@ func (b *blamer) patch(k readKustomization, path, inline, target *yaml.Node) {
 	switch {
 	case inline != nil && inline.Kind == yaml.ScalarNode:
 		b.text(k.file, inline, inline.Value, k.data)
+	case path != nil && path.Kind == yaml.ScalarNode && strings.Contains(path.Value, "\n"):
+		b.text(k.file, path, path.Value, k.data) // patchesStrategicMerge takes inline patches too
 	case path != nil && path.Kind == yaml.ScalarNode:
-		if strings.Contains(path.Value, "\n") { // patchesStrategicMerge takes inline patches too
-			b.text(k.file, path, path.Value, k.data)
-			return
-		}
 		p := filepath.Join(k.dir, path.Value)
 		b.file, b.line, b.col, b.fixed = b.rfs.display(p), 0, 0, nil
 		b.docs(b.cache.docs("file:"+p, func() []byte {
