@@ -205,7 +205,7 @@ images:
 		{"web", "spec template spec containers 0 image", "prod/kustomization.yaml", Pos{21, 11}},
 		{"web-admin", "spec replicas", "prod/kustomization.yaml", Pos{17, 10}},
 		{"web-admin", "spec minReadySeconds", "prod/kustomization.yaml", Pos{8, 27}},
-		{"web", "spec minReadySeconds", "base/web.yaml", Pos{5, 1}}, // not there: its spec
+		{"web", "spec minReadySeconds", "base/web.yaml", Pos{5, 1}},    // not there: its spec
 		{"web-admin", "spec paused", "base/web-admin.yaml", Pos{5, 1}}, // not there: its spec
 		{"web-admin", "metadata name", "base/web-admin.yaml", Pos{4, 9}},
 	} {
