@@ -156,7 +156,7 @@ func fieldPrefix(path []string) string {
 // objectFinding makes a finding about the field at path of o.
 func objectFinding(o *manifest.Object, path []string, sev Severity, rule, msg string) Finding {
 	start, end := o.Span(path...)
-	f := Finding{File: o.File, Line: start.Line, Col: start.Col, Severity: sev, Rule: rule, Message: msg,
+	f := Finding{File: o.FileOf(path...), Line: start.Line, Col: start.Col, Severity: sev, Rule: rule, Message: msg,
 		Object: o.String(), Namespace: o.Namespace, Field: fieldPath(path)}
 	if end != start {
 		f.EndLine, f.EndCol = end.Line, end.Col
@@ -190,7 +190,9 @@ func applySettings(fs []Finding, objs []*manifest.Object, rules map[string]RuleS
 		for _, id := range strings.Split(a, ",") {
 			set[strings.TrimSpace(id)] = true
 		}
-		ignored[ignoreKey(o.File, o.String(), o.Namespace)] = set
+		for _, file := range o.Files() { // findings about fields an overlay set are in its files
+			ignored[ignoreKey(file, o.String(), o.Namespace)] = set
+		}
 	}
 	out := fs[:0]
 	for _, f := range fs {

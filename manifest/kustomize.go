@@ -91,6 +91,7 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 		return nil, []*Problem{kustomizeProblem(kfile, rfs, err)}
 	}
 	origins := map[string][]*Object{}
+	cache := &overlayCache{}
 	var objs []*Object
 	var probs []*Problem
 	for i, r := range rm.Resources() {
@@ -104,14 +105,19 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 			continue
 		}
 		file, src := kfile, (*Object)(nil)
-		if origin, _ := r.GetOrigin(); origin != nil && origin.Path != "" && origin.Repo == "" {
+		origin, _ := r.GetOrigin()
+		if origin != nil && origin.Path != "" && origin.Repo == "" {
 			file = filepath.Join(dir, origin.Path)
 			src = findOrigin(origins, file, root, r)
+		}
+		o := &Object{File: file, Doc: i, Kustomization: dir, Content: content}
+		if src == nil && origin != nil && origin.Path == "" && origin.Repo == "" && origin.ConfiguredIn != "" &&
+			generated(o, filepath.Join(dir, origin.ConfiguredIn), root, origin.ConfiguredBy.Kind) {
+			o.Doc = 0
 		}
 		if !userAsked {
 			dropAnnotation(content, originAnnotation)
 		}
-		o := &Object{File: file, Doc: i, Kustomization: dir, Content: content}
 		if src != nil {
 			o.Doc = src.Doc
 			o.root, o.lines = src.tree()
@@ -119,6 +125,9 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 		if p := o.fillIdentity(); p != nil {
 			probs = append(probs, p)
 			continue
+		}
+		if src != nil {
+			blameOverlays(o, src, rfs, root, cache)
 		}
 		objs = append(objs, o)
 	}

@@ -13,7 +13,8 @@ type Object struct {
 	// File is the path the object was read from, as the user named it
 	// ("<stdin>" for standard input). For objects built by kustomize it is
 	// the file the object came from when that is known, else the
-	// kustomization file.
+	// kustomization file; fields an overlay set (a patch, an images
+	// entry...) are in another file, see FileOf.
 	File string
 	// Doc is the 0-based index of the YAML document inside File.
 	Doc int
@@ -38,6 +39,11 @@ type Object struct {
 	// lazy, when root is nil, is where the tree is parsed from the first
 	// time a position is asked for (objects the fast decoder read).
 	lazy *lazySrc
+	// blame holds, by field path, the fields an overlay of a kustomization
+	// set (see FileOf).
+	blame map[string]*blame
+	// moved maps list items a patch moved to their path in the document.
+	moved map[string][]string
 }
 
 // Group returns the API group ("" for the core group).
@@ -151,6 +157,9 @@ func (o *Object) Pos(path ...string) Pos {
 // KeyPos returns the position of the key of the field at path (the item for
 // list elements), or of the deepest existing ancestor.
 func (o *Object) KeyPos(path ...string) Pos {
+	if p, ok := o.blameKeyPos(path); ok {
+		return p
+	}
 	key, _, _ := o.lookup(path)
 	return o.pos(key)
 }
@@ -158,6 +167,9 @@ func (o *Object) KeyPos(path ...string) Pos {
 // Span returns start and end of the field at path, see Pos. End is on the
 // same line and just past a scalar's text; for other nodes it equals start.
 func (o *Object) Span(path ...string) (start, end Pos) {
+	if s, e, ok := o.blameSpan(path); ok {
+		return s, e
+	}
 	key, val, full := o.lookup(path)
 	n := key
 	if full && val != nil && val.Kind == yaml.ScalarNode {
@@ -177,6 +189,9 @@ func (o *Object) Span(path ...string) (start, end Pos) {
 
 // Has reports whether path exists in the source tree.
 func (o *Object) Has(path ...string) bool {
+	if b, full := o.blameFor(path); b != nil {
+		return full
+	}
 	_, _, full := o.lookup(path)
 	return full
 }
@@ -193,6 +208,7 @@ func (o *Object) pos(n *yaml.Node) Pos {
 // the deepest part found (the key node for map entries), its value node, and
 // whether the whole path was found.
 func (o *Object) lookup(path []string) (key, val *yaml.Node, full bool) {
+	path = o.basePath(path)
 	root, _ := o.tree()
 	cur := root
 	key = root

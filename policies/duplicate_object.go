@@ -41,7 +41,7 @@ func checkDuplicateObject(objs []*manifest.Object, opts Options) []Violation {
 			Object: o,
 			Path:   []string{"metadata", "name"},
 			Message: fmt.Sprintf("%s%s is defined more than once, first defined at %s:%d; remove one copy or rename it",
-				o, where, f.File, f.Pos("metadata", "name").Line),
+				o, where, f.FileOf("metadata", "name"), f.Pos("metadata", "name").Line),
 		})
 	}
 	return out

@@ -1,0 +1,342 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestKustomizeBlamesOverlays(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources:\n- frontend.yaml\n",
+		"base/frontend.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: frontend
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: frontend}}
+  template:
+    metadata: {labels: {app: frontend}}
+    spec:
+      containers:
+      - name: app
+        image: shop:v0.10.6
+      - name: side
+        image: side:1.0
+        imagePullPolicy: Always
+`,
+		"overlays/prod/kustomization.yaml": `resources:
+- ../../base
+namespace: prod
+namePrefix: prod-
+commonLabels:
+  tier: web
+images:
+- name: shop
+  newTag: latest
+patches:
+- path: replicas.yaml
+- path: json.yaml
+  target:
+    kind: Deployment
+    name: frontend
+- patch: |-
+    - op: replace
+      path: /spec/template/spec/containers/1/imagePullPolicy
+      value: Sometimes
+  target: {kind: Deployment}
+`,
+		"overlays/prod/replicas.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: frontend
+spec:
+  replicas: "3"
+  template:
+    spec:
+      containers:
+      - name: side
+        env:
+        - {name: MODE, value: prod}
+`,
+		"overlays/prod/json.yaml": "- op: add\n  path: /spec/minReadySeconds\n  value: -5\n",
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "overlays/prod")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 1 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	o := res.Objects[0]
+	// The strategic merge patch moves the container it patches ("side") first.
+	c := "spec template spec containers "
+	for _, tc := range []struct {
+		path, file string
+		pos        Pos
+	}{
+		{"spec replicas", "overlays/prod/replicas.yaml", Pos{6, 13}},
+		{c + "1 image", "overlays/prod/kustomization.yaml", Pos{9, 11}},
+		{c + "0 env 0 value", "overlays/prod/replicas.yaml", Pos{12, 31}},
+		{c + "1 imagePullPolicy", "overlays/prod/kustomization.yaml", Pos{19, 14}},
+		{"spec minReadySeconds", "overlays/prod/json.yaml", Pos{3, 10}},
+		{"metadata namespace", "overlays/prod/kustomization.yaml", Pos{3, 12}},
+		{"metadata name", "overlays/prod/kustomization.yaml", Pos{4, 13}},
+		{"metadata labels tier", "overlays/prod/kustomization.yaml", Pos{6, 9}},
+		{c + "0 image", "base/frontend.yaml", Pos{15, 16}}, // moved to the front by the patch
+		{c + "1 name", "base/frontend.yaml", Pos{12, 15}},
+		{"spec selector matchLabels app", "base/frontend.yaml", Pos{7, 33}},
+	} {
+		path := strings.Fields(tc.path)
+		file, err := filepath.Rel(dir, o.FileOf(path...))
+		if err != nil || file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s at %s:%v, want %s:%v", tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+	if kp := o.KeyPos("spec", "replicas"); kp != (Pos{6, 3}) {
+		t.Errorf("key of spec.replicas at %v", kp)
+	}
+}
+
+func TestKustomizeGeneratorPositions(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": `configMapGenerator:
+- name: other
+  literals: [A=1]
+- name: settings
+  literals:
+  - MODE=dev
+  - LEVEL=3
+  files:
+  - app.conf
+  - extra=more.txt
+`,
+		"base/app.conf":                   "x\n",
+		"base/more.txt":                   "y\n",
+		"overlays/dev/kustomization.yaml": "namePrefix: dev-\nresources:\n- ../../base\nsecretGenerator:\n- name: creds\n  envs: [creds.env]\n",
+		"overlays/dev/creds.env":          "USER=me\n",
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "overlays/dev")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 3 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	for _, tc := range []struct {
+		kind, name, path, file string
+		pos                    Pos
+	}{
+		{"ConfigMap", "settings", "", "base/kustomization.yaml", Pos{4, 3}},
+		{"ConfigMap", "settings", "data LEVEL", "base/kustomization.yaml", Pos{7, 5}},
+		{"ConfigMap", "settings", "data app.conf", "base/kustomization.yaml", Pos{9, 5}},
+		{"ConfigMap", "settings", "data extra", "base/kustomization.yaml", Pos{10, 5}},
+		{"ConfigMap", "other", "data A", "base/kustomization.yaml", Pos{3, 14}},
+		{"Secret", "creds", "data USER", "overlays/dev/kustomization.yaml", Pos{6, 10}},
+		{"Secret", "creds", "type", "overlays/dev/kustomization.yaml", Pos{5, 3}},
+	} {
+		var o *Object
+		for _, x := range res.Objects {
+			if x.Kind == tc.kind && strings.Contains(x.Name, tc.name) {
+				o = x
+			}
+		}
+		if o == nil {
+			t.Fatalf("no %s %s in %v", tc.kind, tc.name, res.Objects)
+		}
+		path := strings.Fields(tc.path)
+		file, _ := filepath.Rel(dir, o.FileOf(path...))
+		if file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s %s %s at %s:%v, want %s:%v", tc.kind, tc.name, tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+}
+
+func TestKustomizeBlamesLegacyFields(t *testing.T) {
+	dir := t.TempDir()
+	dep := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: %s\nspec:\n  replicas: 1\n  template:\n    spec:\n      containers:\n      - name: app\n        image: shop:v1\n"
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources: [web.yaml, web-admin.yaml]\n",
+		"base/web.yaml":           strings.Replace(dep, "%s", "web", 1),
+		"base/web-admin.yaml":     strings.Replace(dep, "%s", "web-admin", 1),
+		"prod/kustomization.yaml": `resources: [../base]
+patchesStrategicMerge:
+- smp.yaml
+- |
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web-admin}
+  spec: {minReadySeconds: 4}
+patchesJson6902:
+- target: {group: apps, version: v1, kind: Deployment, name: web}
+  path: ops.json
+labels:
+- pairs:
+    team: shop
+replicas:
+- name: web-admin
+  count: 2
+images:
+- name: shop
+  newName: registry.example/shop
+  digest: sha256:0000000000000000000000000000000000000000000000000000000000000000
+`,
+		"prod/smp.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 5\n",
+		"prod/ops.json": `[{"op": "add", "path": "/spec/paused", "value": true}]`,
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "prod")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 2 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	for _, tc := range []struct {
+		name, path, file string
+		pos              Pos
+	}{
+		{"web", "spec replicas", "prod/smp.yaml", Pos{6, 13}},
+		{"web", "spec paused", "prod/ops.json", Pos{1, 49}},
+		{"web", "metadata labels team", "prod/kustomization.yaml", Pos{14, 11}},
+		{"web", "spec template spec containers 0 image", "prod/kustomization.yaml", Pos{21, 11}},
+		{"web-admin", "spec replicas", "prod/kustomization.yaml", Pos{17, 10}},
+		{"web-admin", "spec minReadySeconds", "prod/kustomization.yaml", Pos{8, 27}},
+		{"web", "spec minReadySeconds", "base/web.yaml", Pos{5, 1}},    // not there: its spec
+		{"web-admin", "spec paused", "base/web-admin.yaml", Pos{5, 1}}, // not there: its spec
+		{"web-admin", "metadata name", "base/web-admin.yaml", Pos{4, 9}},
+	} {
+		var o *Object
+		for _, x := range res.Objects {
+			if x.Name == tc.name {
+				o = x
+			}
+		}
+		if o == nil {
+			t.Fatalf("no %s in %v", tc.name, res.Objects)
+		}
+		path := strings.Fields(tc.path)
+		file, _ := filepath.Rel(dir, o.FileOf(path...))
+		if file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s %s at %s:%v, want %s:%v", tc.name, tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+}
+
+func TestKustomizeBlamesTargetsAndReplacements(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources: [web.yaml]\n",
+		"base/web.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: shop:v1
+        env:
+        - name: HOST
+          value: localhost
+`,
+		"prod/kustomization.yaml": `resources: [../base]
+configMapGenerator:
+- name: cfg
+  literals: [host=db.prod, image=shop:v2]
+patches:
+- target: {kind: Deployment}
+  patch: |
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata: {name: any}
+    spec: {minReadySeconds: 7}
+replacements:
+- source: {kind: ConfigMap, name: cfg, fieldPath: data.host}
+  targets:
+  - select: {kind: Deployment}
+    fieldPaths:
+    - spec.template.spec.containers.[name=app].env.[name=HOST].value
+- path: image.yaml
+`,
+		"prod/image.yaml": `source: {kind: ConfigMap, name: cfg, fieldPath: data.image}
+targets:
+- select: {kind: Deployment, name: web}
+  fieldPaths: [spec.template.spec.containers.0.image]
+`,
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "prod")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 2 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	var o *Object
+	for _, x := range res.Objects {
+		if x.Kind == "Deployment" {
+			o = x
+		}
+	}
+	for _, tc := range []struct {
+		path, file string
+		pos        Pos
+	}{
+		{"spec minReadySeconds", "prod/kustomization.yaml", Pos{11, 29}},
+		{"spec template spec containers 0 env 0 value", "prod/kustomization.yaml", Pos{17, 7}},
+		{"spec template spec containers 0 env 0 name", "base/web.yaml", Pos{12, 17}},
+		{"spec template spec containers 0 image", "prod/image.yaml", Pos{4, 16}},
+	} {
+		path := strings.Fields(tc.path)
+		file, _ := filepath.Rel(dir, o.FileOf(path...))
+		if file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s at %s:%v, want %s:%v", tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+}
+
+func TestKustomizeBlamesNamespaceReferences(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources: [rb.yaml, sa.yaml]\n",
+		"base/sa.yaml":            "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: app}\n",
+		"base/rb.yaml": `apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: read}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: read}
+subjects:
+- {kind: ServiceAccount, name: app, namespace: default}
+- {kind: User, name: ann}
+`,
+		"prod/kustomization.yaml": "resources: [../base]\nnamespace: prod\n",
+	})
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join(dir, "prod")}, Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 2 {
+		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
+	}
+	o := res.Objects[0]
+	if o.Kind != "RoleBinding" {
+		o = res.Objects[1]
+	}
+	for _, tc := range []struct {
+		path, file string
+		pos        Pos
+	}{
+		{"metadata namespace", "prod/kustomization.yaml", Pos{2, 12}},
+		{"subjects 0 namespace", "prod/kustomization.yaml", Pos{2, 12}},
+		{"subjects 1 name", "base/rb.yaml", Pos{7, 22}},
+	} {
+		path := strings.Fields(tc.path)
+		file, _ := filepath.Rel(dir, o.FileOf(path...))
+		if file != tc.file || o.Pos(path...) != tc.pos {
+			t.Errorf("%s at %s:%v, want %s:%v", tc.path, file, o.Pos(path...), tc.file, tc.pos)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package manifest
+
+import (
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// transformer blames fields on an entry of a kustomization that changes
+// them: images, replicas, namespace, namePrefix and nameSuffix,
+// commonLabels, labels and commonAnnotations.
+func (b *blamer) transformer(key, val *yaml.Node) {
+	for k := range b.diff {
+		path := strings.Split(k, "\x00")
+		last := path[len(path)-1]
+		parent := ""
+		if len(path) > 1 {
+			parent = path[len(path)-2]
+		}
+		switch key.Value {
+		case "namespace":
+			// metadata.namespace, and the namespaces it sets in references
+			// (a RoleBinding's subjects, a webhook's service)
+			if v, _ := b.o.Get(path...); last == "namespace" && val.Kind == yaml.ScalarNode && v == val.Value {
+				b.record(path, key, val)
+			}
+		case "namePrefix", "nameSuffix":
+			if k == blameKey([]string{"metadata", "name"}) && val.Kind == yaml.ScalarNode &&
+				(key.Value == "namePrefix" && strings.HasPrefix(b.o.Name, val.Value) ||
+					key.Value == "nameSuffix" && strings.HasSuffix(b.o.Name, val.Value)) {
+				b.record(path, key, val)
+			}
+		case "commonLabels":
+			if parent == "labels" || parent == "matchLabels" || parent == "selector" {
+				b.pair(path, val, last)
+			}
+		case "commonAnnotations":
+			if parent == "annotations" {
+				b.pair(path, val, last)
+			}
+		case "labels":
+			if parent == "labels" || parent == "matchLabels" || parent == "selector" {
+				for _, item := range seqItems(val) {
+					_, pairs := mapEntry(item, "pairs")
+					b.pair(path, pairs, last)
+				}
+			}
+		case "replicas":
+			if k == blameKey([]string{"spec", "replicas"}) {
+				for _, item := range seqItems(val) {
+					_, name := mapEntry(item, "name")
+					ck, count := mapEntry(item, "count")
+					got, _ := b.o.Get(path...)
+					if name != nil && count != nil && b.named(name.Value) && scalarEqual(got, count) {
+						b.record(path, ck, count)
+					}
+				}
+			}
+		case "images":
+			if last == "image" {
+				b.image(path, val)
+			}
+		}
+	}
+}
+
+// pair blames the field at path on the entry named name of the mapping m,
+// when it holds the object's value.
+func (b *blamer) pair(path []string, m *yaml.Node, name string) {
+	if m = deref(m); m == nil || m.Kind != yaml.MappingNode {
+		return
+	}
+	got, _ := b.o.Get(path...)
+	if k, v := mapEntry(m, name); k != nil && v.Kind == yaml.ScalarNode && scalarEqual(got, v) {
+		b.record(path, k, v)
+	}
+}
+
+// image blames a container image on the images entry for its name: its
+// digest, newTag or newName.
+func (b *blamer) image(path []string, images *yaml.Node) {
+	img, _ := b.o.Get(path...)
+	s, _ := img.(string)
+	name := imageName(s)
+	for _, item := range seqItems(images) {
+		_, n := mapEntry(item, "name")
+		_, nn := mapEntry(item, "newName")
+		if (n == nil || n.Value != name) && (nn == nil || nn.Value != name) {
+			continue
+		}
+		for _, f := range []string{"digest", "newTag", "newName"} {
+			if k, v := mapEntry(item, f); k != nil {
+				b.record(path, k, v)
+				return
+			}
+		}
+	}
+}
+
+// imageName is an image reference without its tag and digest.
+func imageName(s string) string {
+	if i := strings.IndexByte(s, '@'); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, ':'); i > strings.LastIndexByte(s, '/') {
+		s = s[:i]
+	}
+	return s
+}
+
+func seqItems(n *yaml.Node) []*yaml.Node {
+	if n = deref(n); n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}
