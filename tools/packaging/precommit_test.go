@@ -160,7 +160,7 @@ func TestPreCommitHook(t *testing.T) {
 	}
 	write("apps/web/overlays/prod/replicas.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: \"4\"\n")
 	gitIn(t, proj, "add", "-A")
-	if code, out := run(); code != 1 || !strings.Contains(out, "spec.replicas must be an integer, not the string \"4\"") {
+	if code, out := run(); code != 1 || !strings.Contains(out, "apps/web/overlays/prod/replicas.yaml:6:13: error schema: spec.replicas must be an integer, not the string \"4\"") {
 		t.Errorf("a bad value in the overlay's patch: pre-commit exit %d, want 1 with the finding\n%s", code, out)
 	}
 }
