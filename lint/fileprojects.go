@@ -15,7 +15,7 @@ import (
 // passes changed files one by one), never as a manifest of its own.
 type fileProjects struct {
 	load  manifest.Options
-	seen  map[string]bool                // project directories already grouped
+	seen  map[string]bool              // project directories already grouped
 	found map[string][]project.Project // by repository root
 }
 
