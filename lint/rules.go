@@ -31,6 +31,7 @@ var checks = []RuleInfo{
 	{ID: "crd-schema", Severity: Error, Description: "a custom resource does not match the openAPIV3Schema of its CRD (or the CRD schema is invalid)"},
 	{ID: "crd-validation", Severity: Error, Description: "a custom resource fails an x-kubernetes-validations CEL rule of its CRD"},
 	{ID: "kustomize", Severity: Error, Description: "kustomize could not build a kustomization directory, or it reads outside the repository or fetches a remote resource (refused)"},
+	{ID: "kustomize-deprecated", Severity: Warning, Description: "a kustomization uses a field kustomize deprecates (bases, commonLabels, patchesStrategicMerge, ...); names its replacement"},
 	{ID: ruleInvalidMeta, Severity: Error, Description: "metadata the API server refuses: name, generateName or namespace not a valid DNS name for the kind, label keys and values, annotation keys, annotations over 256 KiB"},
 	{ID: ruleSecretData, Severity: Error, Description: "a Secret's data value is not base64 (plain text goes under stringData)"},
 }

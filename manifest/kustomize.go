@@ -131,7 +131,7 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 		}
 		objs = append(objs, o)
 	}
-	return objs, probs
+	return objs, append(probs, deprecatedProblems(rfs.kustomizations)...)
 }
 
 // findOrigin finds the document in file that r was made from (by its

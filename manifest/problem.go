@@ -18,6 +18,9 @@ type Problem struct {
 	// "duplicate-key", "not-an-object", ...).
 	Rule    string
 	Message string
+	// Warning marks a problem that does not stop anything (a deprecated
+	// kustomize field); lint reports it as a warning.
+	Warning bool
 }
 
 func (p *Problem) Error() string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 
 	"github.com/go-logr/logr"
@@ -77,6 +78,9 @@ func Main(args []string, s streams) int {
 	// client-go logs through klog (discovery cache misses, throttling):
 	// kubeplan reports every error itself, once.
 	klog.SetLogger(logr.Discard())
+	// Nothing of kubeplan's logs through the standard logger; a library's
+	// line there would only repeat what kubeplan reports.
+	log.SetOutput(io.Discard)
 	root := newRoot(s)
 	root.SetArgs(args)
 	err := root.Execute()
