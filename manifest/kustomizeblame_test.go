@@ -68,7 +68,7 @@ spec:
 		t.Fatal(err)
 	}
 	res, err := Load([]string{filepath.Join(dir, "overlays/prod")}, Options{})
-	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 1 {
+	if err != nil || len(errorProblems(res.Problems)) != 0 || len(res.Objects) != 1 {
 		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
 	}
 	o := res.Objects[0]
@@ -192,7 +192,7 @@ images:
 		t.Fatal(err)
 	}
 	res, err := Load([]string{filepath.Join(dir, "prod")}, Options{})
-	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 2 {
+	if err != nil || len(errorProblems(res.Problems)) != 0 || len(res.Objects) != 2 {
 		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
 	}
 	for _, tc := range []struct {
@@ -273,7 +273,7 @@ targets:
 		t.Fatal(err)
 	}
 	res, err := Load([]string{filepath.Join(dir, "prod")}, Options{})
-	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 2 {
+	if err != nil || len(errorProblems(res.Problems)) != 0 || len(res.Objects) != 2 {
 		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
 	}
 	var o *Object
@@ -318,7 +318,7 @@ subjects:
 		t.Fatal(err)
 	}
 	res, err := Load([]string{filepath.Join(dir, "prod")}, Options{})
-	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 2 {
+	if err != nil || len(errorProblems(res.Problems)) != 0 || len(res.Objects) != 2 {
 		t.Fatalf("load: %v %v %v", err, res.Problems, res.Objects)
 	}
 	o := res.Objects[0]
@@ -338,5 +338,33 @@ subjects:
 		if file != tc.file || o.Pos(path...) != tc.pos {
 			t.Errorf("%s at %s:%v, want %s:%v", tc.path, file, o.Pos(path...), tc.file, tc.pos)
 		}
+	}
+}
+
+// errorProblems leaves out warnings (deprecated kustomize fields).
+func errorProblems(ps []*Problem) []*Problem {
+	var out []*Problem
+	for _, p := range ps {
+		if !p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// A deprecated kustomize field is a warning problem at the field, once per
+// file.
+func TestKustomizeDeprecatedFields(t *testing.T) {
+	got := deprecatedProblems([]readKustomization{
+		{file: "ov/kustomization.yaml", data: []byte("resources: [a.yaml]\nbases:\n- ../base\ncommonLabels: {app: x}\n")},
+		{file: "ov/kustomization.yaml", data: []byte("bases: [../base]\n")},
+		{file: "base/kustomization.yaml", data: []byte("resources: [a.yaml]\n")},
+	})
+	if len(got) != 2 || got[0].Line != 2 || got[0].Col != 1 || got[1].Line != 4 || !got[0].Warning || got[0].Rule != "kustomize-deprecated" ||
+		!strings.Contains(got[0].Message, `"bases" is deprecated by kustomize: use "resources"`) || !strings.Contains(got[1].Message, `use "labels"`) {
+		for _, p := range got {
+			t.Logf("%+v", *p)
+		}
+		t.Fatalf("got %d problems", len(got))
 	}
 }
