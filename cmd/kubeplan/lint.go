@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,10 +14,11 @@ import (
 )
 
 type lintFlags struct {
-	input     inputFlags
-	output    string
-	namespace string
-	listRules bool
+	input        inputFlags
+	output       string
+	namespace    string
+	listRules    bool
+	changedSince string
 }
 
 func newLintCmd(s streams) *cobra.Command {
@@ -66,6 +68,7 @@ before anything is printed.
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", "", "output format: "+strings.Join(render.LintFormats(), ", ")+" (default text, or github when GITHUB_ACTIONS=true)")
 	fl.StringVarP(&f.namespace, "namespace", "n", "", "namespace the manifests are meant for (enables namespace-mismatch)")
+	fl.StringVar(&f.changedSince, "changed-since", "", "lint only the projects a change since this git revision affects (see kubeplan projects --help)")
 	fl.BoolVar(&f.listRules, "list-rules", false, "list every rule with its id, default severity and description, then exit")
 	fl.IntVar(&f.input.concurrency, "concurrency", 0, "files and objects checked in parallel (default: number of CPUs)")
 	return cmd
@@ -89,6 +92,15 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if f.changedSince != "" {
+		if in.Paths, err = changedPaths(args, in.Load.Exclude, f.changedSince); err != nil {
+			return err
+		}
+		if len(in.Paths) == 0 {
+			// nothing to lint: an empty report, not the current directory
+			return render.Lint(s.out, format, lint.Report{}, render.LintOptions{ToolVersion: kubeplanVersion(), Rules: lint.Rules()})
+		}
+	}
 	var gh *ghview.Lint
 	if format == "github" || s.githubMode() {
 		gh = ghview.NewLint(s.env(), s.err)
@@ -111,4 +123,26 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 		return exitError{exitFailed}
 	}
 	return nil
+}
+
+// changedPaths are the directories of the projects under PATH (one, or the
+// current directory) that a change since the revision affects.
+func changedPaths(args, exclude []string, changedSince string) ([]string, error) {
+	root := "."
+	switch len(args) {
+	case 0:
+	case 1:
+		root = args[0]
+	default:
+		return nil, fmt.Errorf("--changed-since takes one PATH (the repository or a directory of it), not %d", len(args))
+	}
+	ps, err := selectProjects(root, exclude, changedSince)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range ps {
+		paths = append(paths, filepath.Join(root, filepath.FromSlash(p.Path)))
+	}
+	return paths, nil
 }

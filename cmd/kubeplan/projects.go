@@ -12,9 +12,10 @@ import (
 )
 
 type projectsFlags struct {
-	output  string
-	exclude []string
-	config  inputFlags
+	output       string
+	exclude      []string
+	config       inputFlags
+	changedSince string
 }
 
 func newProjectsCmd(s streams) *cobra.Command {
@@ -32,9 +33,15 @@ they are among the FILES of the projects that read them.
 
 Exclude globs come from --exclude and the exclude list of .kubeplan.yaml.
 
+--changed-since REF lists only the projects a change since the git revision REF affects
+(the commits from REF to HEAD and the uncommitted changes): a project is affected when a file
+it reads changed (its own, its bases', Components', patches', generator inputs) or a path
+below it; a change to .kubeplan.yaml affects them all.
+
 ` + exitCodesHelp,
 		Example: `  kubeplan projects
-  kubeplan projects -o json deploy/`,
+  kubeplan projects -o json deploy/
+  kubeplan projects --changed-since origin/main -o json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(render.ProjectsFormats(), f.output) {
@@ -48,7 +55,7 @@ Exclude globs come from --exclude and the exclude list of .kubeplan.yaml.
 			if err != nil {
 				return err
 			}
-			ps, err := project.DiscoverWith(root, project.Options{Exclude: append(cfg.ExcludePatterns(), f.exclude...)})
+			ps, err := selectProjects(root, append(cfg.ExcludePatterns(), f.exclude...), f.changedSince)
 			if err != nil {
 				return err
 			}
@@ -58,6 +65,17 @@ Exclude globs come from --exclude and the exclude list of .kubeplan.yaml.
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ProjectsFormats(), ", "))
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
+	fl.StringVar(&f.changedSince, "changed-since", "", "only the projects a change since this git revision affects (e.g. origin/main)")
 	fl.StringVar(&f.config.configFile, "config", "", "config file (default: .kubeplan.yaml found walking up from the working directory to the repository root)")
 	return cmd
+}
+
+// selectProjects discovers the projects under root and, with a revision,
+// keeps those a change since it affects.
+func selectProjects(root string, exclude []string, changedSince string) ([]project.Project, error) {
+	ps, err := project.DiscoverWith(root, project.Options{Exclude: exclude})
+	if err != nil || changedSince == "" {
+		return ps, err
+	}
+	return project.ChangedSince(root, changedSince, ps)
 }

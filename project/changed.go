@@ -1,0 +1,128 @@
+package project
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// configName is the repository's kubeplan config: a change to it affects
+// every project.
+const configName = ".kubeplan.yaml"
+
+// ChangedSince returns the projects (found under root by Discover) that a
+// change since the git revision ref affects: the commits from ref to HEAD
+// and the uncommitted changes of the work tree (untracked files included).
+// A project is affected when a file it reads changed (its own files, its
+// bases, Components, patches and generator inputs) or a path below its
+// directory did (a file deleted since); a change to .kubeplan.yaml affects
+// them all.
+func ChangedSince(root, ref string, ps []Project) ([]Project, error) {
+	changed, repoRoot, err := changedPaths(root, ref)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	rel, err := filepath.Rel(repoRoot, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("%s is not inside the git repository at %s", root, repoRoot)
+	}
+	rel = filepath.ToSlash(rel)
+	for p := range changed {
+		if path.Base(p) == configName {
+			return ps, nil
+		}
+	}
+	var out []Project
+	for _, pr := range ps {
+		if affected(pr, rel, changed) {
+			out = append(out, pr)
+		}
+	}
+	return out, nil
+}
+
+func affected(pr Project, rootRel string, changed map[string]bool) bool {
+	for _, f := range pr.Files {
+		if changed[path.Join(rootRel, f)] {
+			return true
+		}
+	}
+	dir := path.Join(rootRel, pr.Path)
+	for p := range changed {
+		if dir == "." || strings.HasPrefix(p, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// changedPaths lists the paths (relative to the repository root, with
+// "/") that differ between ref and the work tree, and the repository root.
+func changedPaths(root, ref string) (map[string]bool, string, error) {
+	repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, "", fmt.Errorf("--changed-since needs a git repository: %w", err)
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return nil, "", fmt.Errorf("--changed-since: %w", err)
+	}
+	from, err := treeOf(repo, plumbing.Revision(ref))
+	if err != nil {
+		return nil, "", fmt.Errorf("--changed-since %s: %w", ref, err)
+	}
+	head, err := treeOf(repo, plumbing.Revision(plumbing.HEAD))
+	if err != nil {
+		return nil, "", fmt.Errorf("--changed-since: reading HEAD: %w", err)
+	}
+	diff, err := object.DiffTree(from, head)
+	if err != nil {
+		return nil, "", fmt.Errorf("--changed-since %s: %w", ref, err)
+	}
+	changed := map[string]bool{}
+	for _, c := range diff {
+		for _, n := range []string{c.From.Name, c.To.Name} {
+			if n != "" {
+				changed[n] = true
+			}
+		}
+	}
+	st, err := wt.Status()
+	if err != nil {
+		return nil, "", fmt.Errorf("--changed-since: reading the work tree: %w", err)
+	}
+	for p, fs := range st {
+		if fs.Worktree != git.Unmodified || fs.Staging != git.Unmodified {
+			changed[filepath.ToSlash(p)] = true
+		}
+	}
+	repoRoot := wt.Filesystem.Root()
+	if r, err := filepath.EvalSymlinks(repoRoot); err == nil {
+		repoRoot = r
+	}
+	return changed, repoRoot, nil
+}
+
+func treeOf(repo *git.Repository, rev plumbing.Revision) (*object.Tree, error) {
+	h, err := repo.ResolveRevision(rev)
+	if err != nil {
+		return nil, err
+	}
+	c, err := repo.CommitObject(*h)
+	if err != nil {
+		return nil, err
+	}
+	return c.Tree()
+}
