@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
 )
@@ -19,6 +20,8 @@ type lintFlags struct {
 	namespace    string
 	listRules    bool
 	changedSince string
+	projects     []string
+	all          bool
 }
 
 func newLintCmd(s streams) *cobra.Command {
@@ -69,6 +72,8 @@ before anything is printed.
 	fl.StringVarP(&f.output, "output", "o", "", "output format: "+strings.Join(render.LintFormats(), ", ")+" (default text, or github when GITHUB_ACTIONS=true)")
 	fl.StringVarP(&f.namespace, "namespace", "n", "", "namespace the manifests are meant for (enables namespace-mismatch)")
 	fl.StringVar(&f.changedSince, "changed-since", "", "lint only the projects a change since this git revision affects (see kubeplan projects --help)")
+	fl.StringArrayVar(&f.projects, "project", nil, "lint only this project, by the name kubeplan projects shows (repeatable)")
+	fl.BoolVar(&f.all, "all", false, "lint every project under PATH (the default for a directory; with --changed-since or --project it narrows)")
 	fl.BoolVar(&f.listRules, "list-rules", false, "list every rule with its id, default severity and description, then exit")
 	fl.IntVar(&f.input.concurrency, "concurrency", 0, "files and objects checked in parallel (default: number of CPUs)")
 	return cmd
@@ -92,8 +97,8 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	if f.changedSince != "" {
-		if in.Paths, err = changedPaths(args, in.Load.Exclude, f.changedSince); err != nil {
+	if f.changedSince != "" || len(f.projects) > 0 || f.all {
+		if in.Paths, err = projectPaths(args, in.Load.Exclude, f.changedSince, f.projects); err != nil {
 			return err
 		}
 		if len(in.Paths) == 0 {
@@ -125,24 +130,57 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	return nil
 }
 
-// changedPaths are the directories of the projects under PATH (one, or the
-// current directory) that a change since the revision affects.
-func changedPaths(args, exclude []string, changedSince string) ([]string, error) {
+// projectPaths are the directories of the projects under PATH (one, or
+// the current directory) that --project names (all when none) and that a
+// change since the revision affects (all when none).
+func projectPaths(args, exclude []string, changedSince string, names []string) ([]string, error) {
 	root := "."
 	switch len(args) {
 	case 0:
 	case 1:
 		root = args[0]
 	default:
-		return nil, fmt.Errorf("--changed-since takes one PATH (the repository or a directory of it), not %d", len(args))
+		return nil, fmt.Errorf("--project, --all and --changed-since take one PATH (the repository or a directory of it), not %d", len(args))
 	}
 	ps, err := selectProjects(root, exclude, changedSince)
 	if err != nil {
 		return nil, err
+	}
+	if len(names) > 0 {
+		all, err := project.DiscoverWith(root, project.Options{Exclude: exclude})
+		if err != nil {
+			return nil, err
+		}
+		if ps, err = byName(ps, all, names); err != nil {
+			return nil, err
+		}
 	}
 	var paths []string
 	for _, p := range ps {
 		paths = append(paths, filepath.Join(root, filepath.FromSlash(p.Path)))
 	}
 	return paths, nil
+}
+
+// byName keeps the projects of ps named in names; a name that is not a
+// project of all is an error listing the names there are.
+func byName(ps, all []project.Project, names []string) ([]project.Project, error) {
+	known := map[string]bool{}
+	var list []string
+	for _, p := range all {
+		known[p.Name] = true
+		list = append(list, p.Name)
+	}
+	for _, n := range names {
+		if !known[n] {
+			return nil, fmt.Errorf("--project %s: no such project (kubeplan projects lists them: %s)", n, strings.Join(list, ", "))
+		}
+	}
+	var out []project.Project
+	for _, p := range ps {
+		if slices.Contains(names, p.Name) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
