@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 const cmDoc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n"
@@ -166,7 +167,7 @@ func TestSymlinkInsideRootRead(t *testing.T) {
 
 func TestDevZeroRefused(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip("no /dev/zero here")
+		testkube.SkipUnlessCI(t, "no /dev/zero on this machine")
 	}
 	dir := t.TempDir()
 	link := filepath.Join(dir, "zero.yaml")
@@ -184,7 +185,7 @@ func TestFIFORefused(t *testing.T) {
 	write(t, filepath.Join(dir, "ok.yaml"), cmYAML("ok"))
 	fifo := filepath.Join(dir, "x.yaml")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
+		testkube.SkipUnlessCI(t, "cannot make a FIFO here: "+err.Error())
 	}
 	le, se := loadBoth(t, []string{dir}, manifest.Options{})
 	wantRefused(t, le, se, fifo, "named pipe")
