@@ -127,3 +127,19 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// KustomizationRefs lists the files and bases a kustomization (its file's
+// data) names, as written ("key=" of a generator entry dropped), and
+// whether it is a Component. Project discovery builds its graph from it;
+// remote and inline entries are the caller's to filter.
+func KustomizationRefs(data []byte) (refs []string, component bool) {
+	for _, e := range kustomizationEntries(data) {
+		refs = append(refs, e.path)
+	}
+	var head struct {
+		APIVersion string `yaml:"apiVersion"`
+		Kind       string `yaml:"kind"`
+	}
+	_ = yaml.Unmarshal(data, &head)
+	return refs, head.Kind == "Component" && strings.HasPrefix(head.APIVersion, "kustomize.config.k8s.io/")
+}

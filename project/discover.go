@@ -151,7 +151,7 @@ func walk(root string, exclude []string) (*tree, error) {
 			}
 			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") || slices.Contains(kustomizationNames, d.Name()) {
+		if strings.HasPrefix(d.Name(), ".") || slices.Contains(manifest.KustomizationNames(), d.Name()) {
 			return nil
 		}
 		switch strings.ToLower(filepath.Ext(path)) {

@@ -36,7 +36,7 @@ func (g *graph) node(dir string) *node {
 	}
 	n := &node{file: kustomizationFile(dir)}
 	k := readKustomization(n.file)
-	n.component, n.refs = k.isComponent(), k.refs()
+	n.component, n.refs = k.component, k.paths
 	g.nodes[dir] = n
 	return n
 }
