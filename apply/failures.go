@@ -1,15 +1,14 @@
 package apply
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/kubeplan/kubeplan/plan"
 )
 
 // failures is the error of a stage where objects failed: one line per
-// root cause (plan.RootCause), so a connection that went away is one line
-// with a count and the first object, not one line per object.
+// root cause (plan.SummarizeFailures), so a connection that went away is
+// one line with a count and the first object, not one line per object.
 type failures struct {
 	heading string
 	errs    []error
@@ -19,41 +18,18 @@ type failures struct {
 // joinFailures builds it from the changes and their errors (nil for the
 // ones that succeeded); nil when none failed.
 func joinFailures(heading string, changes []plan.Change, errs []error) error {
-	type group struct {
-		first plan.Change
-		err   error
-		n     int
-	}
-	var order []string
-	groups := map[string]*group{}
 	f := &failures{heading: heading}
+	var fs []plan.Failure
 	for i, err := range errs {
-		if err == nil {
-			continue
+		if err != nil {
+			f.errs = append(f.errs, err)
+			fs = append(fs, plan.Failure{Ref: changes[i].Ref, Source: changes[i].Source, Err: err, Line: err.Error()})
 		}
-		f.errs = append(f.errs, err)
-		k := plan.RootCause(err)
-		if groups[k] == nil {
-			groups[k] = &group{first: changes[i], err: err}
-			order = append(order, k)
-		}
-		groups[k].n++
 	}
 	if len(f.errs) == 0 {
 		return nil
 	}
-	for _, k := range order {
-		g := groups[k]
-		if g.n == 1 {
-			f.lines = append(f.lines, g.err.Error())
-			continue
-		}
-		first := g.first.Ref.String()
-		if src := g.first.Source.String(); src != "" {
-			first += " (" + src + ")"
-		}
-		f.lines = append(f.lines, fmt.Sprintf("%d objects failed: %s; first: %s", g.n, k, first))
-	}
+	f.lines = plan.SummarizeFailures(fs)
 	return f
 }
 

@@ -39,27 +39,44 @@ func (es Errors) Error() string {
 // (https://10.0.0.1:443); first: configmap/cm-1 (cm.yaml:1:1)". An error
 // of its own keeps its line.
 func Summarize(es []*ObjectError) []string {
+	fs := make([]Failure, len(es))
+	for i, e := range es {
+		fs[i] = Failure{Ref: e.Ref, Source: e.Source, Err: e.Err, Line: e.Error()}
+	}
+	return SummarizeFailures(fs)
+}
+
+// Failure is one object that failed, for SummarizeFailures: Err is its
+// error, Line what is shown when it failed alone.
+type Failure struct {
+	Ref    Ref
+	Source Source
+	Err    error
+	Line   string
+}
+
+// SummarizeFailures is Summarize for failures whose lines the caller
+// words (apply's errors already name their object).
+func SummarizeFailures(fs []Failure) []string {
 	type group struct {
-		first *ObjectError
+		first Failure
 		n     int
 	}
 	var order []string
 	groups := map[string]*group{}
-	for _, e := range es {
-		k := RootCause(e.Err)
-		g := groups[k]
-		if g == nil {
-			g = &group{first: e}
-			groups[k] = g
+	for _, f := range fs {
+		k := rootCause(f.Err)
+		if groups[k] == nil {
+			groups[k] = &group{first: f}
 			order = append(order, k)
 		}
-		g.n++
+		groups[k].n++
 	}
 	var lines []string
 	for _, k := range order {
 		g := groups[k]
 		if g.n == 1 {
-			lines = append(lines, g.first.Error())
+			lines = append(lines, g.first.Line)
 			continue
 		}
 		first := g.first.Ref.String()
@@ -71,10 +88,10 @@ func Summarize(es []*ObjectError) []string {
 	return lines
 }
 
-// RootCause is what objects that failed for the same reason share: for a
+// rootCause is what objects that failed for the same reason share: for a
 // request that never got an answer, the network error and the server
 // (not the object's URL); otherwise the error itself.
-func RootCause(err error) string {
+func rootCause(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		if u, perr := url.Parse(ue.URL); perr == nil {
