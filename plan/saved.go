@@ -41,6 +41,10 @@ func Load(path string) (*Plan, error) {
 	if err := json.Unmarshal(data, &sp); err != nil || sp.Kind != savedKind || sp.Plan == nil {
 		return nil, fmt.Errorf("%s is not a kubeplan plan file (written by kubeplan plan --out)", path)
 	}
+	return checkVersion(path, sp)
+}
+
+func checkVersion(path string, sp savedPlan) (*Plan, error) {
 	if sp.Version != FormatVersion {
 		return nil, fmt.Errorf("%s is a version %d plan; this kubeplan reads version %d: make the plan again", path, sp.Version, FormatVersion)
 	}
@@ -63,11 +67,9 @@ func Detect(path string) (*Plan, error) {
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, nil
 	}
-	var head struct {
-		Kind string `json:"kind"`
-	}
-	if json.Unmarshal(data, &head) != nil || head.Kind != savedKind {
+	var sp savedPlan
+	if json.Unmarshal(data, &sp) != nil || sp.Kind != savedKind || sp.Plan == nil {
 		return nil, nil
 	}
-	return Load(path)
+	return checkVersion(path, sp)
 }
