@@ -34,6 +34,39 @@ type Project struct {
 	// Files are the files the project reads, relative to the root with
 	// "/", sorted; a kustomization's bases outside the root start "../".
 	Files []string `json:"files"`
+
+	// The settings below come from kubeplan.yaml (the project's entry,
+	// then defaults) and, for Namespace, the kustomization's namespace:
+	// field (see Load). Discover leaves them empty.
+
+	// Namespace is where the project's namespaced objects go and where its
+	// ApplySet parent and lock live; "" means the kubeconfig context's.
+	Namespace string `json:"namespace,omitempty"`
+	// ApplySet is the parent, as "configmap/NAME" or "secret/NAME".
+	ApplySet string `json:"applyset,omitempty"`
+	// Context and Kubeconfig name the cluster: a kubeconfig context and a
+	// kubeconfig file ("" means the current context, and $KUBECONFIG or
+	// ~/.kube/config).
+	Context    string `json:"context,omitempty"`
+	Kubeconfig string `json:"kubeconfig,omitempty"`
+	// KubeVersion is the Kubernetes version lint checks against ("" means
+	// the default or the config's top-level kubeVersion).
+	KubeVersion string `json:"kubeVersion,omitempty"`
+	// DependsOn names projects that must be planned and applied first.
+	DependsOn []string `json:"dependsOn,omitempty"`
+}
+
+// Cluster names the project's cluster for tables and for bounding work per
+// cluster: the context, else the kubeconfig file, else "" (the current
+// context of the default kubeconfig).
+func (p Project) Cluster() string {
+	switch {
+	case p.Context != "" && p.Kubeconfig != "":
+		return p.Kubeconfig + "#" + p.Context
+	case p.Context != "":
+		return p.Context
+	}
+	return p.Kubeconfig
 }
 
 // Options say what Discover skips.

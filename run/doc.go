@@ -1,0 +1,12 @@
+// Package run plans, applies and reads the status of many projects in one
+// run: every project is loaded, linted and planned on its own, against its
+// own cluster, namespace and ApplySet; projects run concurrently, bounded
+// per cluster, and in dependsOn order (a project starts when the projects
+// it depends on are done; when one of them failed it is skipped). One
+// project failing never hides the others' plans.
+//
+// The result is a Report, a value the views in render show (a section per
+// project and a total, one pull-request comment for the whole run) and that
+// plan --out DIR saves one file per project, for kubeplan comment to merge
+// the plans of separate jobs.
+package run
