@@ -32,6 +32,9 @@ func (e *MissingNamespaceError) Error() string {
 // may not read is assumed to exist (the dry-run will tell).
 func (p *planner) checkNamespaces(ctx context.Context, targets []*target) error {
 	created := map[string]bool{}
+	for ns := range p.opts.Pending.Namespaces {
+		created[ns] = true
+	}
 	wanted := map[string]bool{}
 	for _, t := range targets {
 		if t.ref.Group == "" && t.ref.Kind == "Namespace" {

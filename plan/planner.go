@@ -31,6 +31,11 @@ type Options struct {
 	// Progress, when set, is told how many objects are planned so far, as
 	// each is (serialised; render.Progress shows it).
 	Progress func(done, total int)
+	// Pending is what a project this one depends on creates before it is
+	// applied (see PendingOf): objects of those kinds or in those
+	// namespaces cannot be dry-run yet and are planned as created after
+	// them.
+	Pending Pending
 }
 
 type planner struct {

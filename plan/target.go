@@ -27,6 +27,9 @@ type target struct {
 // namespace are errors.
 func (p *planner) prepare(objs []*manifest.Object) ([]*target, error) {
 	crds := crdKinds(objs)
+	for k := range p.opts.Pending.Kinds {
+		crds[k] = true
+	}
 	var errs Errors
 	var out []*target
 	for _, o := range objs {
@@ -66,6 +69,9 @@ func (p *planner) prepare(objs []*manifest.Object) ([]*target, error) {
 			fail(fmt.Errorf("names namespace %q but the plan is for namespace %q; remove metadata.namespace or plan with -n %s", u.GetNamespace(), p.opts.Namespace, u.GetNamespace()))
 			continue
 		}
+		// A namespace a dependency creates does not exist yet: nothing in
+		// it can be dry-run.
+		t.pending = t.scoped && p.opts.Pending.Namespaces[u.GetNamespace()]
 		out = append(out, t)
 	}
 	if len(errs) > 0 {
@@ -81,14 +87,8 @@ func crdKinds(objs []*manifest.Object) map[string]bool {
 		if o.Kind != "CustomResourceDefinition" || o.Group() != "apiextensions.k8s.io" {
 			continue
 		}
-		group, kind := o.GetString("spec", "group"), o.GetString("spec", "names", "kind")
-		vs, _ := o.Get("spec", "versions")
-		list, _ := vs.([]any)
-		for _, v := range list {
-			m, _ := v.(map[string]any)
-			if name, _ := m["name"].(string); name != "" {
-				out[schema.GroupKind{Group: group, Kind: kind}.String()+"/"+name] = true
-			}
+		for _, k := range crdVersions(o.Content) {
+			out[k] = true
 		}
 	}
 	return out

@@ -84,8 +84,11 @@ type Change struct {
 	Diff string `json:"diff,omitempty"`
 	// Drift lists fields changed in the cluster by someone else.
 	Drift []Drift `json:"drift,omitempty"`
-	// AfterCRD is true for a custom resource whose CRD is created by the
-	// same plan: it could not be dry-run and will be created after the CRD.
+	// AfterCRD is true for an object that could not be dry-run because
+	// what it needs does not exist yet: a custom resource whose CRD the
+	// same plan or a project it depends on creates, or an object in a
+	// namespace such a project creates (Options.Pending). It will be
+	// created after them.
 	AfterCRD bool `json:"afterCRD,omitempty"`
 	// LiveResourceVersion is the live object's resourceVersion when the plan
 	// was made ("" when it did not exist): a saved plan is refused when it

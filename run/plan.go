@@ -1,0 +1,139 @@
+package run
+
+import (
+	"context"
+	"errors"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/project"
+)
+
+// Options configure a run.
+type Options struct {
+	// Root is the directory the projects' paths are relative to.
+	Root string
+	// Connect builds a cluster's client; it is called once per cluster.
+	Connect Connector
+	// Lint gives each project's lint settings.
+	Lint LintSettings
+	// Plan holds the settings every project's plan shares (field
+	// manager, adopt, concurrency, revision, ...); Namespace, ApplySet
+	// and Pending are set per project.
+	Plan plan.Options
+	// PerCluster bounds the projects run at once on one cluster
+	// (default DefaultPerCluster).
+	PerCluster int
+	// Loaded, when set, sees every project's objects before anything about
+	// them is shown (GitHub mode masks their Secret values).
+	Loaded func([]*manifest.Object)
+	// Done, when set, is told each project's report when its part is over
+	// (progress on stderr). Calls are serialised.
+	Done func(ProjectReport)
+}
+
+// Plan plans every project against its cluster, namespace and ApplySet,
+// concurrently (bounded per cluster) and in dependsOn order. What a
+// project it depends on would create (CRDs, Namespaces) counts as there
+// (plan.Options.Pending). One project's failure is in its report and never
+// stops the others, except those that depend on it, which are skipped.
+// The error is for a run that could not start (a dependsOn cycle).
+func Plan(ctx context.Context, ps []project.Project, o Options) (*Report, error) {
+	r, _, err := o.plan(ctx, ps)
+	return r, err
+}
+
+// planned is a project's plan with what applying it needs.
+type planned struct {
+	client *kube.Client
+	parent *applyset.Parent
+	err    error // why the project failed, when it did
+}
+
+func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []planned, error) {
+	r := newReport(ps)
+	extra := make([]planned, len(ps))
+	cls := newClusters(o.Connect)
+	var done doneFunc = o.Done
+	err := schedule(ctx, ps, r.Projects, o.PerCluster, func(ctx context.Context, i int, deps []*ProjectReport) {
+		pr := &r.Projects[i]
+		extra[i] = o.planOne(ctx, cls, pr, deps)
+		done.call(*pr)
+	})
+	for i := range r.Projects {
+		if r.Projects[i].Status == Skipped {
+			done.call(r.Projects[i])
+		}
+	}
+	return r, extra, err
+}
+
+// planOne plans one project into pr.
+func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport, deps []*ProjectReport) (pd planned) {
+	defer func() {
+		if pd.err != nil {
+			pr.fail(pd.err)
+		}
+	}()
+	p := pr.Project
+	c, name, err := cls.client(p)
+	pr.Cluster = name
+	if err != nil {
+		return planned{err: err}
+	}
+	pr.Namespace = c.Namespace
+	var as *applyset.Parent
+	if p.ApplySet != "" {
+		parent, err := applyset.ParseParentFlag(p.ApplySet, c.Namespace)
+		if err != nil {
+			return planned{err: err}
+		}
+		as, pr.ApplySet = &parent, parent.String()
+	}
+	lintNS := c.Namespace
+	if o.Plan.AllowOtherNamespaces {
+		lintNS = ""
+	}
+	objs, err := o.load(p, lintNS)
+	if err != nil {
+		return planned{client: c, parent: as, err: err}
+	}
+	if err := cls.ping(ctx, p); err != nil {
+		return planned{err: err}
+	}
+	opts := o.Plan
+	opts.Namespace, opts.ApplySet, opts.Progress = c.Namespace, as, nil
+	var depPlans []*plan.Plan
+	for _, d := range deps {
+		depPlans = append(depPlans, d.Plan)
+	}
+	opts.Pending = plan.PendingOf(opts.Pending, depPlans...)
+	pl, err := plan.Make(ctx, c, objs, opts)
+	if err != nil {
+		return planned{client: c, parent: as, err: err}
+	}
+	pr.Plan, pr.Status = pl, NoChanges
+	if pl.HasChanges() {
+		pr.Status = Changes
+	}
+	return planned{client: c, parent: as}
+}
+
+// fail records err as the project's failure.
+func (pr *ProjectReport) fail(err error) {
+	pr.Status, pr.Error = Failed, err.Error()
+	var le *errLint
+	if errors.As(err, &le) {
+		pr.Findings = le.findings
+	}
+}
+
+func newReport(ps []project.Project) *Report {
+	r := &Report{Version: FormatVersion, Projects: make([]ProjectReport, len(ps))}
+	for i, p := range ps {
+		r.Projects[i] = ProjectReport{Project: p, Cluster: p.Cluster(), Namespace: p.Namespace, ApplySet: p.ApplySet}
+	}
+	return r
+}
