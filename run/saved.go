@@ -10,8 +10,10 @@ import (
 )
 
 // projectFile is the format of the files plan --out DIR writes, one per
-// project (docs/plan-format.md): the project's report, its plan included
-// (Secret values too: keep plan files private, as plan --out FILE's).
+// project (docs/plan-format.md): the project's report with its plan, as
+// the views show it. The objects themselves are left out, so the files
+// carry no Secret value and can travel as CI artifacts; they are for
+// kubeplan comment, not for kubeplan apply.
 type projectFile struct {
 	Kind    string `json:"kind"` // fileKind
 	Version int    `json:"version"`
@@ -32,6 +34,14 @@ func SaveDir(dir string, r *Report) error {
 		return fmt.Errorf("writing plans: %w", err)
 	}
 	for _, p := range r.Projects {
+		if p.Plan != nil {
+			pl := *p.Plan
+			pl.Changes = slices.Clone(pl.Changes)
+			for i := range pl.Changes {
+				pl.Changes[i].Object = nil
+			}
+			p.Plan = &pl
+		}
 		data, err := json.MarshalIndent(projectFile{Kind: fileKind, Version: FormatVersion, ProjectReport: p}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("encoding the plan of %s: %w", p.Project.Name, err)
