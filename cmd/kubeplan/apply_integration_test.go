@@ -69,14 +69,14 @@ func TestIntegrationApplyFromGit(t *testing.T) {
 	})
 	args := []string{"apply", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset", "--source", g.bare, "--ref", "main", "--path", "manifests", "--timeout", "60s"}
 
-	code, stdout, stderr := run(args...)
+	code, stdout, stderr := cli(args...)
 	if code != 0 || !strings.Contains(stdout, "deployment.apps/web created") || !strings.HasSuffix(stdout, "in sync with "+sha+" seed\n") {
 		t.Fatalf("first apply: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	// Again: nothing to do, still in sync, and nothing written: not the
 	// parent, not even the lock.
 	rvBefore := c.Kubectl(t, "-n", ns, "get", "configmap", "gitops-applyset", "-o", "jsonpath={.metadata.resourceVersion}")
-	if code, stdout, _ := run(args...); code != 0 || !strings.Contains(stdout, "Apply: 0 created, 0 configured, 0 pruned, 2 unchanged.") || !strings.HasSuffix(stdout, "in sync with "+sha+" seed\n") {
+	if code, stdout, _ := cli(args...); code != 0 || !strings.Contains(stdout, "Apply: 0 created, 0 configured, 0 pruned, 2 unchanged.") || !strings.HasSuffix(stdout, "in sync with "+sha+" seed\n") {
 		t.Errorf("no-op: exit %d\n%s", code, stdout)
 	}
 	rvAfter := c.Kubectl(t, "-n", ns, "get", "configmap", "gitops-applyset", "-o", "jsonpath={.metadata.resourceVersion}")
@@ -90,7 +90,7 @@ func TestIntegrationApplyFromGit(t *testing.T) {
 	// The typo commit writes nothing and fails with the line and column.
 	typo := g.commit("replicas typo", map[string]string{"manifests/deployment.yaml": deploy("three")})
 	rv := c.Kubectl(t, "-n", ns, "get", "deployment", "web", "-o", "jsonpath={.metadata.resourceVersion}")
-	code, stdout, stderr = run(args...)
+	code, stdout, stderr = cli(args...)
 	if code != 1 || !strings.Contains("\n"+stderr, "\nmanifests/deployment.yaml:6:13: error schema: spec.replicas must be an integer") || strings.Contains(stdout, "configured") {
 		t.Errorf("typo %s: exit %d\nstdout:\n%s\nstderr:\n%s", typo, code, stdout, stderr)
 	}
@@ -105,13 +105,13 @@ func TestIntegrationApplyFromGit(t *testing.T) {
 	g.git(g.clone, "revert", "--no-edit", "HEAD")
 	g.git(g.clone, "push", "-q", "origin", "main")
 	head := g.git(g.clone, "rev-parse", "--short=7", "HEAD")
-	code, stdout, stderr = run(args...)
+	code, stdout, stderr = cli(args...)
 	if code != 0 || !strings.HasSuffix(stdout, "in sync with "+head+" Revert \"replicas typo\"\n") {
 		t.Errorf("revert: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
 	// status, read-only, as the narrow identity.
-	code, stdout, stderr = run("status", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset")
+	code, stdout, stderr = cli("status", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset")
 	full := g.git(g.clone, "rev-parse", "HEAD")
 	if code != 0 || !strings.Contains(stdout, "Revision:  "+full) || !strings.Contains(stdout, "Result:    ok") ||
 		!strings.Contains(stdout, "deployment.apps/web") || !strings.Contains(stdout, "Current") {
@@ -120,7 +120,7 @@ func TestIntegrationApplyFromGit(t *testing.T) {
 
 	// --drift=report: a hand edit exits 2 and writes nothing.
 	c.Kubectl(t, "-n", ns, "scale", "deployment/web", "--replicas=5")
-	if code, stdout, _ := run(append(args, "--drift=report")...); code != 2 || !strings.Contains(stdout, "spec.replicas is 5") {
+	if code, stdout, _ := cli(append(args, "--drift=report")...); code != 2 || !strings.Contains(stdout, "spec.replicas is 5") {
 		t.Errorf("drift report: exit %d\n%s", code, stdout)
 	}
 	if got := c.Kubectl(t, "-n", ns, "get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"); got != "5" {
@@ -130,7 +130,7 @@ func TestIntegrationApplyFromGit(t *testing.T) {
 	g.git(g.clone, "rm", "-q", "manifests/configmap.yaml")
 	g.git(g.clone, "commit", "-q", "-m", "drop settings")
 	g.git(g.clone, "push", "-q", "origin", "main")
-	if code, stdout, _ := run(args...); code != 0 || !strings.Contains(stdout, "configmap/settings pruned") || !strings.Contains(stdout, "deployment.apps/web configured") {
+	if code, stdout, _ := cli(args...); code != 0 || !strings.Contains(stdout, "configmap/settings pruned") || !strings.Contains(stdout, "deployment.apps/web configured") {
 		t.Errorf("prune from git: exit %d\n%s", code, stdout)
 	}
 }
@@ -149,7 +149,7 @@ func TestIntegrationPlanFromGitBranch(t *testing.T) {
 	g := newGitRepo(t)
 	g.commit("seed", map[string]string{"manifests/configmap.yaml": settings("EUR")})
 	common := []string{"--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset", "--source", g.bare, "--path", "manifests"}
-	if code, stdout, stderr := run(append([]string{"apply", "--ref", "main"}, common...)...); code != 0 {
+	if code, stdout, stderr := cli(append([]string{"apply", "--ref", "main"}, common...)...); code != 0 {
 		t.Fatalf("apply main: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	g.git(g.clone, "checkout", "-q", "-b", "topic")
@@ -159,7 +159,7 @@ func TestIntegrationPlanFromGitBranch(t *testing.T) {
 	topic := g.git(g.clone, "rev-parse", "HEAD")
 	rv := c.Kubectl(t, "-n", ns, "get", "configmap", "settings", "-o", "jsonpath={.metadata.resourceVersion}")
 
-	code, stdout, stderr := run(append([]string{"plan", "--ref", "topic", "-o", "json"}, common...)...)
+	code, stdout, stderr := cli(append([]string{"plan", "--ref", "topic", "-o", "json"}, common...)...)
 	if code != 0 {
 		t.Fatalf("plan topic: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -175,10 +175,10 @@ func TestIntegrationPlanFromGitBranch(t *testing.T) {
 		t.Errorf("plan wrote the ConfigMap (%s -> %s)", rv, got)
 	}
 	// --source is for paths or git, not both; --ref needs --source.
-	if code, _, stderr := run("plan", "--kubeconfig", kc, "-n", ns, "--source", g.bare, "manifests"); code != 1 || !strings.Contains(stderr, "either --source or paths") {
+	if code, _, stderr := cli("plan", "--kubeconfig", kc, "-n", ns, "--source", g.bare, "manifests"); code != 1 || !strings.Contains(stderr, "either --source or paths") {
 		t.Errorf("--source with a path: exit %d\n%s", code, stderr)
 	}
-	if code, _, stderr := run("plan", "--kubeconfig", kc, "-n", ns, "--ref", "topic", "."); code != 1 || !strings.Contains(stderr, "--ref and --path go with --source") {
+	if code, _, stderr := cli("plan", "--kubeconfig", kc, "-n", ns, "--ref", "topic", "."); code != 1 || !strings.Contains(stderr, "--ref and --path go with --source") {
 		t.Errorf("--ref without --source: exit %d\n%s", code, stderr)
 	}
 }

@@ -64,7 +64,7 @@ func TestIntegrationApplyAsksInATerminal(t *testing.T) {
 		case 1:
 			code, _, stderr = runTerminal(map[string]string{"CI": "true"}, "", args...)
 		case 2:
-			code, _, stderr = run(args...)
+			code, _, stderr = cli(args...)
 		}
 		if code != 0 || strings.Contains(stderr, "Enter a value") || live() != v {
 			t.Errorf("case %d: exit %d, live %q\n%s", i, code, live(), stderr)

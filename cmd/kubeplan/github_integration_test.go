@@ -215,7 +215,7 @@ func TestIntegrationGitHubPlanComment(t *testing.T) {
 	// Second run, after a change: the same comment is edited, nothing else.
 	write("configmap.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {currency: USD}\n")
 	srv.ResetLog()
-	code, stdout, stderr := run(base...)
+	code, stdout, stderr := cli(base...)
 	if code != 0 || strings.Contains(stdout, "::") || !strings.HasSuffix(stdout, "Plan: 0 to add, 1 to change, 0 to prune, 1 unchanged.\n") {
 		t.Fatalf("second plan: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -265,17 +265,17 @@ func TestIntegrationGitHubPlanComment(t *testing.T) {
 	// Apply the change, then apply again: the drift-repair workflow's
 	// has-changes goes true, then false.
 	applyArgs := []string{"apply", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset", "--config", cfg, "--timeout", "60s", dir}
-	if code, _, stderr := run(applyArgs...); code != 0 || sim.outputValues(t)["has-changes"] != "true" {
+	if code, _, stderr := cli(applyArgs...); code != 0 || sim.outputValues(t)["has-changes"] != "true" {
 		t.Fatalf("apply change: exit %d, outputs %q\n%s", code, sim.outputValues(t), stderr)
 	}
-	if code, _, stderr := run(applyArgs...); code != 0 || sim.outputValues(t)["has-changes"] != "false" || sim.outputValues(t)["summary"] != "Apply: 0 created, 0 configured, 0 pruned, 2 unchanged." {
+	if code, _, stderr := cli(applyArgs...); code != 0 || sim.outputValues(t)["has-changes"] != "false" || sim.outputValues(t)["summary"] != "Apply: 0 created, 0 configured, 0 pruned, 2 unchanged." {
 		t.Fatalf("apply in sync: exit %d, outputs %q\n%s", code, sim.outputValues(t), stderr)
 	}
 
 	// A read-only token: a warning, and the plan keeps its exit code.
 	srv.ResetLog()
 	srv.ReadOnly = true
-	code, stdout, stderr = run(append(base, "--detailed-exitcode")...)
+	code, stdout, stderr = cli(append(base, "--detailed-exitcode")...)
 	if code != 0 || !strings.Contains(stderr, "::warning title=kubeplan plan::cannot comment on pull request #7: 403 Resource not accessible by integration; give the workflow 'pull-requests: write'") {
 		t.Errorf("read-only token: exit %d\n%s", code, stderr)
 	}
@@ -286,7 +286,7 @@ func TestIntegrationGitHubPlanComment(t *testing.T) {
 	// neither goes on showing the last plan as current.
 	write("configmap.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {currency: [USD]}\n")
 	srv.ResetLog()
-	code, stdout, stderr = run(base...)
+	code, stdout, stderr = cli(base...)
 	if code != 1 || stdout != "" || !strings.Contains(stderr, "configmap.yaml:4:8: error schema: data.currency must be a string") {
 		t.Fatalf("failing plan: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -307,12 +307,12 @@ func TestIntegrationGitHubPlanComment(t *testing.T) {
 
 	// --comment=false, and an event other than a pull request: no request.
 	srv.ResetLog()
-	if code, _, stderr := run(append(base, "--comment=false")...); code != 0 || len(srv.Calls()) != 0 {
+	if code, _, stderr := cli(append(base, "--comment=false")...); code != 0 || len(srv.Calls()) != 0 {
 		t.Errorf("--comment=false: exit %d, requests %q\n%s", code, srv.Calls(), stderr)
 	}
 	// -o json keeps stdout pure JSON: masks and notes go to stderr.
 	t.Setenv("GITHUB_EVENT_NAME", "push")
-	code, stdout, stderr = run(append(base, "-o", "json")...)
+	code, stdout, stderr = cli(append(base, "-o", "json")...)
 	var doc struct{ Version int }
 	if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil || doc.Version != 1 || len(srv.Calls()) != 0 {
 		t.Errorf("push event: exit %d, %v, requests %q\nstdout:\n%s\nstderr:\n%s", code, err, srv.Calls(), stdout, stderr)
@@ -324,7 +324,7 @@ func TestIntegrationGitHubPlanComment(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "secret.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr = run(base...)
+	code, _, stderr = cli(base...)
 	for _, w := range []string{
 		"\n::warning file=" + filepath.Join(dir, "configmap.yaml") + ",line=1,title=drift::configmap/settings was changed in the cluster, and applying takes it back:%0Adata.currency (set by kubectl-patch)\n",
 		"\n::warning title=prune::applying deletes secret/db from the cluster: it is no longer in the manifests\n",

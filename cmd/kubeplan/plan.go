@@ -28,6 +28,7 @@ type planFlags struct {
 	detailedExitcode bool
 	githubToken      string
 	comment          bool
+	sel              selectFlags
 }
 
 func newPlanCmd(s streams) *cobra.Command {
@@ -84,6 +85,7 @@ In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, an
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(planFormats(), ", ")+" (github: text, the GitHub Actions extras come with GITHUB_ACTIONS=true)")
 	fl.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none (1 stays any error)")
 	fl.StringVar(&f.githubToken, "github-token", "", "token for the pull-request comment in GitHub Actions (default $GITHUB_TOKEN)")
+	f.sel.add(fl, "plan")
 	fl.BoolVar(&f.comment, "comment", true, "in GitHub Actions on a pull_request event with a token: create or update the plan comment on the pull request")
 	return cmd
 }
@@ -104,6 +106,9 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if f.sel.on() {
+		return planProjects(ctx, cmd, s, f, format, args)
+	}
 	client, as, err := f.cluster.connect()
 	if err != nil {
 		return err

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/render/ghview"
+	"github.com/kubeplan/kubeplan/run"
+)
+
+// planProjects is plan over projects (--project, --all, --changed-since):
+// every project planned against its own cluster, namespace and ApplySet;
+// a section each, a total, one pull-request comment.
+func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, format string, args []string) error {
+	var gh *ghview.Run
+	pr, err := newProjectRun(ctx, cmd, s, &f.sel, &f.input, &f.git, &f.cluster, args)
+	if s.githubMode() {
+		gh = newRunView(s, f.githubToken, f.comment, pr, f.cluster.kube.BearerToken, f.git.password())
+	}
+	if err != nil {
+		if gh != nil {
+			gh.Failed(ctx, err)
+		}
+		return err
+	}
+	pr.opts.Done = progressLines(s, "planned")
+	if gh != nil {
+		pr.opts.Loaded = gh.Loaded
+	}
+	r, err := run.Plan(ctx, pr.projects, pr.opts)
+	if err != nil {
+		if gh != nil {
+			gh.Failed(ctx, err)
+		}
+		return err
+	}
+	if f.out != "" {
+		if err := run.SaveDir(f.out, r); err != nil {
+			return err
+		}
+	}
+	if len(r.Projects) == 0 {
+		fmt.Fprintln(s.err, "kubeplan: no project selected: nothing to plan")
+	}
+	if err := render.RunPlan(s.out, format, r, render.RunOptions{Color: format == "text" && s.color(s.out)}); err != nil {
+		return err
+	}
+	if gh != nil {
+		if err := gh.Done(ctx, r); err != nil {
+			return err
+		}
+	}
+	if err := runError(r); err != nil {
+		return err
+	}
+	if f.detailedExitcode && r.HasChanges() {
+		return exitError{exitChanges}
+	}
+	return nil
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/render/ghview"
+	"github.com/kubeplan/kubeplan/run"
+)
+
+// projectRun is what plan and apply share to run over projects: the
+// source, the selected projects and the engine's options.
+type projectRun struct {
+	src      source
+	projects []project.Project
+	opts     run.Options
+	scope    string // the pull-request comment's scope (ghview.RunOptions)
+}
+
+// newProjectRun reads the source (local ROOT or --source), selects the
+// projects and builds the options every project shares.
+func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *selectFlags, in *inputFlags, git *gitFlags, cf *clusterFlags, args []string) (*projectRun, error) {
+	if err := sel.refuseSetFlags(cmd, "namespace", "applyset"); err != nil {
+		return nil, err
+	}
+	if _, err := projectRoot(args); err != nil {
+		return nil, err
+	}
+	src, err := git.checkout(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	root := "."
+	if len(src.paths) > 0 {
+		root = src.paths[0]
+	}
+	if git.source != "" {
+		render.Planning(s.err, src.rev)
+	}
+	li, lo, err := in.check(cmd, s, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	li.Rename = relativeTo(src.root)
+	li.Load.Root = src.root
+	ps, err := sel.choose(root, li.Load.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ps {
+		if ps[i].ApplySet == "" {
+			ps[i].ApplySet = "configmap/kubeplan-" + ps[i].Name
+		}
+	}
+	cfgFile := "-"
+	if cfg, err := in.config(); err == nil && cfg.File != "" {
+		cfgFile = cfg.File
+	}
+	return &projectRun{
+		src:      src,
+		projects: ps,
+		scope:    cfgFile,
+		opts: run.Options{
+			Root:    root,
+			Connect: cf.connector(),
+			Lint:    func(project.Project) (lint.Input, lint.Options, error) { return li, lo, nil },
+			Plan:    cf.planOptions(&kube.Client{}, nil, src.revision(), nil),
+		},
+	}, nil
+}
+
+// connector connects to a project's cluster: its kubeconfig and context
+// from kubeplan.yaml, else the command line's.
+func (f *clusterFlags) connector() run.Connector {
+	return func(p project.Project) (*kube.Client, string, error) {
+		kf := kube.ForCluster(f.kube, p.Kubeconfig, p.Context)
+		c, err := kube.Connect(kf)
+		if err != nil {
+			return nil, p.Cluster(), err
+		}
+		return c, kube.ContextName(kf), nil
+	}
+}
+
+// progressLines prints, in a terminal, one line on stderr as each project
+// is done.
+func progressLines(s streams, verb string) func(run.ProjectReport) {
+	if !s.errTerminal {
+		return nil
+	}
+	return func(pr run.ProjectReport) {
+		what := string(pr.Status)
+		if pr.Plan != nil && pr.Status == run.Changes {
+			what = strings.TrimSuffix(pr.Plan.Summary().String(), ".")
+		}
+		fmt.Fprintf(s.err, "kubeplan: %s %s: %s\n", verb, pr.Project.Name, what)
+	}
+}
+
+// runError is the error of a run over projects: which failed, which were
+// skipped (their sections say why).
+func runError(r *run.Report) error {
+	var failed, skipped []string
+	for _, p := range r.Projects {
+		switch p.Status {
+		case run.Failed:
+			failed = append(failed, p.Project.Name)
+		case run.Skipped:
+			skipped = append(skipped, p.Project.Name)
+		}
+	}
+	if len(failed)+len(skipped) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("%d of %d projects failed", len(failed), len(r.Projects))
+	if len(failed) > 0 {
+		msg += ": " + strings.Join(failed, ", ")
+	}
+	if len(skipped) > 0 {
+		msg += fmt.Sprintf("; %d skipped: %s", len(skipped), strings.Join(skipped, ", "))
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// newRunView is GitHub mode for a run over projects. Its comment's scope
+// is the repository, the config file and the workflow: runs of other
+// configs or workflows (against other clusters) keep their own comments.
+func newRunView(s streams, token string, comment bool, pr *projectRun, bearer *string, gitPassword string) *ghview.Run {
+	if token == "" {
+		token = s.env()("GITHUB_TOKEN")
+	}
+	cfg := "-"
+	if pr != nil {
+		cfg = pr.scope
+	}
+	return ghview.NewRun(s.env(), s.err, ghview.RunOptions{Token: token, Comment: comment, Version: kubeplanVersion(),
+		Secrets: []string{deref(bearer), gitPassword}, Scope: commentScope(s, cfg)})
+}
+
+// commentScope is "owner/repo:kubeplan.yaml@workflow".
+func commentScope(s streams, config string) string {
+	return s.env()("GITHUB_REPOSITORY") + ":" + filepath.ToSlash(config) + "@" + s.env()("GITHUB_WORKFLOW")
+}
