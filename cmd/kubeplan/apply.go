@@ -34,6 +34,7 @@ type applyFlags struct {
 	drift       string
 	autoApprove bool
 	replace     []string
+	sel         selectFlags
 }
 
 func newApplyCmd(s streams) *cobra.Command {
@@ -97,6 +98,7 @@ or "Plan: ..." line) are written to $GITHUB_OUTPUT.
 	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
 	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
 	fl.BoolVar(&f.autoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
+	f.sel.add(fl, "apply")
 	fl.StringArrayVar(&f.replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
 	return cmd
 }
@@ -113,24 +115,30 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	client, as, err := f.cluster.connect()
-	if err != nil {
-		return err
-	}
-	r := &applyRun{cmd: cmd, s: s, f: f, client: client, as: as}
-	if s.githubMode() {
-		r.gh = ghview.NewApply(s.env(), s.err, client.Namespace, applySetName(as), deref(f.cluster.kube.BearerToken), f.git.password())
+	var once func(context.Context, []string) error
+	if f.sel.on() {
+		once = func(ctx context.Context, args []string) error { return applyProjects(ctx, cmd, s, f, args) }
+	} else {
+		client, as, err := f.cluster.connect()
+		if err != nil {
+			return err
+		}
+		r := &applyRun{cmd: cmd, s: s, f: f, client: client, as: as}
+		if s.githubMode() {
+			r.gh = ghview.NewApply(s.env(), s.err, client.Namespace, applySetName(as), deref(f.cluster.kube.BearerToken), f.git.password())
+		}
+		once = r.once
 	}
 	if f.interval <= 0 {
 		// Ctrl-C or SIGTERM stops planning (nothing is written) or the
 		// health wait; writes under way always finish (apply.Execute).
 		// A second signal kills the process.
 		go func() { <-ctx.Done(); stop() }()
-		return r.once(ctx, args)
+		return once(ctx, args)
 	}
 	for {
 		// A run is never interrupted half way: SIGTERM ends the loop after it.
-		if err := r.once(context.Background(), args); err != nil {
+		if err := once(context.Background(), args); err != nil {
 			var ee exitError
 			if !errors.As(err, &ee) {
 				fmt.Fprintln(s.err, "kubeplan: "+err.Error())
@@ -184,7 +192,7 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 	if err == nil {
 		opts := apply.Options{FieldManager: r.f.cluster.fieldManager, ApplySet: as, Version: kubeplanVersion(), Concurrency: r.f.cluster.concurrency,
 			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Deadline: deadline, Reporter: view,
-			Revision: pl.Revision, Replace: r.f.replace, LockDuration: r.lockDuration(), Adopt: r.f.cluster.adopt}
+			Revision: pl.Revision, Replace: r.f.replace, LockDuration: lockDuration(r.s), Adopt: r.f.cluster.adopt}
 		rep.Result, err = apply.Reconcile(ctx, r.client, pl, opts)
 		view.Close() // the bar ends before the result is printed
 	} else if as != nil && recordable(err) {
@@ -274,8 +282,8 @@ func recordable(err error) bool {
 // lockDuration is the Lease duration of the apply lock: 60s, or
 // $KUBEPLAN_LOCK_DURATION (for the fault tests, which stop a holder past
 // its Lease).
-func (r *applyRun) lockDuration() time.Duration {
-	d, err := time.ParseDuration(r.s.env()("KUBEPLAN_LOCK_DURATION"))
+func lockDuration(s streams) time.Duration {
+	d, err := time.ParseDuration(s.env()("KUBEPLAN_LOCK_DURATION"))
 	if err != nil || d < time.Second {
 		return 0
 	}

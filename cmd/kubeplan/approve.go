@@ -19,20 +19,28 @@ var errNotApproved = errors.New("apply cancelled: nothing was written")
 // and neither --auto-approve nor --interval says otherwise (the caller
 // skips it for a saved plan). A plan without changes is not asked about.
 func (r *applyRun) approve(pl *plan.Plan) error {
-	if !r.s.terminal || r.f.autoApprove || r.f.interval > 0 || r.s.env()("CI") == "true" || !pl.HasChanges() {
+	return ask(r.s, r.f, pl.HasChanges(), func() error {
+		return render.Plan(r.s.out, "text", pl, render.PlanOptions{Color: r.s.color(r.s.out)})
+	})
+}
+
+// ask shows what would be written (show) and asks for "yes", when a
+// person is there to answer and there are changes.
+func ask(s streams, f *applyFlags, changes bool, show func() error) error {
+	if !s.terminal || f.autoApprove || f.interval > 0 || s.env()("CI") == "true" || !changes {
 		return nil
 	}
-	if err := render.Plan(r.s.out, "text", pl, render.PlanOptions{Color: r.s.color(r.s.out)}); err != nil {
+	if err := show(); err != nil {
 		return err
 	}
-	render.ApplyQuestion(r.s.err)
-	line, err := bufio.NewReader(r.s.in).ReadString('\n')
+	render.ApplyQuestion(s.err)
+	line, err := bufio.NewReader(s.in).ReadString('\n')
 	if err != nil && line == "" {
-		fmt.Fprintln(r.s.err)
+		fmt.Fprintln(s.err)
 	}
 	if strings.TrimSpace(line) != "yes" {
 		return errNotApproved
 	}
-	fmt.Fprintln(r.s.err)
+	fmt.Fprintln(s.err)
 	return nil
 }

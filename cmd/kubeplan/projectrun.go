@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -54,11 +55,6 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	ps, err := sel.choose(root, li.Load.Exclude)
 	if err != nil {
 		return nil, err
-	}
-	for i := range ps {
-		if ps[i].ApplySet == "" {
-			ps[i].ApplySet = "configmap/kubeplan-" + ps[i].Name
-		}
 	}
 	cfgFile := "-"
 	if cfg, err := in.config(); err == nil && cfg.File != "" {
@@ -145,7 +141,28 @@ func newRunView(s streams, token string, comment bool, pr *projectRun, bearer *s
 		Secrets: []string{deref(bearer), gitPassword}, Scope: commentScope(s, cfg)})
 }
 
-// commentScope is "owner/repo:kubeplan.yaml@workflow".
+// commentScope is "owner/repo:kubeplan.yaml@workflow": the config named
+// relative to the root of the git repository holding it.
 func commentScope(s streams, config string) string {
-	return s.env()("GITHUB_REPOSITORY") + ":" + filepath.ToSlash(config) + "@" + s.env()("GITHUB_WORKFLOW")
+	return s.env()("GITHUB_REPOSITORY") + ":" + repoRelative(config) + "@" + s.env()("GITHUB_WORKFLOW")
+}
+
+// repoRelative is path relative to the root of the git repository holding
+// it (the nearest directory above with .git), with "/"; path cleaned when
+// there is none.
+func repoRelative(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil || path == "-" {
+		return filepath.ToSlash(path)
+	}
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			if rel, err := filepath.Rel(d, abs); err == nil {
+				return filepath.ToSlash(rel)
+			}
+		}
+		if filepath.Dir(d) == d {
+			return filepath.ToSlash(filepath.Clean(path))
+		}
+	}
 }

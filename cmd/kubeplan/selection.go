@@ -53,6 +53,16 @@ func projectRoot(args []string) (string, error) {
 
 // choose returns the selected projects under root, sorted by path.
 func (f *selectFlags) choose(root string, exclude []string) ([]project.Project, error) {
+	ps, err := f.chooseAll(root, exclude)
+	for i := range ps {
+		if ps[i].ApplySet == "" {
+			ps[i].ApplySet = "configmap/kubeplan-" + ps[i].Name
+		}
+	}
+	return ps, err
+}
+
+func (f *selectFlags) chooseAll(root string, exclude []string) ([]project.Project, error) {
 	ps, err := selectProjects(root, exclude, f.changedSince)
 	if err != nil || len(f.projects) == 0 {
 		return ps, err

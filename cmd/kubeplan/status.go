@@ -13,12 +13,15 @@ import (
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/run"
 )
 
 type statusFlags struct {
 	kube     *genericclioptions.ConfigFlags
 	applySet string
 	output   string
+	sel      selectFlags
+	config   inputFlags
 }
 
 func newStatusCmd(s streams) *cobra.Command {
@@ -37,24 +40,40 @@ func newStatusCmd(s streams) *cobra.Command {
 Read-only, and it never reads Secrets: it works with the built-in view role. Secret members
 are counted out of the list.
 
+With --project, --all or --changed-since [PATH], the status of each selected project of the
+repository (its own cluster, namespace and ApplySet, see kubeplan projects): a table, then the
+failed ones' errors.
+
 ` + exitCodesHelp,
 		Example: `  kubeplan status -n store --applyset configmap/gitops-applyset
-  kubeplan status -n store --applyset configmap/gitops-applyset -o json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runStatus(s, f) },
+  kubeplan status -n store --applyset configmap/gitops-applyset -o json
+  kubeplan status --all`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runStatus(cmd, s, f, args) },
 	}
 	f.kube.AddFlags(cmd.Flags())
-	cmd.Flags().StringVar(&f.applySet, "applyset", "", "the ApplySet, as configmap/NAME or secret/NAME (required)")
-	cmd.Flags().StringVarP(&f.output, "output", "o", "text", "output format: text or json")
-	_ = cmd.MarkFlagRequired("applyset")
+	fl := cmd.Flags()
+	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet, as configmap/NAME or secret/NAME (required without --project, --all or --changed-since)")
+	fl.StringVarP(&f.output, "output", "o", "text", "output format: text or json")
+	f.sel.add(fl, "show")
+	fl.StringVar(&f.config.configFile, "config", "", "config file, with --project, --all or --changed-since (default: kubeplan.yaml found walking up to the repository root)")
 	return cmd
 }
 
-func runStatus(s streams, f *statusFlags) error {
+func runStatus(cmd *cobra.Command, s streams, f *statusFlags, args []string) error {
 	if !slices.Contains([]string{"text", "json"}, f.output) {
 		return fmt.Errorf("unknown --output %q: want text or json", f.output)
 	}
 	ctx := context.Background()
+	if f.sel.on() {
+		return statusProjects(ctx, cmd, s, f, args)
+	}
+	if len(args) > 0 {
+		return fmt.Errorf("status takes no PATH without --project, --all or --changed-since")
+	}
+	if f.applySet == "" {
+		return fmt.Errorf("--applyset is required (or select projects with --project, --all or --changed-since)")
+	}
 	c, as, err := connectSet(ctx, f.kube, f.applySet)
 	if err != nil {
 		return err
@@ -78,4 +97,30 @@ func connectSet(ctx context.Context, kf *genericclioptions.ConfigFlags, applySet
 	}
 	as, err := applyset.ParseParentFlag(applySet, c.Namespace)
 	return c, as, err
+}
+
+// statusProjects is status over projects: each selected project's
+// ApplySet, read concurrently.
+func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statusFlags, args []string) error {
+	root, err := projectRoot(args)
+	if err != nil {
+		return err
+	}
+	if err := f.sel.refuseSetFlags(cmd, "namespace", "applyset"); err != nil {
+		return err
+	}
+	cfg, err := f.config.config()
+	if err != nil {
+		return err
+	}
+	ps, err := f.sel.choose(root, cfg.ExcludePatterns())
+	if err != nil {
+		return err
+	}
+	cf := clusterFlags{kube: f.kube}
+	r := run.ReadStatus(ctx, ps, cf.connector(), 0)
+	if err := render.RunStatus(s.out, f.output, r); err != nil {
+		return err
+	}
+	return runError(r)
 }
