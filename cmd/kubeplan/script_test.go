@@ -39,6 +39,9 @@ func (s stopCluster) Run() int {
 	if err := testkube.StopShared(); err != nil && code == 0 {
 		code = 1
 	}
+	if err := stopPair(); err != nil && code == 0 {
+		code = 1
+	}
 	return code
 }
 
@@ -79,6 +82,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitCode,
 			"cluster":  cmdCluster(t),
+			"clusters": cmdClusters(t),
 			"lease":    cmdLease,
 		},
 	})
