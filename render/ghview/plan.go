@@ -28,6 +28,7 @@ type Plan struct {
 	token    string
 	comment  bool
 	version  string // kubeplan's, for the User-Agent
+	cluster  string
 	ns       string
 	applySet string
 }
@@ -39,16 +40,17 @@ type PlanOptions struct {
 	Version string // kubeplan's version
 	// Secrets are other values to mask (a cluster token, a git password).
 	Secrets []string
-	// Namespace and ApplySet name what the plan is about, for the
-	// comment's marker and headings.
-	Namespace, ApplySet string
+	// Cluster, Namespace and ApplySet name what the plan is about, for
+	// the comment's marker and headings. Cluster is the kubeconfig
+	// context ("" when the current one is used unnamed).
+	Cluster, Namespace, ApplySet string
 }
 
 // NewPlan starts the view: before anything else is printed it registers
 // the tokens kubeplan was given with ::add-mask::.
 func NewPlan(env ghactions.Env, stderr io.Writer, o PlanOptions) *Plan {
 	v := &Plan{step: newStep(env, stderr), run: env.Run(), token: o.Token, comment: o.Comment, version: o.Version,
-		ns: o.Namespace, applySet: o.ApplySet}
+		cluster: o.Cluster, ns: o.Namespace, applySet: o.ApplySet}
 	v.mask.add(append([]string{o.Token}, o.Secrets...)...)
 	return v
 }
@@ -109,7 +111,7 @@ func (v *Plan) postComment(ctx context.Context, markdown func(room int) (string,
 		v.warn(title, "not commenting on the pull request: "+err.Error())
 		return
 	}
-	marker := ghcomment.Marker(v.ns, v.applySet)
+	marker := ghcomment.Marker(v.cluster, v.ns, v.applySet)
 	// Bytes are never fewer than characters, so this fits GitHub's limit.
 	md, err := markdown(ghcomment.MaxChars - len(marker) - 1)
 	if err != nil {
