@@ -84,13 +84,18 @@ func runPlanSection(p run.ProjectReport, popts PlanOptions) runMdSection {
 	case p.Status == run.Failed:
 		s.content = func(budget int) string { return runFailedMarkdown(p, budget, hint) }
 	default:
-		text := "Skipped."
-		if p.Error != "" {
-			text = "Skipped: " + strings.Join(mdLines(p.Error), "<br>")
-		}
-		s.content = func(budget int) string { return fitOrNote(mdLayout{limit: -1}, text+"\n", budget) }
+		s.content = runSkippedContent(p)
 	}
 	return s
+}
+
+// runSkippedContent is a skipped project's section: the reason.
+func runSkippedContent(p run.ProjectReport) func(budget int) string {
+	text := "Skipped."
+	if p.Error != "" {
+		text = "Skipped: " + strings.Join(mdLines(p.Error), "<br>")
+	}
+	return func(budget int) string { return fitOrNote(mdLayout{limit: -1}, text+"\n", budget) }
 }
 
 // runFailedMarkdown is a failed project's section: the failed-plan report
@@ -98,21 +103,28 @@ func runPlanSection(p run.ProjectReport, popts PlanOptions) runMdSection {
 func runFailedMarkdown(p run.ProjectReport, budget int, hint string) string {
 	var b strings.Builder
 	_ = PlanFailedMarkdown(&b, p.Namespace, p.ApplySet, cmp.Or(p.Error, "failed"), 0)
-	rows := &mdSection{one: "finding", many: "findings", tail: true, intro: "\n| | location | rule | message |\n|---|---|---|---|\n"}
-	for _, f := range p.Findings {
-		rows.rows = append(rows.rows, lintRow(f))
-	}
-	l := mdLayout{head: b.String(), secs: []*mdSection{rows}, limit: min(budget, math.MaxInt32),
-		note: mdNoteText{why: "this project's share of the limit", what: "list", where: hint}}
+	l := runFindingsLayout(b.String(), p, budget, hint)
 	if l.fits() {
 		return mdFit(l.head, l.secs, l.limit, l.note)
 	}
-	if budget < 200 {
+	if budget < 200 { // too little for a useful error
 		return ""
 	}
 	b.Reset()
 	_ = PlanFailedMarkdown(&b, p.Namespace, p.ApplySet, cmp.Or(p.Error, "failed"), budget)
 	return b.String()
+}
+
+// runFindingsLayout lays out head and a table of the project's lint
+// findings, cut from the end to fit budget; the note says the full list
+// is in where (markdown).
+func runFindingsLayout(head string, p run.ProjectReport, budget int, where string) mdLayout {
+	rows := &mdSection{one: "finding", many: "findings", tail: true, intro: "\n| | location | rule | message |\n|---|---|---|---|\n"}
+	for _, f := range p.Findings {
+		rows.rows = append(rows.rows, lintRow(f))
+	}
+	return mdLayout{head: head, secs: []*mdSection{rows}, limit: min(budget, math.MaxInt32),
+		note: mdNoteText{why: "this project's share of the limit", what: "list", where: where}}
 }
 
 // runMdHead is the heading and total of a run's markdown, and a caution
