@@ -18,7 +18,7 @@ import (
 //	**Total: 3 projects, 1 with changes, 1 failed, 1 skipped: 1 to add, 1 to change, 1 to prune, 3 unchanged.**
 //
 //	> [!CAUTION]                                       when a project failed or was skipped
-//	> 1 project failed and 1 was skipped; see their sections below.
+//	> 1 project failed and 1 was skipped; see below.
 //
 //	| project | cluster | namespace | add | change | prune | drift | status |
 //	|---|---|---|--:|--:|--:|--:|---|
@@ -147,7 +147,7 @@ func runMdHead(verb string, r *run.Report, total string) string {
 			}
 			parts = append(parts, what+" "+verb+" skipped")
 		}
-		h += "\n> [!CAUTION]\n> " + strings.Join(parts, " and ") + "; see their sections below.\n"
+		h += "\n> [!CAUTION]\n> " + strings.Join(parts, " and ") + "; see below.\n"
 	}
 	return h
 }

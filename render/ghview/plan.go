@@ -24,10 +24,7 @@ import (
 // request for a reason that has nothing to do with its manifests.
 type Plan struct {
 	step
-	run      ghactions.Run
-	token    string
-	comment  bool
-	version  string // kubeplan's, for the User-Agent
+	commenter
 	cluster  string
 	ns       string
 	applySet string
@@ -49,7 +46,7 @@ type PlanOptions struct {
 // NewPlan starts the view: before anything else is printed it registers
 // the tokens kubeplan was given with ::add-mask::.
 func NewPlan(env ghactions.Env, stderr io.Writer, o PlanOptions) *Plan {
-	v := &Plan{step: newStep(env, stderr), run: env.Run(), token: o.Token, comment: o.Comment, version: o.Version,
+	v := &Plan{step: newStep(env, stderr), commenter: newCommenter(env, o.Token, o.Comment, o.Version),
 		cluster: o.Cluster, ns: o.Namespace, applySet: o.ApplySet}
 	v.mask.add(append([]string{o.Token}, o.Secrets...)...)
 	return v
@@ -70,7 +67,7 @@ func (v *Plan) Done(ctx context.Context, pl *plan.Plan) error {
 	if err := v.outputs("has-changes", boolText(pl.HasChanges()), "summary", pl.Summary().String()); err != nil {
 		return err
 	}
-	v.postComment(ctx, func(room int) (string, error) {
+	v.post(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), func(room int) (string, error) {
 		var b strings.Builder
 		err := render.Plan(&b, "markdown", pl, render.PlanOptions{MaxBytes: room, SummaryURL: v.run.URL()})
 		return b.String(), err
@@ -86,47 +83,9 @@ func (v *Plan) Failed(ctx context.Context, planErr error) {
 	v.summary("kubeplan plan", func(w io.Writer, room int) error {
 		return render.PlanFailedMarkdown(w, v.ns, v.applySet, text, room)
 	})
-	v.postComment(ctx, func(room int) (string, error) {
+	v.post(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), func(room int) (string, error) {
 		var b strings.Builder
 		err := render.PlanFailedMarkdown(&b, v.ns, v.applySet, text, room)
 		return b.String(), err
 	})
-}
-
-// postComment creates or updates the pull request's plan comment for this
-// namespace and ApplySet, with markdown made to fit in room bytes. It only
-// acts on pull_request and pull_request_target events, with a token and
-// comments on; problems are warnings (see Plan).
-func (v *Plan) postComment(ctx context.Context, markdown func(room int) (string, error)) {
-	if !v.comment || !v.run.IsPullRequest() {
-		return
-	}
-	const title = "kubeplan plan"
-	if v.token == "" {
-		v.warn(title, "not commenting on the pull request: no token (set GITHUB_TOKEN: ${{ github.token }} or pass --github-token; --comment=false turns this off)")
-		return
-	}
-	pr, err := v.run.PullRequestNumber()
-	if err != nil {
-		v.warn(title, "not commenting on the pull request: "+err.Error())
-		return
-	}
-	marker := ghcomment.Marker(v.cluster, v.ns, v.applySet)
-	// Bytes are never fewer than characters, so this fits GitHub's limit.
-	md, err := markdown(ghcomment.MaxChars - len(marker) - 1)
-	if err != nil {
-		v.warn(title, fmt.Sprintf("cannot comment on pull request #%d: %v", pr, err))
-		return
-	}
-	c := &ghcomment.Client{BaseURL: v.run.APIURL, Token: v.token, UserAgent: "kubeplan/" + v.version}
-	res, err := c.Upsert(ctx, ghcomment.Target{Repository: v.run.Repository, Number: pr}, marker, ghcomment.Body(marker, md, v.run.URL()))
-	if err != nil {
-		v.warn(title, v.mask.scrub(err.Error()))
-		return
-	}
-	verb := "updated"
-	if res.Created {
-		verb = "created"
-	}
-	fmt.Fprintf(v.err, "kubeplan: %s the plan comment on pull request #%d: %s\n", verb, pr, res.URL)
 }

@@ -1,0 +1,119 @@
+package ghview
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/internal/ghcomment"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/run"
+)
+
+// Run is the GitHub view of a run over many projects (plan or apply with
+// --all, --project, --changed-since): masks, drift and prune annotations
+// of every project, one job summary, the outputs has-changes and summary
+// (the "Total: ..." line), and for a plan on a pull request ONE sticky
+// comment for the whole run. Like Plan's, the comment is best effort.
+type Run struct {
+	step
+	commenter
+	marker string
+	mu     sync.Mutex // Loaded runs in every project's goroutine
+}
+
+// RunOptions configure the run view.
+type RunOptions struct {
+	Token   string // GitHub token for the comment
+	Comment bool   // comment on pull requests
+	Version string // kubeplan's version
+	// Secrets are other values to mask (cluster tokens, a git password).
+	Secrets []string
+	// Scope names what the run covers, for the comment's marker
+	// (ghcomment.ScopeMarker): the repository and the config file, e.g.
+	// "acme/shop:kubeplan.yaml", plus a name when one pull request has
+	// several runs of the same config ("acme/shop:kubeplan.yaml prod").
+	// Runs with the same scope update the same comment; the caller builds
+	// it.
+	Scope string
+}
+
+// NewRun starts the view: before anything else is printed it registers
+// the tokens kubeplan was given with ::add-mask::.
+func NewRun(env ghactions.Env, stderr io.Writer, o RunOptions) *Run {
+	v := &Run{step: newStep(env, stderr), commenter: newCommenter(env, o.Token, o.Comment, o.Version),
+		marker: ghcomment.ScopeMarker(o.Scope)}
+	v.mask.add(append([]string{o.Token}, o.Secrets...)...)
+	return v
+}
+
+// Loaded masks the Secret values of a project's manifests; projects load
+// concurrently, so it may be called from several goroutines.
+func (v *Run) Loaded(objs []*manifest.Object) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.mask.objects(objs)
+}
+
+// Done reports a planned run: annotations, job summary, outputs, comment.
+// Projects that failed are shown as failed; the caller decides the exit
+// code.
+func (v *Run) Done(ctx context.Context, r *run.Report) error {
+	r = v.scrubbed(r)
+	for _, a := range render.RunAnnotations(r) {
+		fmt.Fprintln(v.err, a.String())
+	}
+	v.summary("kubeplan plan", func(w io.Writer, room int) error {
+		return render.RunPlan(w, "markdown", r, render.RunOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
+	})
+	if err := v.outputs("has-changes", boolText(r.HasChanges()), "summary", render.RunSummary(r)); err != nil {
+		return err
+	}
+	v.post(ctx, v.step, v.marker, func(room int) (string, error) {
+		var b strings.Builder
+		err := render.RunPlan(&b, "markdown", r, render.RunOptions{MaxBytes: room, SummaryURL: v.run.URL()})
+		return b.String(), err
+	})
+	return nil
+}
+
+// Failed reports a run that could not start or finish as a whole (a bad
+// config, no projects), so that neither the job summary nor the pull
+// request goes on showing older plans as current.
+func (v *Run) Failed(ctx context.Context, runErr error) {
+	text := v.mask.scrub(runErr.Error())
+	v.summary("kubeplan plan", func(w io.Writer, room int) error {
+		return render.PlanFailedMarkdown(w, "", "", text, room)
+	})
+	v.post(ctx, v.step, v.marker, func(room int) (string, error) {
+		var b strings.Builder
+		err := render.PlanFailedMarkdown(&b, "", "", text, room)
+		return b.String(), err
+	})
+}
+
+// Applied reports an applied run: job summary and the outputs has-changes
+// (true when a project wrote an object) and summary.
+func (v *Run) Applied(r *run.Report) error {
+	r = v.scrubbed(r)
+	v.summary("kubeplan apply", func(w io.Writer, room int) error {
+		return render.RunApplyMarkdown(w, r, room)
+	})
+	return v.outputs("has-changes", boolText(r.Total().WithChanges > 0), "summary", render.RunApplySummary(r))
+}
+
+// scrubbed is r with every masked value hidden in the projects' errors,
+// for the summary and the comment, which the runner does not mask.
+func (v *Run) scrubbed(r *run.Report) *run.Report {
+	cp := *r
+	cp.Projects = slices.Clone(r.Projects)
+	for i := range cp.Projects {
+		cp.Projects[i].Error = v.mask.scrub(cp.Projects[i].Error)
+	}
+	return &cp
+}
