@@ -141,3 +141,12 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
+
+// writeJSONRaw is writeJSON without HTML escaping (<, > and & as they
+// are), as the plan and lint JSON.
+func writeJSONRaw(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/kubeplan/kubeplan/plan"
@@ -53,10 +52,7 @@ func planJSON(w io.Writer, p *plan.Plan, _ PlanOptions) error {
 		ApplySet:  p.Parent,
 		Changes:   jsonChanges(p),
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return writeJSONRaw(w, doc)
 }
 
 // jsonSummaryOf is the "summary" object of the plan JSON.

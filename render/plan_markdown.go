@@ -65,14 +65,7 @@ func planMarkdownLayout(p *plan.Plan, opts PlanOptions) mdLayout {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	hint := opts.SummaryHint
-	if hint == "" {
-		hint = defaultSummaryHint
-	}
-	hint = mdText(hint)
-	if opts.SummaryURL != "" {
-		hint = "[" + hint + "](" + mdURL(opts.SummaryURL) + ")"
-	}
+	hint := mdHint(opts.SummaryHint, opts.SummaryURL)
 	why := opts.LimitName
 	if why == "" {
 		why = "GitHub's " + thousands(limit) + "-character limit"
@@ -80,6 +73,19 @@ func planMarkdownLayout(p *plan.Plan, opts PlanOptions) mdLayout {
 	cs := sortedChanges(p)
 	secs := []*mdSection{mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdDiffs(p, cs)}
 	return mdLayout{head: mdHead(p), secs: secs, limit: limit, note: mdNoteText{why: mdText(why), what: "plan", where: hint}}
+}
+
+// mdHint says where the full text is, as markdown: hint (default "the
+// job summary"), a link to url when there is one.
+func mdHint(hint, url string) string {
+	if hint == "" {
+		hint = defaultSummaryHint
+	}
+	hint = mdText(hint)
+	if url != "" {
+		hint = "[" + hint + "](" + mdURL(url) + ")"
+	}
+	return hint
 }
 
 func mdHead(p *plan.Plan) string {

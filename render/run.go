@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,32 +10,15 @@ import (
 )
 
 // RunOptions are the choices the caller makes for the views of a run over
-// many projects (RunPlan, RunApply).
-type RunOptions struct {
-	// Color enables ANSI colour in the text format (see PlanOptions).
-	Color bool
-	// MaxBytes caps the markdown output (UTF-8 bytes, final newline
-	// included). 0 means DefaultMaxBytes, GitHub's comment limit.
-	MaxBytes int
-	// SummaryHint says where the full plans are when markdown had to cut
-	// some, e.g. "the job log"; default "the job summary".
-	SummaryHint string
-	// SummaryURL, when set, makes SummaryHint a link to it (the run page,
-	// where the job summary is).
-	SummaryURL string
-	// LimitName names the limit MaxBytes stands for, e.g. "the job
-	// summary's 1 MiB limit"; default "GitHub's N-character limit".
-	LimitName string
-}
+// many projects (RunPlan, RunApply): the same as for one plan. MaxBytes
+// caps the whole markdown, which the projects' sections share.
+type RunOptions = PlanOptions
 
 type runRenderer func(w io.Writer, r *run.Report, o RunOptions) error
 
 // runPlanRenderers maps --output names to renderers, in the order
 // RunPlanFormats lists them.
-var runPlanRenderers = []struct {
-	name   string
-	render runRenderer
-}{
+var runPlanRenderers = formats[runRenderer]{
 	{"text", runPlanText},
 	{"markdown", runPlanMarkdown},
 	{"json", runPlanJSON},
@@ -42,28 +26,21 @@ var runPlanRenderers = []struct {
 
 // RunPlanFormats returns the formats RunPlan accepts, in a stable order:
 // the same as PlanFormats.
-func RunPlanFormats() []string {
-	names := make([]string, len(runPlanRenderers))
-	for i, r := range runPlanRenderers {
-		names[i] = r.name
-	}
-	return names
-}
+func RunPlanFormats() []string { return runPlanRenderers.names() }
 
 // RunPlan writes the plans of a run in the given format: a section per
 // project, in the report's order, and the total. An unknown format is an
 // error that lists the valid ones, and nothing is written. Like Plan, no
 // format prints Change.Object.
 func RunPlan(w io.Writer, format string, r *run.Report, o RunOptions) error {
-	for _, f := range runPlanRenderers {
-		if f.name == format {
-			if r == nil {
-				return fmt.Errorf("render: nil run report")
-			}
-			return f.render(w, r, o)
-		}
+	render, err := runPlanRenderers.find(format)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(RunPlanFormats(), ", "))
+	if r == nil {
+		return errors.New("render: nil run report")
+	}
+	return render(w, r, o)
 }
 
 // RunSummary is the last line of a planned run, the plans' summary lines

@@ -68,29 +68,25 @@ type jsonRunApplyProject struct {
 
 func runApplyJSON(w io.Writer, r *run.Report) error {
 	t := r.Total()
-	doc := struct {
-		Version  int                   `json:"version"`
-		Projects []jsonRunApplyProject `json:"projects"`
-		Total    struct {
-			Projects    int `json:"projects"`
-			Applied     int `json:"applied"`
-			WithChanges int `json:"withChanges"`
-			Failed      int `json:"failed"`
-			Skipped     int `json:"skipped"`
-		} `json:"total"`
-	}{Version: run.FormatVersion, Projects: []jsonRunApplyProject{}}
-	doc.Total.Projects, doc.Total.WithChanges, doc.Total.Failed, doc.Total.Skipped = t.Projects, t.WithChanges, t.Failed, t.Skipped
+	total := struct {
+		Projects    int `json:"projects"`
+		Applied     int `json:"applied"`
+		WithChanges int `json:"withChanges"`
+		Failed      int `json:"failed"`
+		Skipped     int `json:"skipped"`
+	}{Projects: t.Projects, WithChanges: t.WithChanges, Failed: t.Failed, Skipped: t.Skipped}
 	for _, p := range r.Projects {
 		if p.Status == run.Applied {
-			doc.Total.Applied++
+			total.Applied++
 		}
+	}
+	return writeRunJSON(w, r, total, func(p run.ProjectReport) jsonRunApplyProject {
 		jp := jsonRunApplyProject{jsonRunProject: jsonProject(p), Result: p.Result}
 		if jp.Result != nil && jp.Result.Objects == nil {
 			res := *jp.Result
 			res.Objects = []apply.ObjectResult{}
 			jp.Result = &res
 		}
-		doc.Projects = append(doc.Projects, jp)
-	}
-	return writeJSONRaw(w, doc)
+		return jp
+	})
 }

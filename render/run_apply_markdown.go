@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -30,20 +29,16 @@ func RunApplyMarkdown(w io.Writer, r *run.Report, maxBytes int) error {
 	if maxBytes <= 0 {
 		maxBytes = math.MaxInt
 	}
-	var head strings.Builder
-	head.WriteString(runMdHead("kubeplan apply", r, RunApplySummary(r)))
-	head.WriteString("\n| project | cluster | namespace | result | status |\n|---|---|---|---|---|\n")
-	secs := make([]runMdSection, len(r.Projects))
-	for i, p := range r.Projects {
-		result := "-"
-		if p.Result != nil {
-			result = applyCounts(p.Result.Objects)
-		}
-		fmt.Fprintf(&head, "| %s | %s | %s | %s | %s |\n", mdCode(runName(p), true), mdCode(p.Cluster, true), mdCode(p.Namespace, true), result, runMdStatus(p.Status))
-		secs[i] = runApplySection(p)
-	}
-	_, err := io.WriteString(w, runMdFit(head.String(), secs, maxBytes))
-	return err
+	return runMarkdown(w, r, runMdDoc{verb: "kubeplan apply", total: RunApplySummary(r), limit: maxBytes,
+		columns: "result |", align: "---|",
+		cells: func(p run.ProjectReport) string {
+			if p.Result == nil {
+				return "- |"
+			}
+			return applyCounts(p.Result.Objects) + " |"
+		},
+		section: runApplySection,
+	})
 }
 
 // runApplySection is a project's section of the apply markdown: its

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/kubeplan/kubeplan/lint"
@@ -36,18 +35,26 @@ import (
 // A project without a plan (failed before it, or skipped) has neither
 // summary nor changes. Readers must ignore fields they do not know.
 func runPlanJSON(w io.Writer, r *run.Report, _ RunOptions) error {
-	doc := struct {
-		Version  int                  `json:"version"`
-		Projects []jsonRunPlanProject `json:"projects"`
-		Total    run.Total            `json:"total"`
-	}{Version: run.FormatVersion, Projects: []jsonRunPlanProject{}, Total: r.Total()}
-	for _, p := range r.Projects {
+	return writeRunJSON(w, r, r.Total(), func(p run.ProjectReport) jsonRunPlanProject {
 		jp := jsonRunPlanProject{jsonRunProject: jsonProject(p)}
 		if p.Plan != nil {
 			s := jsonSummaryOf(p.Plan.Summary())
 			jp.Revision, jp.Summary, jp.Changes = p.Plan.Revision, &s, jsonChanges(p.Plan)
 		}
-		doc.Projects = append(doc.Projects, jp)
+		return jp
+	})
+}
+
+// writeRunJSON writes the document every run JSON is:
+// {"version": run.FormatVersion, "projects": [project(p)...], "total": total}.
+func writeRunJSON[P any](w io.Writer, r *run.Report, total any, project func(run.ProjectReport) P) error {
+	doc := struct {
+		Version  int `json:"version"`
+		Projects []P `json:"projects"`
+		Total    any `json:"total"`
+	}{Version: run.FormatVersion, Projects: make([]P, 0, len(r.Projects)), Total: total}
+	for _, p := range r.Projects {
+		doc.Projects = append(doc.Projects, project(p))
 	}
 	return writeJSONRaw(w, doc)
 }
@@ -74,12 +81,4 @@ type jsonRunPlanProject struct {
 	Revision string           `json:"revision,omitempty"`
 	Summary  *jsonPlanSummary `json:"summary,omitempty"`
 	Changes  []jsonChange     `json:"changes,omitempty"`
-}
-
-// writeJSONRaw is writeJSON without HTML escaping, as the plan JSON.
-func writeJSONRaw(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }

@@ -49,30 +49,47 @@ func runPlanMarkdown(w io.Writer, r *run.Report, o RunOptions) error {
 		why = "GitHub's " + thousands(limit) + "-character limit"
 	}
 	popts := PlanOptions{SummaryHint: o.SummaryHint, SummaryURL: o.SummaryURL, LimitName: "this project's share of " + why}
+	return runMarkdown(w, r, runMdDoc{verb: "kubeplan plan", total: RunSummary(r), limit: limit,
+		columns: "add | change | prune | drift |", align: "--:|--:|--:|--:|",
+		cells: func(p run.ProjectReport) string {
+			if p.Plan == nil {
+				return "- | - | - | - |"
+			}
+			s := p.Plan.Summary()
+			return fmt.Sprintf("%d | %d | %d | %d |", s.Add, s.Change+s.Replace+s.Release, s.Prune, s.Drifted)
+		},
+		section: func(p run.ProjectReport) runMdSection { return runPlanSection(p, popts) },
+	})
+}
+
+// runMdDoc is what the plan and apply markdown of a run differ in.
+type runMdDoc struct {
+	verb, total    string // "kubeplan plan", the total line
+	columns, align string // the table's columns between namespace and status
+	cells          func(run.ProjectReport) string
+	section        func(run.ProjectReport) runMdSection
+	limit          int
+}
+
+// runMarkdown writes the heading, total and table of d, then the
+// projects' sections, in d.limit bytes (runMdFit).
+func runMarkdown(w io.Writer, r *run.Report, d runMdDoc) error {
 	var head strings.Builder
-	head.WriteString(runMdHead("kubeplan plan", r, RunSummary(r)))
-	head.WriteString("\n| project | cluster | namespace | add | change | prune | drift | status |\n|---|---|---|--:|--:|--:|--:|---|\n")
+	head.WriteString(runMdHead(d.verb, r, d.total))
+	head.WriteString("\n| project | cluster | namespace | " + d.columns + " status |\n|---|---|---|" + d.align + "---|\n")
 	secs := make([]runMdSection, len(r.Projects))
 	for i, p := range r.Projects {
-		counts := "| - | - | - | - "
-		if p.Plan != nil {
-			s := p.Plan.Summary()
-			counts = fmt.Sprintf("| %d | %d | %d | %d ", s.Add, s.Change+s.Replace+s.Release, s.Prune, s.Drifted)
-		}
-		fmt.Fprintf(&head, "| %s | %s | %s %s| %s |\n", mdCode(runName(p), true), mdCode(p.Cluster, true), mdCode(p.Namespace, true), counts, runMdStatus(p.Status))
-		secs[i] = runPlanSection(p, popts)
+		fmt.Fprintf(&head, "| %s | %s | %s | %s %s |\n", mdCode(runName(p), true), mdCode(p.Cluster, true), mdCode(p.Namespace, true), d.cells(p), runMdStatus(p.Status))
+		secs[i] = d.section(p)
 	}
-	_, err := io.WriteString(w, runMdFit(head.String(), secs, limit))
+	_, err := io.WriteString(w, runMdFit(head.String(), secs, d.limit))
 	return err
 }
 
 // runPlanSection is a project's section of the plan markdown.
 func runPlanSection(p run.ProjectReport, popts PlanOptions) runMdSection {
 	s := runMdSection{title: runName(p) + ": " + string(p.Status), open: p.Status == run.Changes || p.Status == run.Failed}
-	hint := mdText(cmp.Or(popts.SummaryHint, defaultSummaryHint))
-	if popts.SummaryURL != "" {
-		hint = "[" + hint + "](" + mdURL(popts.SummaryURL) + ")"
-	}
+	hint := mdHint(popts.SummaryHint, popts.SummaryURL)
 	switch {
 	case p.Plan != nil && p.Status != run.Failed:
 		s.title = runName(p) + ": " + p.Plan.Summary().String()

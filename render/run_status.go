@@ -98,17 +98,11 @@ type jsonRunStatusProject struct {
 
 func runStatusJSON(w io.Writer, r *run.Report) error {
 	t := r.Total()
-	doc := struct {
-		Version  int                    `json:"version"`
-		Projects []jsonRunStatusProject `json:"projects"`
-		Total    struct {
-			Projects int `json:"projects"`
-			Failed   int `json:"failed"`
-		} `json:"total"`
-	}{Version: run.FormatVersion, Projects: []jsonRunStatusProject{}}
-	doc.Total.Projects, doc.Total.Failed = t.Projects, t.Failed
-	for _, p := range r.Projects {
-		doc.Projects = append(doc.Projects, jsonRunStatusProject{jsonRunProject: jsonProject(p), Health: p.Health})
-	}
-	return writeJSONRaw(w, doc)
+	total := struct {
+		Projects int `json:"projects"`
+		Failed   int `json:"failed"`
+	}{t.Projects, t.Failed}
+	return writeRunJSON(w, r, total, func(p run.ProjectReport) jsonRunStatusProject {
+		return jsonRunStatusProject{jsonRunProject: jsonProject(p), Health: p.Health}
+	})
 }

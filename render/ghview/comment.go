@@ -3,9 +3,12 @@ package ghview
 import (
 	"context"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/ghcomment"
+	"github.com/kubeplan/kubeplan/render"
 )
 
 // commenter keeps a view's sticky pull-request comment (Plan's, one per
@@ -56,4 +59,40 @@ func (c commenter) post(ctx context.Context, s step, marker string, markdown fun
 		verb = "created"
 	}
 	fmt.Fprintf(s.err, "kubeplan: %s the plan comment on pull request #%d: %s\n", verb, pr, res.URL)
+}
+
+// failed puts what failed in the job summary and the comment marked
+// marker, with every secret the view knows of replaced by ***.
+func (c commenter) failed(ctx context.Context, s step, marker, namespace, applySet string, err error) {
+	text := s.mask.scrub(err.Error())
+	s.summary("kubeplan plan", func(w io.Writer, room int) error {
+		return render.PlanFailedMarkdown(w, namespace, applySet, text, room)
+	})
+	c.post(ctx, s, marker, func(room int) (string, error) {
+		var b strings.Builder
+		err := render.PlanFailedMarkdown(&b, namespace, applySet, text, room)
+		return b.String(), err
+	})
+}
+
+// planned reports plans: the annotations, the markdown (rendered by
+// markdown with the options given) in the job summary and the comment
+// marked marker, and the outputs has-changes and summary.
+func (c commenter) planned(ctx context.Context, s step, marker string, anns []ghactions.Annotation, hasChanges bool, summary string,
+	markdown func(w io.Writer, o render.PlanOptions) error) error {
+	for _, a := range anns {
+		fmt.Fprintln(s.err, a.String())
+	}
+	s.summary("kubeplan plan", func(w io.Writer, room int) error {
+		return markdown(w, render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
+	})
+	if err := s.outputs("has-changes", boolText(hasChanges), "summary", summary); err != nil {
+		return err
+	}
+	c.post(ctx, s, marker, func(room int) (string, error) {
+		var b strings.Builder
+		err := markdown(&b, render.PlanOptions{MaxBytes: room, SummaryURL: c.run.URL()})
+		return b.String(), err
+	})
+	return nil
 }

@@ -2,9 +2,7 @@ package ghview
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/ghcomment"
@@ -58,34 +56,15 @@ func (v *Plan) Loaded(objs []*manifest.Object) { v.mask.objects(objs) }
 // Done reports a plan: drift and prune warnings, job summary, outputs,
 // comment.
 func (v *Plan) Done(ctx context.Context, pl *plan.Plan) error {
-	for _, a := range render.PlanAnnotations(pl) {
-		fmt.Fprintln(v.err, a.String())
-	}
-	v.summary("kubeplan plan", func(w io.Writer, room int) error {
-		return render.Plan(w, "markdown", pl, render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
-	})
-	if err := v.outputs("has-changes", boolText(pl.HasChanges()), "summary", pl.Summary().String()); err != nil {
-		return err
-	}
-	v.post(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), func(room int) (string, error) {
-		var b strings.Builder
-		err := render.Plan(&b, "markdown", pl, render.PlanOptions{MaxBytes: room, SummaryURL: v.run.URL()})
-		return b.String(), err
-	})
-	return nil
+	return v.planned(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), render.PlanAnnotations(pl),
+		pl.HasChanges(), pl.Summary().String(), func(w io.Writer, o render.PlanOptions) error {
+			return render.Plan(w, "markdown", pl, o)
+		})
 }
 
 // Failed reports a plan that could not be made, so neither the job summary
 // nor the pull request goes on showing an older plan as if it were current.
 // The error is shown with every secret the view knows of replaced by ***.
 func (v *Plan) Failed(ctx context.Context, planErr error) {
-	text := v.mask.scrub(planErr.Error())
-	v.summary("kubeplan plan", func(w io.Writer, room int) error {
-		return render.PlanFailedMarkdown(w, v.ns, v.applySet, text, room)
-	})
-	v.post(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), func(room int) (string, error) {
-		var b strings.Builder
-		err := render.PlanFailedMarkdown(&b, v.ns, v.applySet, text, room)
-		return b.String(), err
-	})
+	v.failed(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), v.ns, v.applySet, planErr)
 }

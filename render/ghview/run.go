@@ -2,10 +2,8 @@ package ghview
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
@@ -65,36 +63,15 @@ func (v *Run) Loaded(objs []*manifest.Object) {
 // code.
 func (v *Run) Done(ctx context.Context, r *run.Report) error {
 	r = v.scrubbed(r)
-	for _, a := range render.RunAnnotations(r) {
-		fmt.Fprintln(v.err, a.String())
-	}
-	v.summary("kubeplan plan", func(w io.Writer, room int) error {
-		return render.RunPlan(w, "markdown", r, render.RunOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
-	})
-	if err := v.outputs("has-changes", boolText(r.HasChanges()), "summary", render.RunSummary(r)); err != nil {
-		return err
-	}
-	v.post(ctx, v.step, v.marker, func(room int) (string, error) {
-		var b strings.Builder
-		err := render.RunPlan(&b, "markdown", r, render.RunOptions{MaxBytes: room, SummaryURL: v.run.URL()})
-		return b.String(), err
-	})
-	return nil
+	return v.planned(ctx, v.step, v.marker, render.RunAnnotations(r), r.HasChanges(), render.RunSummary(r),
+		func(w io.Writer, o render.RunOptions) error { return render.RunPlan(w, "markdown", r, o) })
 }
 
 // Failed reports a run that could not start or finish as a whole (a bad
 // config, no projects), so that neither the job summary nor the pull
 // request goes on showing older plans as current.
 func (v *Run) Failed(ctx context.Context, runErr error) {
-	text := v.mask.scrub(runErr.Error())
-	v.summary("kubeplan plan", func(w io.Writer, room int) error {
-		return render.PlanFailedMarkdown(w, "", "", text, room)
-	})
-	v.post(ctx, v.step, v.marker, func(room int) (string, error) {
-		var b strings.Builder
-		err := render.PlanFailedMarkdown(&b, "", "", text, room)
-		return b.String(), err
-	})
+	v.failed(ctx, v.step, v.marker, "", "", runErr)
 }
 
 // Applied reports an applied run: job summary and the outputs has-changes
