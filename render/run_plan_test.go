@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/run"
 )
 
@@ -204,5 +205,22 @@ func TestRunPlanMarkdownTiny(t *testing.T) {
 		if o, c := strings.Count(out, "<details"), strings.Count(out, "</details>"); o != c || strings.Count(out, "```")%2 != 0 {
 			t.Errorf("limit %d: unbalanced blocks:\n%s", limit, out)
 		}
+	}
+}
+
+func TestRunAnnotations(t *testing.T) {
+	anns := RunAnnotations(runFixture())
+	var titles []string
+	for _, a := range anns {
+		titles = append(titles, a.Title)
+	}
+	// The report's order, and in each project PlanAnnotations' order.
+	want := "prune in shop-db-prod, drift in shop-web-prod, prune in shop-web-prod"
+	if got := strings.Join(titles, ", "); got != want {
+		t.Errorf("titles = %s, want %s", got, want)
+	}
+	// Capped for the whole run, not per project.
+	if anns := RunAnnotations(bigRun(5, 40, 10)); len(anns) != ghactions.MaxAnnotations+1 || !strings.Contains(anns[len(anns)-1].Message, "more drift") {
+		t.Errorf("%d annotations, last %+v", len(anns), anns[len(anns)-1])
 	}
 }
