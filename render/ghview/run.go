@@ -9,6 +9,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/ghcomment"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/run"
 )
@@ -56,6 +57,14 @@ func (v *Run) Loaded(objs []*manifest.Object) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.mask.objects(objs)
+}
+
+// SavedPlan masks the Secret values a saved plan carries (kubeplan
+// comment merging the plan files of separate jobs).
+func (v *Run) SavedPlan(p *plan.Plan) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.mask.plan(p)
 }
 
 // Done reports a planned run: annotations, job summary, outputs, comment.

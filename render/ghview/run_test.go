@@ -84,18 +84,18 @@ func TestRunDoneOneCommentPerScope(t *testing.T) {
 	human := srv.AddComment(ghRepo, ghPR, "alice", "LGTM")
 	single := srv.AddComment(ghRepo, ghPR, "github-actions[bot]", ghcomment.Marker("prod", "shop-prod", "configmap/kubeplan-shop-web-prod")+"\nold single plan")
 	ctx := context.Background()
-	plan := func(scope, cluster string) (actionsEnv, string) {
+	planRun := func(scope, cluster string) (actionsEnv, string) {
 		a := newActionsEnv(t, srv)
 		var stderr strings.Builder
 		v := NewRun(a.env, &stderr, RunOptions{Token: ghToken, Comment: true, Version: "0.1.0", Scope: scope})
-		v.Loaded(secretObject())
+		v.SavedPlan(&plan.Plan{Changes: []plan.Change{{Object: secretObject()[0].Content}}})
 		if err := v.Done(ctx, shopRun(cluster)); err != nil {
 			t.Fatal(err)
 		}
 		return a, stderr.String()
 	}
 
-	a, stderr := plan("acme/shop:kubeplan.yaml", "prod")
+	a, stderr := planRun("acme/shop:kubeplan.yaml", "prod")
 	if !strings.Contains(stderr, "::add-mask::"+secret) || !strings.Contains(stderr, "::warning file=shop/web/prod/settings.yaml,line=3,title=drift in shop-web-prod::") ||
 		!strings.Contains(stderr, "::warning title=prune in shop-web-prod::") || !strings.Contains(stderr, "created the plan comment on pull request #7") {
 		t.Errorf("stderr:\n%s", stderr)
@@ -111,9 +111,9 @@ func TestRunDoneOneCommentPerScope(t *testing.T) {
 	}
 
 	// The same scope again (on another cluster's plans): the same comment.
-	plan("acme/shop:kubeplan.yaml", "prod-eu")
+	planRun("acme/shop:kubeplan.yaml", "prod-eu")
 	// Another scope: a comment of its own.
-	plan("acme/shop:kubeplan.yaml staging", "staging")
+	planRun("acme/shop:kubeplan.yaml staging", "staging")
 
 	bodies := map[string]string{}
 	for _, c := range srv.Comments(ghRepo, ghPR) {
