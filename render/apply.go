@@ -109,11 +109,18 @@ func applyJSON(w io.Writer, r ApplyReport) error {
 // replaced objects only when there are some ("..., 1 replaced, 0 pruned, ..."),
 // and so released and skipped ones ("..., 0 pruned, 1 released, 1 skipped, ...").
 func ApplySummary(res *apply.Result) string {
-	n := map[apply.Outcome]int{}
+	var objs []apply.ObjectResult
 	if res != nil {
-		for _, o := range res.Objects {
-			n[o.Outcome]++
-		}
+		objs = res.Objects
+	}
+	return "Apply: " + applyCounts(objs)
+}
+
+// applyCounts is ApplySummary without "Apply: ".
+func applyCounts(objs []apply.ObjectResult) string {
+	n := map[apply.Outcome]int{}
+	for _, o := range objs {
+		n[o.Outcome]++
 	}
 	replaced := ""
 	if n[apply.Replaced] > 0 {
@@ -126,11 +133,20 @@ func ApplySummary(res *apply.Result) string {
 	if n[apply.Skipped] > 0 {
 		more += fmt.Sprintf("%d skipped, ", n[apply.Skipped])
 	}
-	return fmt.Sprintf("Apply: %d created, %d configured, %s%d pruned, %s%d unchanged.", n[apply.Created], n[apply.Configured], replaced, n[apply.Pruned], more, n[apply.Unchanged])
+	return fmt.Sprintf("%d created, %d configured, %s%d pruned, %s%d unchanged.", n[apply.Created], n[apply.Configured], replaced, n[apply.Pruned], more, n[apply.Unchanged])
 }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeJSONRaw is writeJSON without HTML escaping (<, > and & as they
+// are), as the plan and lint JSON.
+func writeJSONRaw(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }

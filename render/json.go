@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/kubeplan/kubeplan/lint"
@@ -59,10 +58,7 @@ func lintJSON(w io.Writer, rep lint.Report, _ LintOptions) error {
 		},
 		Findings: findings,
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return writeJSONRaw(w, doc)
 }
 
 type jsonLintDoc struct {

@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/kubeplan/kubeplan/lint"
 )
@@ -23,10 +22,7 @@ type LintOptions struct {
 type lintRenderer func(w io.Writer, rep lint.Report, opts LintOptions) error
 
 // lintRenderers maps --output names to renderers, in the order LintFormats lists them.
-var lintRenderers = []struct {
-	name   string
-	render lintRenderer
-}{
+var lintRenderers = formats[lintRenderer]{
 	{"text", lintText},
 	{"json", lintJSON},
 	{"sarif", lintSARIF},
@@ -35,23 +31,16 @@ var lintRenderers = []struct {
 }
 
 // LintFormats returns the formats Lint accepts, in a stable order.
-func LintFormats() []string {
-	names := make([]string, len(lintRenderers))
-	for i, r := range lintRenderers {
-		names[i] = r.name
-	}
-	return names
-}
+func LintFormats() []string { return lintRenderers.names() }
 
 // Lint writes rep to w in the given format. An unknown format is an error
 // that lists the valid ones.
 func Lint(w io.Writer, format string, rep lint.Report, opts LintOptions) error {
-	for _, r := range lintRenderers {
-		if r.name == format {
-			return r.render(w, rep, opts)
-		}
+	render, err := lintRenderers.find(format)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(LintFormats(), ", "))
+	return render(w, rep, opts)
 }
 
 // objectLabel names the object a finding is about for people:

@@ -39,23 +39,14 @@ const defaultSummaryHint = "the job summary"
 type planRenderer func(w io.Writer, p *plan.Plan, opts PlanOptions) error
 
 // planRenderers maps --output names to renderers, in the order PlanFormats lists them.
-var planRenderers = []struct {
-	name   string
-	render planRenderer
-}{
+var planRenderers = formats[planRenderer]{
 	{"text", planText},
 	{"markdown", planMarkdown},
 	{"json", planJSON},
 }
 
 // PlanFormats returns the formats Plan accepts, in a stable order.
-func PlanFormats() []string {
-	names := make([]string, len(planRenderers))
-	for i, r := range planRenderers {
-		names[i] = r.name
-	}
-	return names
-}
+func PlanFormats() []string { return planRenderers.names() }
 
 // Plan writes p to w in the given format. An unknown format is an error that
 // lists the valid ones, and nothing is written. Every format lists the
@@ -63,15 +54,14 @@ func PlanFormats() []string {
 // Change.Object, which holds Secret values in the clear; diffs and drift
 // values are printed as the plan package masked them.
 func Plan(w io.Writer, format string, p *plan.Plan, opts PlanOptions) error {
-	for _, r := range planRenderers {
-		if r.name == format {
-			if p == nil {
-				return errors.New("render: nil plan")
-			}
-			return r.render(w, p, opts)
-		}
+	render, err := planRenderers.find(format)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(PlanFormats(), ", "))
+	if p == nil {
+		return errors.New("render: nil plan")
+	}
+	return render(w, p, opts)
 }
 
 // actionRank orders actions the way people read a plan: what appears, what

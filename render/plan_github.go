@@ -17,6 +17,11 @@ import (
 // first, then drift, then replacements; when more were left out, a last
 // notice says how many and that the job summary has the whole plan.
 func PlanAnnotations(p *plan.Plan) []ghactions.Annotation {
+	return capAnnotations(planAnnotations(p))
+}
+
+// planAnnotations are PlanAnnotations, all of them.
+func planAnnotations(p *plan.Plan) []ghactions.Annotation {
 	var out []ghactions.Annotation
 	for _, c := range sortedChanges(p) {
 		if c.Owner == "" {
@@ -50,6 +55,12 @@ func PlanAnnotations(p *plan.Plan) []ghactions.Annotation {
 		out = append(out, ghactions.Annotation{Level: ghactions.LevelWarning, Title: "prune",
 			Message: "applying deletes " + changeLabel(p, c.Ref) + " from the cluster: it is no longer in the manifests"})
 	}
+	return out
+}
+
+// capAnnotations keeps the first ghactions.MaxAnnotations and adds a
+// notice counting the rest.
+func capAnnotations(out []ghactions.Annotation) []ghactions.Annotation {
 	if n := len(out) - ghactions.MaxAnnotations; n > 0 {
 		out = append(out[:ghactions.MaxAnnotations], ghactions.Annotation{Level: ghactions.LevelNotice, Title: "kubeplan plan",
 			Message: fmt.Sprintf("%d more drift, replace and prune %s not annotated (GitHub shows %d per step); the job summary has the whole plan.",

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"io"
 
 	"github.com/kubeplan/kubeplan/plan"
@@ -45,29 +44,35 @@ const PlanJSONVersion = 1
 // The objects themselves (Change.Object, with Secret values in the clear)
 // and the live resourceVersions belong to saved plans and are never written.
 func planJSON(w io.Writer, p *plan.Plan, _ PlanOptions) error {
-	s := p.Summary()
 	doc := jsonPlanDoc{
-		Version: PlanJSONVersion,
-		Summary: jsonPlanSummary{
-			Add: s.Add, Change: s.Change, Replace: s.Replace, Prune: s.Prune, Release: s.Release, Unchanged: s.Unchanged, Drifted: s.Drifted,
-		},
+		Version:   PlanJSONVersion,
+		Summary:   jsonSummaryOf(p.Summary()),
 		Namespace: p.Namespace,
 		Revision:  p.Revision,
 		ApplySet:  p.Parent,
-		Changes:   []jsonChange{},
+		Changes:   jsonChanges(p),
 	}
+	return writeJSONRaw(w, doc)
+}
+
+// jsonSummaryOf is the "summary" object of the plan JSON.
+func jsonSummaryOf(s plan.Summary) jsonPlanSummary {
+	return jsonPlanSummary{Add: s.Add, Change: s.Change, Replace: s.Replace, Prune: s.Prune, Release: s.Release,
+		Unchanged: s.Unchanged, Drifted: s.Drifted}
+}
+
+// jsonChanges is the "changes" array of the plan JSON, never nil.
+func jsonChanges(p *plan.Plan) []jsonChange {
+	out := []jsonChange{}
 	for _, c := range sortedChanges(p) {
 		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD, Owner: c.Owner}
 		if c.Source != (plan.Source{}) {
 			src := c.Source
 			jc.Source = &src
 		}
-		doc.Changes = append(doc.Changes, jc)
+		out = append(out, jc)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return out
 }
 
 type jsonPlanDoc struct {

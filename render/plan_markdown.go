@@ -39,26 +39,53 @@ const maxCellBytes = 200
 // and a note under the summary says what was left out and where the full
 // plan is (opts.SummaryHint, a link when opts.SummaryURL is set).
 func planMarkdown(w io.Writer, p *plan.Plan, opts PlanOptions) error {
+	l := planMarkdownLayout(p, opts)
+	_, err := io.WriteString(w, mdFit(l.head, l.secs, l.limit, l.note))
+	return err
+}
+
+// mdLayout is what mdFit lays out: the head, the sections that lose rows,
+// the byte limit and what the note says.
+type mdLayout struct {
+	head  string
+	secs  []*mdSection
+	limit int
+	note  mdNoteText
+}
+
+// fits reports whether mdFit can keep the head and the note whole, cutting
+// only rows: the longest note (every row left out) fits beside the head.
+func (l mdLayout) fits() bool {
+	return len(l.head)+len(mdNote(l.secs, l.note, true)) <= l.limit
+}
+
+// planMarkdownLayout is planMarkdown's layout, before it is fitted.
+func planMarkdownLayout(p *plan.Plan, opts PlanOptions) mdLayout {
 	limit := opts.MaxBytes
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	hint := opts.SummaryHint
-	if hint == "" {
-		hint = defaultSummaryHint
-	}
-	hint = mdText(hint)
-	if opts.SummaryURL != "" {
-		hint = "[" + hint + "](" + mdURL(opts.SummaryURL) + ")"
-	}
+	hint := mdHint(opts.SummaryHint, opts.SummaryURL)
 	why := opts.LimitName
 	if why == "" {
 		why = "GitHub's " + thousands(limit) + "-character limit"
 	}
 	cs := sortedChanges(p)
 	secs := []*mdSection{mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdDiffs(p, cs)}
-	_, err := io.WriteString(w, mdFit(mdHead(p), secs, limit, mdNoteText{why: mdText(why), what: "plan", where: hint}))
-	return err
+	return mdLayout{head: mdHead(p), secs: secs, limit: limit, note: mdNoteText{why: mdText(why), what: "plan", where: hint}}
+}
+
+// mdHint says where the full text is, as markdown: hint (default "the
+// job summary"), a link to url when there is one.
+func mdHint(hint, url string) string {
+	if hint == "" {
+		hint = defaultSummaryHint
+	}
+	hint = mdText(hint)
+	if url != "" {
+		hint = "[" + hint + "](" + mdURL(url) + ")"
+	}
+	return hint
 }
 
 func mdHead(p *plan.Plan) string {

@@ -23,18 +23,23 @@ import (
 func lintText(w io.Writer, rep lint.Report, opts LintOptions) error {
 	var b strings.Builder
 	for _, f := range rep.Findings {
-		msg := strings.ReplaceAll(f.Message, "\r\n", "\n")
-		msg = strings.ReplaceAll(msg, "\n", "\n\t")
-		fmt.Fprintf(&b, "%s: %s %s: %s", position(f), severityWord(f.Severity, opts.Color), f.Rule, msg)
-		if o := objectLabel(f); o != "" {
-			fmt.Fprintf(&b, " (%s)", o)
-		}
-		b.WriteByte('\n')
+		b.WriteString(findingLine(f, opts.Color))
 	}
 	b.WriteString(textSummary(rep))
 	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// findingLine is one finding of the text format, newline included.
+func findingLine(f lint.Finding, color bool) string {
+	msg := strings.ReplaceAll(f.Message, "\r\n", "\n")
+	msg = strings.ReplaceAll(msg, "\n", "\n\t")
+	s := fmt.Sprintf("%s: %s %s: %s", position(f), severityWord(f.Severity, color), f.Rule, msg)
+	if o := objectLabel(f); o != "" {
+		s += " (" + o + ")"
+	}
+	return s + "\n"
 }
 
 const (

@@ -123,9 +123,9 @@ func TestIntegrationGitHubPlanComment(t *testing.T) {
 	// another ApplySet and another namespace in the same pull request, and
 	// kubeplan's for this ApplySet in another pull request.
 	human := srv.AddComment(ghRepo, ghPR, "alice", "Looks good, but check the price.")
-	otherSet := srv.AddComment(ghRepo, ghPR, "github-actions[bot]", fmt.Sprintf("<!-- kubeplan:plan namespace=%s applyset=configmap/other -->\nold", ns))
-	otherNS := srv.AddComment(ghRepo, ghPR, "github-actions[bot]", "<!-- kubeplan:plan namespace=elsewhere applyset=configmap/gitops-applyset -->\nold")
-	otherPR := srv.AddComment(ghRepo, ghPR+1, "github-actions[bot]", fmt.Sprintf("<!-- kubeplan:plan namespace=%s applyset=configmap/gitops-applyset -->\nold", ns))
+	otherSet := srv.AddComment(ghRepo, ghPR, "github-actions[bot]", fmt.Sprintf("<!-- kubeplan:plan cluster=- namespace=%s applyset=configmap/other -->\nold", ns))
+	otherNS := srv.AddComment(ghRepo, ghPR, "github-actions[bot]", "<!-- kubeplan:plan cluster=- namespace=elsewhere applyset=configmap/gitops-applyset -->\nold")
+	otherPR := srv.AddComment(ghRepo, ghPR+1, "github-actions[bot]", fmt.Sprintf("<!-- kubeplan:plan cluster=- namespace=%s applyset=configmap/gitops-applyset -->\nold", ns))
 	untouched := map[int64]string{}
 	for _, cm := range append(srv.Comments(ghRepo, ghPR), srv.Comments(ghRepo, ghPR+1)...) {
 		untouched[cm.ID] = cm.Body
@@ -149,7 +149,7 @@ func TestIntegrationGitHubPlanComment(t *testing.T) {
 	write("secret.yaml", fmt.Sprintf("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData:\n  password: %q\n  flag: \"yes\"\ndata:\n  user: %s\n",
 		ghSecret, base64.StdEncoding.EncodeToString([]byte(ghDBUser))))
 	base := []string{"plan", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset", "--config", cfg, dir}
-	marker := fmt.Sprintf("<!-- kubeplan:plan namespace=%s applyset=configmap/gitops-applyset -->", ns)
+	marker := fmt.Sprintf("<!-- kubeplan:plan cluster=- namespace=%s applyset=configmap/gitops-applyset -->", ns)
 
 	// First run: masks first, the plan on stdout, one comment created.
 	code, out := runCombined(base...)

@@ -10,13 +10,27 @@ import (
 const MaxChars = 65536
 
 // Marker is the hidden first line that identifies kubeplan's plan comment
-// for one namespace and ApplySet, e.g.
+// for one cluster, namespace and ApplySet, e.g.
 //
-//	<!-- kubeplan:plan namespace=store applyset=configmap/gitops-applyset -->
+//	<!-- kubeplan:plan cluster=prod namespace=store applyset=configmap/gitops-applyset -->
 //
-// An empty namespace or applyset is written as "-".
-func Marker(namespace, applySet string) string {
-	return fmt.Sprintf("<!-- kubeplan:plan namespace=%s applyset=%s -->", markerValue(namespace), markerValue(applySet))
+// so that plans of the same namespace and ApplySet on two clusters keep a
+// comment each. An empty cluster, namespace or applyset is written as "-".
+func Marker(cluster, namespace, applySet string) string {
+	return fmt.Sprintf("<!-- kubeplan:plan cluster=%s namespace=%s applyset=%s -->",
+		markerValue(cluster), markerValue(namespace), markerValue(applySet))
+}
+
+// ScopeMarker is the hidden first line of the one comment a run over many
+// projects keeps, e.g.
+//
+//	<!-- kubeplan:plan scope=acme/shop:kubeplan.yaml -->
+//
+// The scope names what the run covers; the caller builds it from the
+// repository and the config file, plus a name when one pull request runs
+// several of them. An empty scope is written as "-".
+func ScopeMarker(scope string) string {
+	return fmt.Sprintf("<!-- kubeplan:plan scope=%s -->", markerValue(scope))
 }
 
 // markerValue keeps a value on one line and unable to end the HTML comment.

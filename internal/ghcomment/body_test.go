@@ -7,32 +7,55 @@ import (
 )
 
 func TestMarker(t *testing.T) {
-	for _, c := range []struct{ ns, as, want string }{
-		{"store", "configmap/gitops-applyset", "<!-- kubeplan:plan namespace=store applyset=configmap/gitops-applyset -->"},
-		{"store", "", "<!-- kubeplan:plan namespace=store applyset=- -->"},
-		{"", "", "<!-- kubeplan:plan namespace=- applyset=- -->"},
-		{"a b", "x-->y>", "<!-- kubeplan:plan namespace=a_b applyset=x__>y_ -->"},
+	for _, c := range []struct{ cl, ns, as, want string }{
+		{"prod", "store", "configmap/gitops-applyset", "<!-- kubeplan:plan cluster=prod namespace=store applyset=configmap/gitops-applyset -->"},
+		{"", "store", "", "<!-- kubeplan:plan cluster=- namespace=store applyset=- -->"},
+		{"", "", "", "<!-- kubeplan:plan cluster=- namespace=- applyset=- -->"},
+		{"kind-a b", "a b", "x-->y>", "<!-- kubeplan:plan cluster=kind-a_b namespace=a_b applyset=x__>y_ -->"},
 	} {
-		got := Marker(c.ns, c.as)
+		got := Marker(c.cl, c.ns, c.as)
 		if got != c.want {
-			t.Errorf("Marker(%q, %q) = %q, want %q", c.ns, c.as, got, c.want)
+			t.Errorf("Marker(%q, %q, %q) = %q, want %q", c.cl, c.ns, c.as, got, c.want)
 		}
 		if strings.Count(got, "-->") != 1 || !strings.HasSuffix(got, " -->") {
-			t.Errorf("Marker(%q, %q) = %q can end the HTML comment early", c.ns, c.as, got)
+			t.Errorf("Marker(%q, %q, %q) = %q can end the HTML comment early", c.cl, c.ns, c.as, got)
 		}
 	}
 }
 
+func TestScopeMarker(t *testing.T) {
+	for scope, want := range map[string]string{
+		"acme/shop:kubeplan.yaml":         "<!-- kubeplan:plan scope=acme/shop:kubeplan.yaml -->",
+		"acme/shop:kubeplan.yaml staging": "<!-- kubeplan:plan scope=acme/shop:kubeplan.yaml_staging -->",
+		"":                                "<!-- kubeplan:plan scope=- -->",
+		"x-->\n<b>":                       "<!-- kubeplan:plan scope=x__>_<b_ -->",
+	} {
+		got := ScopeMarker(scope)
+		if got != want {
+			t.Errorf("ScopeMarker(%q) = %q, want %q", scope, got, want)
+		}
+		if strings.Count(got, "-->") != 1 || !strings.HasSuffix(got, " -->") || strings.ContainsAny(got, "\n\r") {
+			t.Errorf("ScopeMarker(%q) = %q can end the HTML comment or its line early", scope, got)
+		}
+	}
+	// A run's comment is never a single set's, whatever their values.
+	if m := ScopeMarker("prod"); HasMarker(Marker("prod", "", "")+"\n", m) || HasMarker(m+"\n", Marker("prod", "", "")) {
+		t.Error("a scope marker and a set marker match each other")
+	}
+}
+
 func TestHasMarker(t *testing.T) {
-	m := Marker("store", "configmap/a")
+	m := Marker("prod", "store", "configmap/a")
 	for body, want := range map[string]bool{
 		m + "\n### plan":     true,
 		m:                    true,
 		"\n  " + m + "\r\nx": true,
 		m + "  \nx":          true,
 		// Another ApplySet whose name starts the same: not ours.
-		Marker("store", "configmap/ab") + "\n": false,
-		Marker("shop", "configmap/a") + "\n":   false,
+		Marker("prod", "store", "configmap/ab") + "\n": false,
+		Marker("prod", "shop", "configmap/a") + "\n":   false,
+		// The same set on another cluster: not ours either.
+		Marker("staging", "store", "configmap/a") + "\n": false,
 		// Someone quoting or mentioning the marker later in a comment.
 		"> " + m + "\n":            false,
 		"see\n" + m + "\n":         false,
@@ -47,7 +70,7 @@ func TestHasMarker(t *testing.T) {
 }
 
 func TestBodyShort(t *testing.T) {
-	m := Marker("store", "-")
+	m := Marker("prod", "store", "-")
 	if got := Body(m, "### plan\n", "https://x/run"); got != m+"\n### plan\n" {
 		t.Errorf("short body changed: %q", got)
 	}
@@ -59,7 +82,7 @@ func TestBodyShort(t *testing.T) {
 }
 
 func TestBodyCut(t *testing.T) {
-	m := Marker("store", "configmap/gitops-applyset")
+	m := Marker("prod", "store", "configmap/gitops-applyset")
 	var b strings.Builder
 	b.WriteString("### kubeplan plan\n\n")
 	for i := 0; utf8.RuneCountInString(b.String()) < 2*MaxChars; i++ {

@@ -5,11 +5,12 @@
 // A comment is recognised by a hidden marker on its first line, an HTML
 // comment that names what it is about:
 //
-//	<!-- kubeplan:plan namespace=store applyset=configmap/gitops-applyset -->
+//	<!-- kubeplan:plan cluster=prod namespace=store applyset=configmap/gitops-applyset -->
+//	<!-- kubeplan:plan scope=acme/shop:kubeplan.yaml -->
 //
-// so several plans in one pull request (one per namespace and ApplySet)
-// each keep their own comment, and comments by people or other tools are
-// never edited. The requests are the documented ones:
+// so several plans in one pull request (one per cluster, namespace and
+// ApplySet, or one per run over many projects) each keep their own
+// comment, and comments by people or other tools are never edited. The requests are the documented ones:
 //
 //	GET   {api}/repos/{owner}/{repo}/issues/{number}/comments?per_page=100   (following Link: rel="next")
 //	POST  {api}/repos/{owner}/{repo}/issues/{number}/comments

@@ -24,8 +24,8 @@ func client(s *githubtest.Server) *Client {
 func TestUpsertCreatesThenEdits(t *testing.T) {
 	s := githubtest.New(t, repo, token)
 	human := s.AddComment(repo, 7, "alice", "LGTM")
-	m := Marker("store", "configmap/gitops-applyset")
-	other := s.AddComment(repo, 7, "github-actions[bot]", Marker("store", "configmap/other")+"\nother plan")
+	m := Marker("prod", "store", "configmap/gitops-applyset")
+	other := s.AddComment(repo, 7, "github-actions[bot]", Marker("prod", "store", "configmap/other")+"\nother plan")
 	elsewhere := s.AddComment(repo, 8, "github-actions[bot]", m+"\nplan of another PR")
 	ctx := context.Background()
 	c := client(s)
@@ -78,7 +78,7 @@ func TestUpsertCreatesThenEdits(t *testing.T) {
 
 func TestUpsertFollowsPagination(t *testing.T) {
 	s := githubtest.New(t, repo, token)
-	m := Marker("store", "-")
+	m := Marker("prod", "store", "-")
 	// Ours is on page 2 of 3; a later duplicate on page 3 stays as it is.
 	for range 150 {
 		s.AddComment(repo, 3, "bob", "a comment")
@@ -114,7 +114,7 @@ func TestUpsertFollowsPagination(t *testing.T) {
 func TestUpsertEnterprisePrefix(t *testing.T) {
 	s := githubtest.New(t, repo, token)
 	s.Prefix = "/api/v3"
-	m := Marker("a", "b")
+	m := Marker("prod", "a", "b")
 	if _, err := client(s).Upsert(context.Background(), Target{repo, 1}, m, m+"\nx"); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestUpsertEnterprisePrefix(t *testing.T) {
 }
 
 func TestUpsertErrors(t *testing.T) {
-	m := Marker("store", "-")
+	m := Marker("prod", "store", "-")
 	ctx := context.Background()
 	t.Run("read-only token", func(t *testing.T) {
 		s := githubtest.New(t, repo, token)
@@ -199,7 +199,7 @@ func TestTokenStaysOnTheAPIHost(t *testing.T) {
 	}))
 	defer api.Close()
 	c := &Client{BaseURL: api.URL, Token: token, UserAgent: "t"}
-	m := Marker("a", "b")
+	m := Marker("prod", "a", "b")
 	_, err := c.Upsert(context.Background(), Target{repo, 1}, m, m)
 	if err == nil || !strings.Contains(err.Error(), "refusing to send the token") || strings.Contains(err.Error(), token) {
 		t.Errorf("err = %v", err)

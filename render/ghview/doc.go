@@ -9,7 +9,9 @@
 //   - appends a markdown report to $GITHUB_STEP_SUMMARY, cut to stay under
 //     GitHub's 1 MiB per step, with a note when cut;
 //   - writes step outputs to $GITHUB_OUTPUT;
-//   - for plan on a pull request, creates or updates one comment.
+//   - for plan on a pull request, creates or updates one comment: one per
+//     cluster, namespace and ApplySet (Plan), or one per scope for a run
+//     over many projects (Run).
 //
 // A failure to write $GITHUB_OUTPUT fails the command: a workflow that
 // reads an output (has-changes) must not go on as if it were empty. A

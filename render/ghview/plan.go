@@ -2,9 +2,7 @@ package ghview
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/ghcomment"
@@ -24,10 +22,8 @@ import (
 // request for a reason that has nothing to do with its manifests.
 type Plan struct {
 	step
-	run      ghactions.Run
-	token    string
-	comment  bool
-	version  string // kubeplan's, for the User-Agent
+	commenter
+	cluster  string
 	ns       string
 	applySet string
 }
@@ -39,16 +35,17 @@ type PlanOptions struct {
 	Version string // kubeplan's version
 	// Secrets are other values to mask (a cluster token, a git password).
 	Secrets []string
-	// Namespace and ApplySet name what the plan is about, for the
-	// comment's marker and headings.
-	Namespace, ApplySet string
+	// Cluster, Namespace and ApplySet name what the plan is about, for
+	// the comment's marker and headings. Cluster is the kubeconfig
+	// context ("" when the current one is used unnamed).
+	Cluster, Namespace, ApplySet string
 }
 
 // NewPlan starts the view: before anything else is printed it registers
 // the tokens kubeplan was given with ::add-mask::.
 func NewPlan(env ghactions.Env, stderr io.Writer, o PlanOptions) *Plan {
-	v := &Plan{step: newStep(env, stderr), run: env.Run(), token: o.Token, comment: o.Comment, version: o.Version,
-		ns: o.Namespace, applySet: o.ApplySet}
+	v := &Plan{step: newStep(env, stderr), commenter: newCommenter(env, o.Token, o.Comment, o.Version),
+		cluster: o.Cluster, ns: o.Namespace, applySet: o.ApplySet}
 	v.mask.add(append([]string{o.Token}, o.Secrets...)...)
 	return v
 }
@@ -59,72 +56,15 @@ func (v *Plan) Loaded(objs []*manifest.Object) { v.mask.objects(objs) }
 // Done reports a plan: drift and prune warnings, job summary, outputs,
 // comment.
 func (v *Plan) Done(ctx context.Context, pl *plan.Plan) error {
-	for _, a := range render.PlanAnnotations(pl) {
-		fmt.Fprintln(v.err, a.String())
-	}
-	v.summary("kubeplan plan", func(w io.Writer, room int) error {
-		return render.Plan(w, "markdown", pl, render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
-	})
-	if err := v.outputs("has-changes", boolText(pl.HasChanges()), "summary", pl.Summary().String()); err != nil {
-		return err
-	}
-	v.postComment(ctx, func(room int) (string, error) {
-		var b strings.Builder
-		err := render.Plan(&b, "markdown", pl, render.PlanOptions{MaxBytes: room, SummaryURL: v.run.URL()})
-		return b.String(), err
-	})
-	return nil
+	return v.planned(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), render.PlanAnnotations(pl),
+		pl.HasChanges(), pl.Summary().String(), func(w io.Writer, o render.PlanOptions) error {
+			return render.Plan(w, "markdown", pl, o)
+		})
 }
 
 // Failed reports a plan that could not be made, so neither the job summary
 // nor the pull request goes on showing an older plan as if it were current.
 // The error is shown with every secret the view knows of replaced by ***.
 func (v *Plan) Failed(ctx context.Context, planErr error) {
-	text := v.mask.scrub(planErr.Error())
-	v.summary("kubeplan plan", func(w io.Writer, room int) error {
-		return render.PlanFailedMarkdown(w, v.ns, v.applySet, text, room)
-	})
-	v.postComment(ctx, func(room int) (string, error) {
-		var b strings.Builder
-		err := render.PlanFailedMarkdown(&b, v.ns, v.applySet, text, room)
-		return b.String(), err
-	})
-}
-
-// postComment creates or updates the pull request's plan comment for this
-// namespace and ApplySet, with markdown made to fit in room bytes. It only
-// acts on pull_request and pull_request_target events, with a token and
-// comments on; problems are warnings (see Plan).
-func (v *Plan) postComment(ctx context.Context, markdown func(room int) (string, error)) {
-	if !v.comment || !v.run.IsPullRequest() {
-		return
-	}
-	const title = "kubeplan plan"
-	if v.token == "" {
-		v.warn(title, "not commenting on the pull request: no token (set GITHUB_TOKEN: ${{ github.token }} or pass --github-token; --comment=false turns this off)")
-		return
-	}
-	pr, err := v.run.PullRequestNumber()
-	if err != nil {
-		v.warn(title, "not commenting on the pull request: "+err.Error())
-		return
-	}
-	marker := ghcomment.Marker(v.ns, v.applySet)
-	// Bytes are never fewer than characters, so this fits GitHub's limit.
-	md, err := markdown(ghcomment.MaxChars - len(marker) - 1)
-	if err != nil {
-		v.warn(title, fmt.Sprintf("cannot comment on pull request #%d: %v", pr, err))
-		return
-	}
-	c := &ghcomment.Client{BaseURL: v.run.APIURL, Token: v.token, UserAgent: "kubeplan/" + v.version}
-	res, err := c.Upsert(ctx, ghcomment.Target{Repository: v.run.Repository, Number: pr}, marker, ghcomment.Body(marker, md, v.run.URL()))
-	if err != nil {
-		v.warn(title, v.mask.scrub(err.Error()))
-		return
-	}
-	verb := "updated"
-	if res.Created {
-		verb = "created"
-	}
-	fmt.Fprintf(v.err, "kubeplan: %s the plan comment on pull request #%d: %s\n", verb, pr, res.URL)
+	v.failed(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), v.ns, v.applySet, planErr)
 }

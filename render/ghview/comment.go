@@ -1,0 +1,98 @@
+package ghview
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/internal/ghcomment"
+	"github.com/kubeplan/kubeplan/render"
+)
+
+// commenter keeps a view's sticky pull-request comment (Plan's, one per
+// cluster, namespace and ApplySet; Run's, one per scope).
+type commenter struct {
+	run     ghactions.Run
+	token   string
+	comment bool
+	version string // kubeplan's, for the User-Agent
+}
+
+func newCommenter(env ghactions.Env, token string, comment bool, version string) commenter {
+	return commenter{run: env.Run(), token: token, comment: comment, version: version}
+}
+
+// post creates or updates the pull request's comment that starts with
+// marker, with markdown made to fit in room bytes. It only acts on
+// pull_request and pull_request_target events, with a token and comments
+// on; problems are warnings on s (see Plan).
+func (c commenter) post(ctx context.Context, s step, marker string, markdown func(room int) (string, error)) {
+	if !c.comment || !c.run.IsPullRequest() {
+		return
+	}
+	const title = "kubeplan plan"
+	if c.token == "" {
+		s.warn(title, "not commenting on the pull request: no token (set GITHUB_TOKEN: ${{ github.token }} or pass --github-token; --comment=false turns this off)")
+		return
+	}
+	pr, err := c.run.PullRequestNumber()
+	if err != nil {
+		s.warn(title, "not commenting on the pull request: "+err.Error())
+		return
+	}
+	// Bytes are never fewer than characters, so this fits GitHub's limit.
+	md, err := markdown(ghcomment.MaxChars - len(marker) - 1)
+	if err != nil {
+		s.warn(title, fmt.Sprintf("cannot comment on pull request #%d: %v", pr, err))
+		return
+	}
+	client := &ghcomment.Client{BaseURL: c.run.APIURL, Token: c.token, UserAgent: "kubeplan/" + c.version}
+	res, err := client.Upsert(ctx, ghcomment.Target{Repository: c.run.Repository, Number: pr}, marker, ghcomment.Body(marker, md, c.run.URL()))
+	if err != nil {
+		s.warn(title, s.mask.scrub(err.Error()))
+		return
+	}
+	verb := "updated"
+	if res.Created {
+		verb = "created"
+	}
+	fmt.Fprintf(s.err, "kubeplan: %s the plan comment on pull request #%d: %s\n", verb, pr, res.URL)
+}
+
+// failed puts what failed in the job summary and the comment marked
+// marker, with every secret the view knows of replaced by ***.
+func (c commenter) failed(ctx context.Context, s step, marker, namespace, applySet string, err error) {
+	text := s.mask.scrub(err.Error())
+	s.summary("kubeplan plan", func(w io.Writer, room int) error {
+		return render.PlanFailedMarkdown(w, namespace, applySet, text, room)
+	})
+	c.post(ctx, s, marker, func(room int) (string, error) {
+		var b strings.Builder
+		err := render.PlanFailedMarkdown(&b, namespace, applySet, text, room)
+		return b.String(), err
+	})
+}
+
+// planned reports plans: the annotations, the markdown (rendered by
+// markdown with the options given) in the job summary and the comment
+// marked marker, and the outputs has-changes and summary.
+func (c commenter) planned(ctx context.Context, s step, marker string, anns []ghactions.Annotation, hasChanges bool, summary string,
+	markdown func(w io.Writer, o render.PlanOptions) error) error {
+	for _, a := range anns {
+		fmt.Fprintln(s.err, a.String())
+	}
+	s.summary("kubeplan plan", func(w io.Writer, room int) error {
+		return markdown(w, render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
+	})
+	if err := s.outputs("has-changes", boolText(hasChanges), "summary", summary); err != nil {
+		return err
+	}
+	c.post(ctx, s, marker, func(room int) (string, error) {
+		var b strings.Builder
+		err := markdown(&b, render.PlanOptions{MaxBytes: room, SummaryURL: c.run.URL()})
+		return b.String(), err
+	})
+	return nil
+}

@@ -1,0 +1,92 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/run"
+)
+
+// RunApply writes what a run of apply over many projects did, in format:
+//
+//   - text: per project a header line (as RunPlan's), then what kubeplan
+//     apply prints for that project alone (a line per object and the
+//     "Apply: ..." line; nothing when it failed before writing), lint's
+//     findings, and why it failed or was skipped; the last line is
+//     RunApplySummary;
+//   - json: {"version": 1, "projects": [...], "total": {...}}, each project
+//     as in RunPlan's JSON (name, path, cluster, namespace, applyset,
+//     status, error, findings) with "result" (as apply's JSON: objects,
+//     health, inSync) when apply ran, and total {projects, applied,
+//     withChanges, failed, skipped} (docs/output.md).
+//
+// Like Apply, an unknown format is an error and nothing is written.
+func RunApply(w io.Writer, format string, r *run.Report, o RunOptions) error {
+	switch format {
+	case "text":
+		return runText(w, r, o.Color, RunApplySummary(r), func(b *strings.Builder, p run.ProjectReport) error {
+			if p.Result != nil {
+				if err := applyText(b, ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result}); err != nil {
+					return err
+				}
+			}
+			runProblemText(b, p, o.Color)
+			return nil
+		})
+	case "json":
+		return runApplyJSON(w, r)
+	}
+	return fmt.Errorf("unknown apply format %q: want one of %s", format, strings.Join(ApplyFormats(), ", "))
+}
+
+// RunApplySummary is the last line of an applied run, ApplySummary's
+// counts added up over the projects:
+//
+//	Total: 5 projects, 2 applied, 1 failed, 1 skipped: 1 created, 1 configured, 1 pruned, 2 unchanged.
+//
+// The failed and skipped parts appear only when not zero.
+func RunApplySummary(r *run.Report) string {
+	var objs []apply.ObjectResult
+	applied := 0
+	for _, p := range r.Projects {
+		if p.Status == run.Applied {
+			applied++
+		}
+		if p.Result != nil {
+			objs = append(objs, p.Result.Objects...)
+		}
+	}
+	return fmt.Sprintf("Total: %s, %d applied%s: %s", plural(len(r.Projects), "project"), applied, runProblems(r.Total()), applyCounts(objs))
+}
+
+type jsonRunApplyProject struct {
+	jsonRunProject
+	Result *apply.Result `json:"result,omitempty"`
+}
+
+func runApplyJSON(w io.Writer, r *run.Report) error {
+	t := r.Total()
+	total := struct {
+		Projects    int `json:"projects"`
+		Applied     int `json:"applied"`
+		WithChanges int `json:"withChanges"`
+		Failed      int `json:"failed"`
+		Skipped     int `json:"skipped"`
+	}{Projects: t.Projects, WithChanges: t.WithChanges, Failed: t.Failed, Skipped: t.Skipped}
+	for _, p := range r.Projects {
+		if p.Status == run.Applied {
+			total.Applied++
+		}
+	}
+	return writeRunJSON(w, r, total, func(p run.ProjectReport) jsonRunApplyProject {
+		jp := jsonRunApplyProject{jsonRunProject: jsonProject(p), Result: p.Result}
+		if jp.Result != nil && jp.Result.Objects == nil {
+			res := *jp.Result
+			res.Objects = []apply.ObjectResult{}
+			jp.Result = &res
+		}
+		return jp
+	})
+}

@@ -1,0 +1,71 @@
+package render
+
+import (
+	"io"
+	"math"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/run"
+)
+
+// RunApplyMarkdown writes an applied run as a GitHub job summary:
+//
+//	### kubeplan apply: 5 projects
+//
+//	**Total: 5 projects, 2 applied, 1 failed, 1 skipped: 1 created, 1 configured, 1 pruned, 2 unchanged.**
+//
+//	| project | cluster | namespace | result | status |
+//	|---|---|---|---|---|
+//	| `shop-web-prod` | `prod` | `shop-prod` | 1 created, 1 configured, 1 pruned, 1 unchanged. | applied |
+//
+//	<details open><summary>shop-web-prod: applied</summary>
+//	### kubeplan apply: namespace `shop-prod`, ...     the project's ApplyMarkdown
+//	</details>
+//
+// A section is open when the project wrote something or failed. The
+// output never exceeds maxBytes (0: no limit); the sections share what the
+// table leaves as RunPlan's markdown does.
+func RunApplyMarkdown(w io.Writer, r *run.Report, maxBytes int) error {
+	if maxBytes <= 0 {
+		maxBytes = math.MaxInt
+	}
+	return runMarkdown(w, r, runMdDoc{verb: "kubeplan apply", total: RunApplySummary(r), limit: maxBytes,
+		columns: "result |", align: "---|",
+		cells: func(p run.ProjectReport) string {
+			if p.Result == nil {
+				return "- |"
+			}
+			return applyCounts(p.Result.Objects) + " |"
+		},
+		section: runApplySection,
+	})
+}
+
+// runApplySection is a project's section of the apply markdown: its
+// ApplyMarkdown (with the error when it failed) and lint's findings, or
+// why it was skipped.
+func runApplySection(p run.ProjectReport) runMdSection {
+	s := runMdSection{title: runName(p) + ": " + string(p.Status), open: p.Result.Wrote() || p.Status == run.Failed}
+	if p.Status == run.Skipped {
+		s.content = runSkippedContent(p)
+		return s
+	}
+	s.content = func(budget int) string {
+		var b strings.Builder
+		rep := ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Err: p.Error}
+		if err := ApplyMarkdown(&b, rep, 0); err != nil {
+			return ""
+		}
+		l := runFindingsLayout(b.String(), p, budget, "the job log")
+		if l.fits() {
+			return mdFit(l.head, l.secs, l.limit, l.note)
+		}
+		if budget < 200 { // too little for a useful list
+			return ""
+		}
+		b.Reset()
+		_ = ApplyMarkdown(&b, rep, budget)
+		return b.String()
+	}
+	return s
+}

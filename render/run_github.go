@@ -1,0 +1,24 @@
+package render
+
+import (
+	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/run"
+)
+
+// RunAnnotations are PlanAnnotations for every project of a run, in the
+// report's order, each title naming its project ("drift in
+// shop-web-prod"); at most ghactions.MaxAnnotations in all, and a notice
+// counting the rest.
+func RunAnnotations(r *run.Report) []ghactions.Annotation {
+	var out []ghactions.Annotation
+	for _, p := range r.Projects {
+		if p.Plan == nil {
+			continue
+		}
+		for _, a := range planAnnotations(p.Plan) {
+			a.Title += " in " + printable(runName(p))
+			out = append(out, a)
+		}
+	}
+	return capAnnotations(out)
+}
