@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/tools/githubtest"
 	"github.com/kubeplan/kubeplan/tools/testkube"
 )
@@ -149,7 +150,9 @@ func TestIntegrationGitHubPlanComment(t *testing.T) {
 	write("secret.yaml", fmt.Sprintf("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\nstringData:\n  password: %q\n  flag: \"yes\"\ndata:\n  user: %s\n",
 		ghSecret, base64.StdEncoding.EncodeToString([]byte(ghDBUser))))
 	base := []string{"plan", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset", "--config", cfg, dir}
-	marker := fmt.Sprintf("<!-- kubeplan:plan cluster=- namespace=%s applyset=configmap/gitops-applyset -->", ns)
+	kf := kube.Flags()
+	kf.KubeConfig = &kc
+	marker := fmt.Sprintf("<!-- kubeplan:plan cluster=%s namespace=%s applyset=configmap/gitops-applyset -->", kube.ContextName(kf), ns)
 
 	// First run: masks first, the plan on stdout, one comment created.
 	code, out := runCombined(base...)

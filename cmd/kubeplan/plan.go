@@ -120,7 +120,7 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 			token = s.env()("GITHUB_TOKEN")
 		}
 		gh = ghview.NewPlan(s.env(), s.err, ghview.PlanOptions{Token: token, Comment: f.comment, Version: kubeplanVersion(),
-			Secrets: []string{deref(f.cluster.kube.BearerToken), f.git.password()}, Cluster: deref(f.cluster.kube.Context), Namespace: client.Namespace, ApplySet: applySetName(as)})
+			Secrets: []string{deref(f.cluster.kube.BearerToken), f.git.password()}, Cluster: kube.ContextName(f.cluster.kube), Namespace: client.Namespace, ApplySet: applySetName(as)})
 	}
 	pl, err := makePlan(ctx, cmd, s, f, client, as, args, gh)
 	if err != nil {
