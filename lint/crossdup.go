@@ -11,10 +11,11 @@ import (
 const duplicateRule = "duplicate-object"
 
 // crossDuplicates reports duplicate-object between two loaded projects
-// (Input.Projects) that apply to one cluster and one namespace: there the
-// two copies are one object two ApplySets would fight over. Projects that
-// go elsewhere never collide, and a duplicate within one project is its
-// own group's to report. keys are the identities each group's lint kept.
+// (Input.Projects) that put one object at one place: the same cluster and
+// the same namespace (the object's own, else its project's). There the two
+// copies are one object two ApplySets would fight over. Projects that go
+// elsewhere never collide, and a duplicate within one project is its own
+// group's to report. keys are the identities each group's lint kept.
 func crossDuplicates(gs []group, srcs [][]*manifest.Source, keys [][]identity, opts Options) ([]Finding, error) {
 	rule, ok := policies.ByID(duplicateRule)
 	if !ok {
@@ -33,10 +34,9 @@ func crossDuplicates(gs []group, srcs [][]*manifest.Source, keys [][]identity, o
 		if g.project == nil {
 			continue
 		}
-		target := g.project.Cluster() + "\x00" + g.options(opts).Namespace + "\x00"
 		inGroup := map[string]bool{}
 		for _, id := range keys[i] {
-			k := target + id.key
+			k := g.project.Cluster() + "\x00" + id.key // the key holds the namespace
 			if inGroup[k] {
 				continue
 			}
@@ -79,11 +79,17 @@ func crossDuplicates(gs []group, srcs [][]*manifest.Source, keys [][]identity, o
 			continue
 		}
 		pa, pb := gs[pair[0].g].project, gs[pair[1].g].project
-		objs := []*manifest.Object{a, b}
-		for _, v := range rule.Check(objs, policies.Options{Namespace: gs[pair[1].g].options(opts).Namespace}) {
-			msg := fmt.Sprintf("%s (projects %s and %s apply to one cluster and namespace)", v.Message, pa.Name, pb.Name)
-			out = append(out, applySettings([]Finding{objectFinding(v.Object, v.Path, sev, rule.ID, msg)}, objs, opts.Rules)...)
+		where := ""
+		if ns := b.Namespace; ns != "" || gs[pair[1].g].options(opts).Namespace != "" {
+			if ns == "" {
+				ns = gs[pair[1].g].options(opts).Namespace
+			}
+			where = fmt.Sprintf(" in namespace %q", ns)
 		}
+		msg := fmt.Sprintf("%s%s is also defined by project %s, at %s:%d, and projects %s and %s apply to one cluster, where their ApplySets would fight over it; remove one copy or rename it",
+			b, where, pa.Name, a.FileOf("metadata", "name"), a.Pos("metadata", "name").Line, pa.Name, pb.Name)
+		f := objectFinding(b, []string{"metadata", "name"}, sev, rule.ID, msg)
+		out = append(out, applySettings([]Finding{f}, []*manifest.Object{a, b}, opts.Rules)...)
 	}
 	return out, nil
 }

@@ -50,23 +50,25 @@ func duplicates(t *testing.T, root string, ps []project.Project, opts Options) [
 	}
 	var out []Finding
 	for _, f := range rep.Findings {
-		if f.Rule == duplicateRule {
+		switch f.Rule {
+		case duplicateRule:
 			out = append(out, f)
-		} else {
+		case "namespace-mismatch": // an object's namespace is not its project's
+		default:
 			t.Errorf("unexpected finding %+v", f)
 		}
 	}
 	return out
 }
 
-// Two projects with one object collide only when they apply to one cluster
+// Two projects with one object collide only when they put it in one cluster
 // and one namespace.
 func TestCrossProjectDuplicates(t *testing.T) {
 	root := twoProjects(t, false)
 	same := duplicates(t, root, loaded(root, project.Project{Namespace: "ns", Context: "prod"}, project.Project{Namespace: "ns", Context: "prod"}), Options{})
 	if len(same) != 1 || same[0].File != filepath.Join(root, "b/cm.yaml") || same[0].Line != 3 ||
-		!strings.Contains(same[0].Message, "first defined at "+filepath.Join(root, "a/cm.yaml")+":3") ||
-		!strings.Contains(same[0].Message, "projects a and b apply to one cluster and namespace") {
+		same[0].Message != `configmap/shared in namespace "ns" is also defined by project a, at `+filepath.Join(root, "a/cm.yaml")+
+			":3, and projects a and b apply to one cluster, where their ApplySets would fight over it; remove one copy or rename it" {
 		t.Errorf("same cluster and namespace: %+v", same)
 	}
 	for name, ps := range map[string][]project.Project{
@@ -77,6 +79,17 @@ func TestCrossProjectDuplicates(t *testing.T) {
 		if got := duplicates(t, root, ps, Options{}); len(got) != 0 {
 			t.Errorf("%s: %+v", name, got)
 		}
+	}
+	// an object's own namespace is where it goes, whatever its project's
+	explicit := twoProjects(t, false)
+	for _, d := range []string{"a", "b"} {
+		p := filepath.Join(explicit, d, "cm.yaml")
+		if err := os.WriteFile(p, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared, namespace: x}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := duplicates(t, explicit, loaded(explicit, project.Project{Namespace: "a"}, project.Project{Namespace: "b"}), Options{}); len(got) != 1 || !strings.Contains(got[0].Message, `in namespace "x"`) {
+		t.Errorf("explicit namespace x in both: %+v", got)
 	}
 	// -n puts both in one namespace; the rule can be turned off.
 	ps := loaded(root, project.Project{Namespace: "ns"}, project.Project{Namespace: "other"})
@@ -94,7 +107,7 @@ func TestCrossProjectDuplicates(t *testing.T) {
 func TestCrossProjectDuplicateWithin(t *testing.T) {
 	root := twoProjects(t, true)
 	got := duplicates(t, root, loaded(root, project.Project{Namespace: "a"}, project.Project{Namespace: "b"}), Options{})
-	if len(got) != 1 || got[0].File != filepath.Join(root, "b/copy.yaml") || strings.Contains(got[0].Message, "projects") {
+	if len(got) != 1 || got[0].File != filepath.Join(root, "b/copy.yaml") || strings.Contains(got[0].Message, "project a") {
 		t.Errorf("within b: %+v", got)
 	}
 	// with one target: b's copy within b, and b's first copy against a
