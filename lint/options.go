@@ -14,6 +14,9 @@ type Options struct {
 	KubeVersion string
 	// Namespace is the namespace the set is meant for, "" if not given.
 	Namespace string
+	// NamespaceFrom names where Namespace comes from in messages ("" is
+	// --namespace; a project's namespace when it is the project's).
+	NamespaceFrom string
 	// CRDs are extra CustomResourceDefinitions (from --crds) that
 	// validate custom resources but are not themselves linted.
 	CRDs []*manifest.Object

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -183,8 +184,9 @@ func (g group) options(opts Options) Options {
 	if g.project.KubeVersion != "" {
 		opts.KubeVersion = g.project.KubeVersion
 	}
-	if opts.Namespace == "" {
+	if opts.Namespace == "" && g.project.Namespace != "" {
 		opts.Namespace = g.project.Namespace
+		opts.NamespaceFrom = fmt.Sprintf("the namespace of project %s", g.project.Name)
 	}
 	return opts
 }

@@ -238,7 +238,7 @@ func runPolicyRules(objs []*manifest.Object, opts Options, setWide bool) []Findi
 			continue
 		}
 		sev, _ := ParseSeverity(r.Severity)
-		for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace}) {
+		for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace, NamespaceFrom: opts.NamespaceFrom}) {
 			out = append(out, objectFinding(v.Object, v.Path, sev, r.ID, v.Message))
 		}
 	}
