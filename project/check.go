@@ -87,20 +87,28 @@ func checkSets(cfg *config.Config, ms []member) error {
 		}
 		key := m.Cluster() + "\x00" + m.Namespace + "\x00" + parent
 		if o, ok := seen[key]; ok {
-			return fmt.Errorf("%s: projects %s and %s share the ApplySet %s in namespace %q of cluster %q, and would prune each other's objects; give one its own applyset or namespace",
-				settingAt(cfg, m, "applyset"), o.Name, m.Name, m.ApplySet, m.Namespace, clusterName(m.Project))
+			return fmt.Errorf("%s: projects %s and %s share the ApplySet %s in %s of %s, and would prune each other's objects; give one its own applyset or namespace",
+				settingAt(cfg, m, "applyset"), o.Name, m.Name, m.ApplySet, namespaceName(m.Namespace), clusterName(m.Project))
 		}
 		seen[key] = m
 	}
 	return nil
 }
 
-// clusterName is Cluster() for messages.
+// clusterName names p's cluster in messages.
 func clusterName(p Project) string {
 	if c := p.Cluster(); c != "" {
-		return c
+		return fmt.Sprintf("cluster %q", c)
 	}
-	return "(current context)"
+	return "the current context's cluster"
+}
+
+// namespaceName names a namespace setting in messages.
+func namespaceName(ns string) string {
+	if ns != "" {
+		return fmt.Sprintf("namespace %q", ns)
+	}
+	return "the context's namespace"
 }
 
 // names are the projects' names, sorted.

@@ -183,7 +183,7 @@ func TestLoadErrors(t *testing.T) {
 		{"shared set", "defaults: {applyset: configmap/one, namespace: ns}\nprojects:\n  - path: platform/crds\n  - path: apps/b/overlays/dev\n",
 			`kubeplan.yaml:1:22: projects platform-crds and apps-b-overlays-dev share the ApplySet configmap/one in namespace "ns"`},
 		{"shared set, short kind", "projects:\n  - {path: platform/crds, applyset: configmap/one}\n  - {path: apps/b/overlays/dev, applyset: cm/one}\n",
-			`kubeplan.yaml:3:43: projects platform-crds and apps-b-overlays-dev share the ApplySet cm/one in namespace ""`},
+			`kubeplan.yaml:3:43: projects platform-crds and apps-b-overlays-dev share the ApplySet cm/one in the context's namespace of the current context's cluster`},
 		{"bad applyset after {name}", "projects:\n  - {path: platform/crds, name: Big, applyset: \"configmap/{name}\"}\n", `kubeplan.yaml:2:48: project Big: applyset "configmap/Big": invalid ConfigMap name`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
