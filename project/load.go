@@ -31,8 +31,8 @@ type member struct {
 // Paths in cfg are relative to cfg.Dir, and projects are found from there,
 // so that names do not depend on root; the projects outside root are then
 // dropped and the others' Path and Files made relative to root. When root
-// is not inside cfg.Dir (or there is no config file) only Discover's
-// projects under root are listed, with the defaults' settings. Errors in
+// is not inside cfg.Dir (or there is no config file) cfg does not apply:
+// Discover's projects under root are listed with the built-in settings. Errors in
 // the config (an entry that is no project, an unknown dependsOn, a cycle,
 // two projects with one name or one ApplySet) name file:line:col.
 func Load(root string, cfg *config.Config, opts Options) ([]Project, error) {
@@ -47,6 +47,8 @@ func Load(root string, cfg *config.Config, opts Options) ([]Project, error) {
 	declared := cfg.Dir != "" && inTree(cfg.Dir, rootAbs)
 	if declared {
 		base = relToWD(cfg.Dir)
+	} else {
+		cfg = &config.Config{} // the config is not root's
 	}
 	found, _, err := Find(base, opts)
 	if err != nil {

@@ -204,3 +204,25 @@ func TestLoadSameSetElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A config applies to the directories below its own only.
+func TestLoadConfigBelowRoot(t *testing.T) {
+	dir := repo(t, apps)
+	c, err := config.Parse(filepath.Join(dir, "apps", config.DefaultFile), []byte("defaults: {context: prod}\nignore: [b/**]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := Load(".", c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 5 || ps[0].Cluster() != "" {
+		t.Errorf("from above the config: %s", summary(ps))
+	}
+	if ps, err = Load("apps", c, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 1 || ps[0].Path != "a/overlays/prod" || ps[0].Name != "a-overlays-prod" || ps[0].Cluster() != "prod" {
+		t.Errorf("from the config's directory: %s", summary(ps))
+	}
+}
