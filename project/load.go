@@ -114,7 +114,7 @@ func declaredProjects(base string, cfg *config.Config, found []Project, opts Opt
 		}
 		dir := filepath.Join(cfg.Dir, filepath.FromSlash(e.Path))
 		where := fmt.Sprintf("%s: projects[%d].path %s", cfg.At(e.Pos["path"]), i, e.Path)
-		if !inTree(repo, dir) {
+		if !inTree(repo, dir) || !realInTree(repo, dir) {
 			return nil, fmt.Errorf("%s: outside the repository %s", where, repo)
 		}
 		if !inTree(cfg.Dir, dir) {
@@ -134,6 +134,19 @@ func declaredProjects(base string, cfg *config.Config, found []Project, opts Opt
 		ms = append(ms, member{Project: p, entry: e, index: i})
 	}
 	return ms, nil
+}
+
+// realInTree reports whether dir, symbolic links followed, is in repo's
+// tree (also followed); a dir that does not resolve is At's to report.
+func realInTree(repo, dir string) bool {
+	rd, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return true
+	}
+	if rr, err := filepath.EvalSymlinks(repo); err == nil {
+		repo = rr
+	}
+	return inTree(repo, rd)
 }
 
 // matchesAny reports whether p (relative, with "/") or one of its parent

@@ -170,6 +170,7 @@ func TestLoadDeclared(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	for _, tc := range []struct{ name, config, want string }{
+		{"link outside", "projects:\n  - path: link\n", "kubeplan.yaml:2:11: projects[0].path link: outside the repository"},
 		{"missing", "projects:\n  - path: nope\n", "kubeplan.yaml:2:11: projects[0].path nope: not a project: no such directory"},
 		{"component", "projects:\n  - path: components/c\n", "kubeplan.yaml:2:11: projects[0].path components/c: not a project: a kustomize Component"},
 		{"outside", "projects:\n  - path: ../elsewhere\n", "kubeplan.yaml:2:11: projects[0].path ../elsewhere: outside the repository"},
@@ -188,6 +189,9 @@ func TestLoadErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := repo(t, apps)
+			if err := os.Symlink(t.TempDir(), filepath.Join(dir, "link")); err != nil {
+				t.Fatal(err)
+			}
 			_, err := Load(".", parse(t, dir, tc.config), Options{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v\nwant %s", err, tc.want)

@@ -20,8 +20,8 @@ type inputFlags struct {
 	crds          []string
 	ignoreMissing bool
 	concurrency   int
-	// cfg is the config, read once per run (see config).
-	cfg *config.Config
+	// noticed is set once the legacy config name was noticed (see config).
+	noticed bool
 }
 
 func (f *inputFlags) add(cmd *cobra.Command) {
@@ -75,26 +75,25 @@ func (f *inputFlags) check(cmd *cobra.Command, s streams, paths []string, namesp
 const configFlagHelp = "config file (default: kubeplan.yaml found walking up from the working directory to the repository root)"
 
 // config is --config, else the kubeplan.yaml found walking up from the
-// working directory to the repository root. It is read once per run, and
-// a legacy .kubeplan.yaml is noticed on stderr then.
+// working directory to the repository root. It is read at every call (apply
+// --interval sees edits); a legacy .kubeplan.yaml is noticed on stderr once
+// per run.
 func (f *inputFlags) config(s streams) (*config.Config, error) {
-	if f.cfg != nil {
-		return f.cfg, nil
-	}
+	var cfg *config.Config
 	var err error
 	if f.configFile != "" {
-		f.cfg, err = config.Load(f.configFile, true)
+		cfg, err = config.Load(f.configFile, true)
 	} else {
-		f.cfg, err = config.Discover(".")
+		cfg, err = config.Discover(".")
 	}
 	if err != nil {
-		f.cfg = nil
 		return nil, err
 	}
-	if f.cfg.Legacy {
+	if cfg.Legacy && !f.noticed {
+		f.noticed = true
 		fmt.Fprintf(s.err, "kubeplan: %s is read for now; rename it to %s\n", config.LegacyFile, config.DefaultFile)
 	}
-	return f.cfg, nil
+	return cfg, nil
 }
 
 // relativeTo names files relative to root, so findings read
