@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/project"
 )
 
 // Input says what Check reads.
@@ -25,6 +26,14 @@ type Input struct {
 	// Rename, when set, maps file names before anything is reported (plan
 	// of a git source shows names relative to the checkout).
 	Rename func(string) string
+	// Projects, when not nil, are linted instead of Paths (project.Load
+	// made them; their paths are relative to ProjectRoot), each on its own:
+	// with its KubeVersion when it sets one, its Namespace when
+	// Options.Namespace is "", and duplicate-object between two of them
+	// only when both apply to one cluster and namespace. Not with
+	// KeepObjects.
+	Projects    []project.Project
+	ProjectRoot string
 }
 
 // Check is the one lint entry point, for kubeplan lint, plan, apply, the
@@ -61,7 +70,13 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		}
 		objs = res.Objects
 	} else {
-		gs, err := groups(paths, in.Load)
+		var gs []group
+		var err error
+		if in.Projects != nil {
+			gs, err = loadedGroups(in.ProjectRoot, in.Projects, in.Load)
+		} else {
+			gs, err = groups(paths, in.Load)
+		}
 		if err != nil {
 			return Report{}, nil, err
 		}

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
@@ -15,6 +14,9 @@ type Options struct {
 	KubeVersion string
 	// Namespace is the namespace the set is meant for, "" if not given.
 	Namespace string
+	// NamespaceFrom names where Namespace comes from in messages ("" is
+	// --namespace; a project's namespace when it is the project's).
+	NamespaceFrom string
 	// CRDs are extra CustomResourceDefinitions (from --crds) that
 	// validate custom resources but are not themselves linted.
 	CRDs []*manifest.Object
@@ -49,19 +51,11 @@ func ParseRuleSetting(s string) (RuleSetting, error) {
 }
 
 // NormalizeKubeVersion turns "v1.33.2", "1.33" into "1.33" and checks that
-// the version is one kubeplan has an API index for.
+// the version is one kubeplan has an API index for (schemas.Normalize).
 func NormalizeKubeVersion(v string) (string, error) {
-	if v == "" {
-		return schemas.KubeVersion, nil
+	s, err := schemas.Normalize(v)
+	if err != nil {
+		return "", fmt.Errorf("unsupported --kube-version %q: %w", v, err)
 	}
-	s := strings.TrimPrefix(v, "v")
-	if parts := strings.Split(s, "."); len(parts) >= 2 {
-		s = parts[0] + "." + parts[1]
-	}
-	for _, known := range schemas.Versions() {
-		if s == known {
-			return s, nil
-		}
-	}
-	return "", fmt.Errorf("unsupported --kube-version %q: kubeplan knows %s", v, strings.Join(schemas.Versions(), ", "))
+	return s, nil
 }

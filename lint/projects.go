@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -17,6 +18,10 @@ type group struct {
 	// kustomizedCRDs says whether its kustomizations may build a
 	// CustomResourceDefinition (a kustomize project's files name one).
 	kustomizedCRDs bool
+	// project, for a project of Input.Projects, holds its settings: its
+	// kubeVersion and namespace, and the cluster duplicates across
+	// projects are looked for in.
+	project *project.Project
 }
 
 // groups splits the paths of a streamed lint. A directory argument that
@@ -47,32 +52,56 @@ func groups(paths []string, load manifest.Options) ([]group, error) {
 			rest.paths = append(rest.paths, p)
 			continue
 		}
-		// Confine each project as the walk of p would: kustomizations to
-		// the repository holding p, plain files to p.
-		kload, mload := load, load
-		if load.Root == "" {
-			if kload.Root, err = manifest.DirRoot(p); err != nil {
-				return nil, err
-			}
-			mload.Root = p
+		if gs, err = projectGroups(p, ps, load); err != nil {
+			return nil, err
 		}
-		for _, pr := range ps {
-			dir := filepath.Join(p, filepath.FromSlash(pr.Path))
-			if pr.Kind == project.Kustomize {
-				out = append(out, group{paths: []string{dir}, load: kload, kustomizedCRDs: mentionCRD(p, pr.Files)})
-				continue
-			}
-			g := group{load: mload}
-			for _, f := range pr.Files {
-				g.paths = append(g.paths, filepath.Join(p, filepath.FromSlash(f)))
-			}
-			out = append(out, g)
-		}
+		out = append(out, gs...)
 	}
 	if len(rest.paths) > 0 {
 		out = append([]group{rest}, out...)
 	}
 	return out, nil
+}
+
+// projectGroups makes a group of each project under root (their Path and
+// Files are relative to it), confined as the walk of root would be:
+// kustomizations to the repository holding root, plain files to root.
+func projectGroups(root string, ps []project.Project, load manifest.Options) ([]group, error) {
+	kload, mload := load, load
+	if load.Root == "" {
+		var err error
+		if kload.Root, err = manifest.DirRoot(root); err != nil {
+			return nil, err
+		}
+		mload.Root = root
+	}
+	var out []group
+	for _, pr := range ps {
+		dir := filepath.Join(root, filepath.FromSlash(pr.Path))
+		if pr.Kind == project.Kustomize {
+			out = append(out, group{paths: []string{dir}, load: kload, kustomizedCRDs: mentionCRD(root, pr.Files)})
+			continue
+		}
+		g := group{load: mload}
+		for _, f := range pr.Files {
+			g.paths = append(g.paths, filepath.Join(root, filepath.FromSlash(f)))
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// loadedGroups makes a group of each loaded project (Input.Projects), with
+// its settings.
+func loadedGroups(root string, ps []project.Project, load manifest.Options) ([]group, error) {
+	gs, err := projectGroups(root, ps, load)
+	if err != nil {
+		return nil, err
+	}
+	for i := range gs {
+		gs[i].project = &ps[i]
+	}
+	return gs, nil
 }
 
 // projectsOf returns the projects of a directory argument to split, or nil
@@ -121,11 +150,13 @@ func runGroups(gs []group, opts Options) (Report, error) {
 	}
 	var rep Report
 	seen := map[Finding]bool{}
-	for i := range gs {
-		r, err := runSources(srcs[i], opts)
+	keys := make([][]identity, len(gs))
+	for i, g := range gs {
+		r, ids, err := runSourcesKeys(srcs[i], g.options(opts))
 		if err != nil {
 			return Report{}, err
 		}
+		keys[i] = ids
 		rep.Files += r.Files
 		rep.Objects += r.Objects
 		for _, f := range r.Findings {
@@ -135,8 +166,29 @@ func runGroups(gs []group, opts Options) (Report, error) {
 			}
 		}
 	}
+	cross, err := crossDuplicates(gs, srcs, keys, opts)
+	if err != nil {
+		return Report{}, err
+	}
+	rep.Findings = append(rep.Findings, cross...)
 	Sort(rep.Findings)
 	return rep, nil
+}
+
+// options are opts for the group: a project's kubeVersion when it sets
+// one, and its namespace when opts has none (-n wins).
+func (g group) options(opts Options) Options {
+	if g.project == nil {
+		return opts
+	}
+	if g.project.KubeVersion != "" {
+		opts.KubeVersion = g.project.KubeVersion
+	}
+	if opts.Namespace == "" && g.project.Namespace != "" {
+		opts.Namespace = g.project.Namespace
+		opts.NamespaceFrom = fmt.Sprintf("the namespace of project %s", g.project.Name)
+	}
+	return opts
 }
 
 // sharedCRDs loads the CustomResourceDefinitions of every group: plain

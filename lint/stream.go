@@ -14,9 +14,16 @@ import (
 // resources are validated whatever order the files come in. The result is
 // the same as loading everything and calling Run.
 func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
+	rep, _, err := runSourcesKeys(srcs, opts)
+	return rep, err
+}
+
+// runSourcesKeys is runSources that also returns the identity of every
+// named object, for checks across groups (crossDuplicates).
+func runSourcesKeys(srcs []*manifest.Source, opts Options) (Report, []identity, error) {
 	l, err := newLinter(opts)
 	if err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 
 	// Phase 1: sources that may define CRDs are loaded whole, up front.
@@ -30,14 +37,14 @@ func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
 	for i, s := range srcs {
 		may, err := s.MayHoldCRD()
 		if err != nil {
-			return Report{}, err
+			return Report{}, nil, err
 		}
 		if !may {
 			continue
 		}
 		objs, probs, err := s.Load()
 		if err != nil {
-			return Report{}, err
+			return Report{}, nil, err
 		}
 		pre[i] = loaded{objs, probs, true}
 		crdObjs = append(crdObjs, objs...)
@@ -91,7 +98,7 @@ func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
 	var records []identity
 	for _, r := range results {
 		if r.err != nil {
-			return Report{}, r.err
+			return Report{}, nil, r.err
 		}
 		findings = append(findings, r.findings...)
 		records = append(records, r.records...)
@@ -99,11 +106,11 @@ func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
 	}
 	setWide, err := setWideFindings(srcs, records, opts)
 	if err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 	rep.Findings = append(findings, setWide...)
 	Sort(rep.Findings)
-	return rep, nil
+	return rep, records, nil
 }
 
 // identity is what the stream keeps of an object for the set-wide rules:
@@ -231,7 +238,7 @@ func runPolicyRules(objs []*manifest.Object, opts Options, setWide bool) []Findi
 			continue
 		}
 		sev, _ := ParseSeverity(r.Severity)
-		for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace}) {
+		for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace, NamespaceFrom: opts.NamespaceFrom}) {
 			out = append(out, objectFinding(v.Object, v.Path, sev, r.ID, v.Message))
 		}
 	}

@@ -128,18 +128,39 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// KustomizationRefs lists the files and bases a kustomization (its file's
-// data) names, as written ("key=" of a generator entry dropped), and
-// whether it is a Component. Project discovery builds its graph from it;
-// remote and inline entries are the caller's to filter.
-func KustomizationRefs(data []byte) (refs []string, component bool) {
+// KustomizationInfo is what project discovery reads of a kustomization.
+type KustomizationInfo struct {
+	// Refs are the files and bases it names, as written ("key=" of a
+	// generator entry dropped); remote and inline entries are the
+	// caller's to filter.
+	Refs []string
+	// Component is true for kind: Component.
+	Component bool
+	// Namespace is its top-level namespace: field, "" when not set.
+	Namespace string
+}
+
+// ReadKustomizationInfo reads a kustomization file's data as the loader
+// does; a file that does not parse names nothing.
+func ReadKustomizationInfo(data []byte) KustomizationInfo {
+	var k KustomizationInfo
 	for _, e := range kustomizationEntries(data) {
-		refs = append(refs, e.path)
+		k.Refs = append(k.Refs, e.path)
 	}
 	var head struct {
 		APIVersion string `yaml:"apiVersion"`
 		Kind       string `yaml:"kind"`
+		Namespace  string `yaml:"namespace"`
 	}
 	_ = yaml.Unmarshal(data, &head)
-	return refs, head.Kind == "Component" && strings.HasPrefix(head.APIVersion, "kustomize.config.k8s.io/")
+	k.Component = head.Kind == "Component" && strings.HasPrefix(head.APIVersion, "kustomize.config.k8s.io/")
+	k.Namespace = head.Namespace
+	return k
+}
+
+// KustomizationRefs lists the files and bases a kustomization (its file's
+// data) names and whether it is a Component (see ReadKustomizationInfo).
+func KustomizationRefs(data []byte) (refs []string, component bool) {
+	k := ReadKustomizationInfo(data)
+	return k.Refs, k.Component
 }

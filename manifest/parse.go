@@ -265,7 +265,7 @@ func nonObjectFile(file string) bool {
 	base := strings.ToLower(filepath.Base(file))
 	switch base {
 	case "kustomization.yaml", "kustomization.yml", "chart.yaml", "chart.lock",
-		".pre-commit-hooks.yaml", ".pre-commit-config.yaml", ".kubeplan.yaml",
+		".pre-commit-hooks.yaml", ".pre-commit-config.yaml", ".kubeplan.yaml", "kubeplan.yaml",
 		"action.yml", "action.yaml", ".gitlab-ci.yml", "docker-compose.yml", "docker-compose.yaml":
 		return true
 	}

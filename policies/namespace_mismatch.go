@@ -17,10 +17,14 @@ func checkNamespaceMismatch(o *manifest.Object, opts Options) []Violation {
 	if opts.Namespace == "" || o.Namespace == "" || o.Namespace == opts.Namespace {
 		return nil
 	}
+	from := opts.NamespaceFrom
+	if from == "" {
+		from = "--namespace"
+	}
 	return []Violation{{
 		Object: o,
 		Path:   []string{"metadata", "namespace"},
-		Message: fmt.Sprintf("metadata.namespace is %q but --namespace is %q; remove metadata.namespace to use --namespace, or change one of them so they agree",
-			o.Namespace, opts.Namespace),
+		Message: fmt.Sprintf("metadata.namespace is %q but %s is %q; remove metadata.namespace to use %s, or change one of them so they agree",
+			o.Namespace, from, opts.Namespace, from),
 	}}
 }

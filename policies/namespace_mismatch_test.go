@@ -8,6 +8,8 @@ func TestNamespaceMismatch(t *testing.T) {
 	runRule(t, "namespace-mismatch", []ruleCase{
 		{name: "differs", yaml: cm, opts: Options{Namespace: "staging"},
 			want: []want{{at, `metadata.namespace is "prod" but --namespace is "staging"`}}},
+		{name: "a project's namespace", yaml: cm, opts: Options{Namespace: "staging", NamespaceFrom: "the namespace of project web"},
+			want: []want{{at, `metadata.namespace is "prod" but the namespace of project web is "staging"; remove metadata.namespace to use the namespace of project web`}}},
 		{name: "says what to do", yaml: cm, opts: Options{Namespace: "staging"}, want: []want{{at, "remove metadata.namespace"}}},
 		{name: "same", yaml: cm, opts: Options{Namespace: "prod"}},
 		{name: "no flag", yaml: cm},

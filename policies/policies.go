@@ -15,8 +15,12 @@ const (
 
 // Options are the command-line settings rules may depend on.
 type Options struct {
-	// Namespace is the --namespace given to lint or plan; "" when not given.
+	// Namespace is the --namespace given to lint or plan, or the
+	// project's namespace; "" when not given.
 	Namespace string
+	// NamespaceFrom names where Namespace comes from, for messages; ""
+	// means --namespace.
+	NamespaceFrom string
 }
 
 // Violation is one place where an object breaks a rule.

@@ -9,13 +9,11 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/kubeplan/kubeplan/internal/config"
 )
 
-// configName is the repository's kubeplan config: a change to it affects
-// every project.
-const configName = ".kubeplan.yaml"
-
-// ChangedSince returns the projects (found under root by Discover) that a
+// ChangedSince returns the projects (found under root by Discover or Load) that a
 // change since the git revision ref affects: the commits from ref to HEAD
 // and the uncommitted changes of the work tree (untracked files included).
 // A project is affected when a file it reads changed (its own files, its
@@ -40,7 +38,7 @@ func ChangedSince(root, ref string, ps []Project) ([]Project, error) {
 	}
 	rel = filepath.ToSlash(rel)
 	for p := range changed {
-		if path.Base(p) == configName {
+		if config.IsConfigName(path.Base(p)) {
 			return ps, nil
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -133,17 +134,12 @@ func Find(root string, opts Options) ([]Project, int, error) {
 	return out, len(t.kdirs), nil
 }
 
-// name gives each project a unique name.
+// name gives each project a unique name: its DefaultName, with "-2",
+// "-3"... added after the first.
 func name(root string, ps []Project) {
 	seen := map[string]bool{}
 	for i := range ps {
-		n := strings.ReplaceAll(ps[i].Path, "/", "-")
-		if ps[i].Path == "." {
-			n = "root"
-			if abs, err := filepath.Abs(root); err == nil && filepath.Base(abs) != string(filepath.Separator) {
-				n = filepath.Base(abs)
-			}
-		}
+		n := DefaultName(root, ps[i].Path)
 		base := n
 		for k := 2; seen[n]; k++ {
 			n = fmt.Sprintf("%s-%d", base, k)
@@ -151,6 +147,19 @@ func name(root string, ps []Project) {
 		seen[n] = true
 		ps[i].Name = n
 	}
+}
+
+// DefaultName is the name Discover gives the project at path (relative to
+// root, with "/"): path with "/" turned into "-", and for "." the base
+// name of root ("root" when root is "/").
+func DefaultName(root, path string) string {
+	if path != "." {
+		return strings.ReplaceAll(path, "/", "-")
+	}
+	if abs, err := filepath.Abs(root); err == nil && filepath.Base(abs) != string(filepath.Separator) {
+		return filepath.Base(abs)
+	}
+	return "root"
 }
 
 // tree is what the walk found.
@@ -184,7 +193,7 @@ func walk(root string, exclude []string) (*tree, error) {
 			}
 			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") || slices.Contains(manifest.KustomizationNames(), d.Name()) {
+		if strings.HasPrefix(d.Name(), ".") || slices.Contains(manifest.KustomizationNames(), d.Name()) || config.IsConfigName(d.Name()) {
 			return nil
 		}
 		switch strings.ToLower(filepath.Ext(path)) {

@@ -22,10 +22,11 @@ func kustomizationFile(dir string) string {
 }
 
 // kustomization is what Discover reads of a kustomization file: the
-// local paths it names and whether it is a Component.
+// local paths it names, whether it is a Component and its namespace:.
 type kustomization struct {
 	component bool
 	paths     []string
+	namespace string
 }
 
 // isLocalPath is false for "", inline YAML (a patch or a config written in
@@ -48,7 +49,7 @@ func isLocalPath(p string) bool {
 // loader, which refuses it with a clear error) and a file that is not
 // valid YAML names nothing (kustomize reports it when the project is
 // built). Its entries are parsed as the loader parses them
-// (manifest.KustomizationRefs); remote and inline ones are dropped.
+// (manifest.ReadKustomizationInfo); remote and inline ones are dropped.
 func readKustomization(path string) *kustomization {
 	k := &kustomization{}
 	fi, err := os.Lstat(path)
@@ -59,9 +60,9 @@ func readKustomization(path string) *kustomization {
 	if err != nil {
 		return k
 	}
-	refs, component := manifest.KustomizationRefs(data)
-	k.component = component
-	for _, r := range refs {
+	info := manifest.ReadKustomizationInfo(data)
+	k.component, k.namespace = info.Component, info.Namespace
+	for _, r := range info.Refs {
 		if isLocalPath(r) {
 			k.paths = append(k.paths, r)
 		}

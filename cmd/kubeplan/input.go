@@ -20,12 +20,14 @@ type inputFlags struct {
 	crds          []string
 	ignoreMissing bool
 	concurrency   int
+	// noticed is set once the legacy config name was noticed (see config).
+	noticed bool
 }
 
 func (f *inputFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.kubeVersion, "kube-version", "", "Kubernetes version to check served APIs against (1.33 to 1.37; default 1.37)")
-	fl.StringVar(&f.configFile, "config", "", "config file (default: .kubeplan.yaml found walking up from the working directory to the repository root)")
+	fl.StringVar(&f.configFile, "config", "", configFlagHelp)
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
 	fl.StringArrayVar(&f.crds, "crds", nil, "file or directory of extra CustomResourceDefinitions (repeatable)")
 	fl.BoolVar(&f.ignoreMissing, "ignore-missing-schemas", false, "report custom resources without a CRD as warnings, not errors")
@@ -34,7 +36,7 @@ func (f *inputFlags) add(cmd *cobra.Command) {
 // check reads the config file and the flags into what lint.Check takes.
 // namespace is the namespace the set is meant for ("" when not known).
 func (f *inputFlags) check(cmd *cobra.Command, s streams, paths []string, namespace string) (lint.Input, lint.Options, error) {
-	cfg, err := f.config()
+	cfg, err := f.config(s)
 	if err != nil {
 		return lint.Input{}, lint.Options{}, err
 	}
@@ -69,13 +71,29 @@ func (f *inputFlags) check(cmd *cobra.Command, s streams, paths []string, namesp
 	return in, opts, nil
 }
 
-// config is --config, else the .kubeplan.yaml found walking up from the
-// working directory to the repository root.
-func (f *inputFlags) config() (*config.Config, error) {
+// configFlagHelp is the help of --config.
+const configFlagHelp = "config file (default: kubeplan.yaml found walking up from the working directory to the repository root)"
+
+// config is --config, else the kubeplan.yaml found walking up from the
+// working directory to the repository root. It is read at every call (apply
+// --interval sees edits); a legacy .kubeplan.yaml is noticed on stderr once
+// per run.
+func (f *inputFlags) config(s streams) (*config.Config, error) {
+	var cfg *config.Config
+	var err error
 	if f.configFile != "" {
-		return config.Load(f.configFile, true)
+		cfg, err = config.Load(f.configFile, true)
+	} else {
+		cfg, err = config.Discover(".")
 	}
-	return config.Discover(".")
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Legacy && !f.noticed {
+		f.noticed = true
+		fmt.Fprintf(s.err, "kubeplan: %s is read for now; rename it to %s\n", config.LegacyFile, config.DefaultFile)
+	}
+	return cfg, nil
 }
 
 // relativeTo names files relative to root, so findings read

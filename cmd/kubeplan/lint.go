@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -36,6 +35,9 @@ directory (one with kustomization.yaml, built in-process), or - for standard inp
 Without PATH the current directory is linted. A directory holding several projects (overlays,
 bases, Components: see kubeplan projects) is linted project by project: bases and Components are
 built only in the overlays that use them, and duplicate-object compares objects within a project.
+With --all, --project or --changed-since the projects are those kubeplan projects lists (the
+ones kubeplan.yaml declares), each linted with its kubeVersion and namespace, and
+duplicate-object also compares projects that apply to one cluster and namespace.
 
 Every finding names file:line:col. Objects are validated against the Kubernetes ` + "1.37" + `
 schemas built into kubeplan, custom resources against the CustomResourceDefinitions in the
@@ -44,8 +46,9 @@ set or in --crds, and apiVersions against what --kube-version serves.
 Skip a rule for one object with the annotation
   kubeplan.dev/ignore: image-latest,replicas-zero
 
-Settings are read from .kubeplan.yaml, found by walking up from the working directory to the
-root of the git repository (or --config); paths in it are relative to the file:
+Settings are read from kubeplan.yaml, found by walking up from the working directory to the
+root of the git repository (or --config); paths in it are relative to the file (docs/config.md
+describes every key, and the projects it may declare):
   kubeVersion: "1.35"          # like --kube-version
   exclude: ["charts/**"]       # like --exclude
   crds: ["crds/"]              # like --crds
@@ -98,10 +101,10 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 		return err
 	}
 	if f.changedSince != "" || len(f.projects) > 0 || f.all {
-		if in.Paths, err = projectPaths(args, in.Load.Exclude, f.changedSince, f.projects); err != nil {
+		if in.ProjectRoot, in.Projects, err = lintProjects(cmd, s, f, args, in.Load.Exclude); err != nil {
 			return err
 		}
-		if len(in.Paths) == 0 {
+		if len(in.Projects) == 0 {
 			// nothing to lint: an empty report, not the current directory
 			return render.Lint(s.out, format, lint.Report{}, render.LintOptions{ToolVersion: kubeplanVersion(), Rules: lint.Rules()})
 		}
@@ -130,36 +133,43 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	return nil
 }
 
-// projectPaths are the directories of the projects under PATH (one, or
-// the current directory) that --project names (all when none) and that a
-// change since the revision affects (all when none).
-func projectPaths(args, exclude []string, changedSince string, names []string) ([]string, error) {
+// lintProjects are the projects under PATH (one, or the current
+// directory), as kubeplan.yaml declares them (project.Load), that
+// --project names (all when none) and that a change since --changed-since
+// affects (all when none). --kube-version, when given, is the version of
+// them all.
+func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args, exclude []string) (string, []project.Project, error) {
 	root := "."
 	switch len(args) {
 	case 0:
 	case 1:
 		root = args[0]
 	default:
-		return nil, fmt.Errorf("--project, --all and --changed-since take one PATH (the repository or a directory of it), not %d", len(args))
+		return "", nil, fmt.Errorf("--project, --all and --changed-since take one PATH (the repository or a directory of it), not %d", len(args))
 	}
-	ps, err := selectProjects(root, exclude, changedSince)
+	cfg, err := f.input.config(s)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	if len(names) > 0 {
-		all, err := project.DiscoverWith(root, project.Options{Exclude: exclude})
-		if err != nil {
-			return nil, err
+	all, err := project.Load(root, cfg, project.Options{Exclude: exclude})
+	if err != nil {
+		return "", nil, err
+	}
+	ps, err := changedSince(root, f.changedSince, all)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(f.projects) > 0 {
+		if ps, err = byName(ps, all, f.projects); err != nil {
+			return "", nil, err
 		}
-		if ps, err = byName(ps, all, names); err != nil {
-			return nil, err
+	}
+	if cmd.Flags().Changed("kube-version") {
+		for i := range ps {
+			ps[i].KubeVersion = ""
 		}
 	}
-	var paths []string
-	for _, p := range ps {
-		paths = append(paths, filepath.Join(root, filepath.FromSlash(p.Path)))
-	}
-	return paths, nil
+	return root, ps, nil
 }
 
 // byName keeps the projects of ps named in names; a name that is not a

@@ -31,12 +31,16 @@ A project is a kustomization no other kustomization uses and that is not a Compo
 kustomization reads. Bases used by overlays, Components and patch files are not projects;
 they are among the FILES of the projects that read them.
 
-Exclude globs come from --exclude and the exclude list of .kubeplan.yaml.
+With a kubeplan.yaml (see docs/config.md), its ignore globs are never projects, and when it
+lists projects: those are the projects, with the settings it gives them (namespace, applyset,
+context, kubeconfig, kubeVersion, dependsOn); the columns NAMESPACE, APPLYSET, CLUSTER and
+DEPENDS show them. A kustomization's own namespace: field is its project's namespace unless
+the config sets one. Exclude globs come from --exclude and the exclude list of kubeplan.yaml.
 
 --changed-since REF lists only the projects a change since the git revision REF affects
 (the commits from REF to HEAD and the uncommitted changes): a project is affected when a file
 it reads changed (its own, its bases', Components', patches', generator inputs) or a path
-below it; a change to .kubeplan.yaml affects them all.
+below it; a change to kubeplan.yaml affects them all.
 
 ` + exitCodesHelp,
 		Example: `  kubeplan projects
@@ -51,12 +55,15 @@ below it; a change to .kubeplan.yaml affects them all.
 			if len(args) == 1 {
 				root = args[0]
 			}
-			cfg, err := f.config.config()
+			cfg, err := f.config.config(s)
 			if err != nil {
 				return err
 			}
-			ps, err := selectProjects(root, append(cfg.ExcludePatterns(), f.exclude...), f.changedSince)
+			ps, err := project.Load(root, cfg, project.Options{Exclude: append(cfg.ExcludePatterns(), f.exclude...)})
 			if err != nil {
+				return err
+			}
+			if ps, err = changedSince(root, f.changedSince, ps); err != nil {
 				return err
 			}
 			return render.Projects(s.out, f.output, ps)
@@ -66,16 +73,15 @@ below it; a change to .kubeplan.yaml affects them all.
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ProjectsFormats(), ", "))
 	fl.StringArrayVar(&f.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
 	fl.StringVar(&f.changedSince, "changed-since", "", "only the projects a change since this git revision affects (e.g. origin/main)")
-	fl.StringVar(&f.config.configFile, "config", "", "config file (default: .kubeplan.yaml found walking up from the working directory to the repository root)")
+	fl.StringVar(&f.config.configFile, "config", "", configFlagHelp)
 	return cmd
 }
 
-// selectProjects discovers the projects under root and, with a revision,
-// keeps those a change since it affects.
-func selectProjects(root string, exclude []string, changedSince string) ([]project.Project, error) {
-	ps, err := project.DiscoverWith(root, project.Options{Exclude: exclude})
-	if err != nil || changedSince == "" {
-		return ps, err
+// changedSince keeps the projects a change since the git revision rev
+// affects; all of them when rev is "".
+func changedSince(root, rev string, ps []project.Project) ([]project.Project, error) {
+	if rev == "" {
+		return ps, nil
 	}
-	return project.ChangedSince(root, changedSince, ps)
+	return project.ChangedSince(root, rev, ps)
 }

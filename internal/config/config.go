@@ -1,41 +1,91 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
-	"strconv"
-
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // DefaultFile is the config's name: Discover looks for it from a directory up
 // to the repository root when --config is not given.
-const DefaultFile = ".kubeplan.yaml"
+const DefaultFile = "kubeplan.yaml"
 
-// Config is the content of .kubeplan.yaml.
+// LegacyFile is the config's former name, still read when a directory has no
+// DefaultFile (Config.Legacy is then set).
+const LegacyFile = ".kubeplan.yaml"
+
+// DefaultApplySet is the ApplySet of a project that sets none, in either
+// place; {name} is the project's name.
+const DefaultApplySet = "configmap/kubeplan-{name}"
+
+// NamePlaceholder in a namespace or an applyset is replaced by the
+// project's name.
+const NamePlaceholder = "{name}"
+
+// Config is the content of kubeplan.yaml.
 type Config struct {
-	// KubeVersion is the Kubernetes version to lint against ("1.37").
-	KubeVersion string `yaml:"kubeVersion"`
+	// KubeVersion is the Kubernetes version to lint against ("1.37"),
+	// normalized; "" when not set.
+	KubeVersion string
 	// Exclude lists glob patterns ("**" allowed) of paths not to read.
-	Exclude []string `yaml:"exclude"`
+	Exclude []string
 	// CRDs lists files or directories with extra CustomResourceDefinitions.
-	CRDs []string `yaml:"crds"`
+	CRDs []string
 	// IgnoreMissingSchemas makes a custom resource without a CRD a warning.
-	IgnoreMissingSchemas bool `yaml:"ignoreMissingSchemas"`
+	IgnoreMissingSchemas bool
 	// Rules maps a rule id to off, error, warning or info.
-	Rules map[string]string `yaml:"rules"`
+	Rules map[string]string
+	// Ignore lists globs, relative to Dir, of paths that are never projects.
+	Ignore []string
+	// Defaults are the settings of every project that does not set them.
+	Defaults Settings
+	// Projects are the declared projects, in file order; nil when the
+	// file has no projects: key (every discovered project is one).
+	Projects []Entry
 
 	// File is where the config was read from ("" when none).
-	File string `yaml:"-"`
+	File string
 	// Dir is the absolute directory of File ("" when none): relative paths
 	// in the config are relative to it (see Resolve).
-	Dir string `yaml:"-"`
+	Dir string
+	// Legacy is true when File was found under its former name,
+	// .kubeplan.yaml: the CLI asks for a rename.
+	Legacy bool
 	// RulePos is the line:column of each entry under rules, for messages.
-	RulePos map[string][2]int `yaml:"-"`
+	RulePos map[string][2]int
+}
+
+// Pos is a line and a column (1-based) in the config file.
+type Pos struct{ Line, Col int }
+
+// Settings are what a project may set: in defaults or in its entry. Empty
+// means not set.
+type Settings struct {
+	Namespace   string
+	ApplySet    string
+	Context     string
+	Kubeconfig  string
+	KubeVersion string
+	// Pos says where each key that was set is, by its name in the file
+	// ("namespace", "applyset", ...; for an entry also "name", "path" and
+	// "dependsOn").
+	Pos map[string]Pos
+}
+
+// Entry is one item of projects:.
+type Entry struct {
+	// Name is the project's name; "" means the discovered name.
+	Name string
+	// Path is a directory relative to Dir, or a glob of them (see Glob).
+	Path string
+	Settings
+	// DependsOn names projects to plan and apply first; DependsPos says
+	// where each name is.
+	DependsOn  []string
+	DependsPos []Pos
+	// At is where the entry starts.
+	At Pos
 }
 
 // Load reads path (--config). When explicit is false a missing file is not
@@ -51,41 +101,6 @@ func Load(path string, explicit bool) (*Config, error) {
 	return Parse(path, data)
 }
 
-var lineRE = regexp.MustCompile(`line (\d+): (.*)`)
-
-// Parse reads config data; unknown keys are errors.
-func Parse(path string, data []byte) (*Config, error) {
-	c := &Config{File: path, Dir: dirOf(path), RulePos: map[string][2]int{}}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return c, nil
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil {
-		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return nil, fmt.Errorf("%s:%d:1: %s (see kubeplan lint --help for the config keys)", path, line, m[2])
-		}
-		return nil, fmt.Errorf("%s:1:1: %s", path, err)
-	}
-	c.File, c.Dir = path, dirOf(path)
-	var n yaml.Node
-	if yaml.Unmarshal(data, &n) == nil && len(n.Content) > 0 {
-		root := n.Content[0]
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			if root.Content[i].Value != "rules" {
-				continue
-			}
-			rules := root.Content[i+1]
-			for j := 0; j+1 < len(rules.Content); j += 2 {
-				k := rules.Content[j]
-				c.RulePos[k.Value] = [2]int{k.Line, k.Column}
-			}
-		}
-	}
-	return c, nil
-}
-
 // Where returns "file:line:col" of a rule entry, for error messages.
 func (c *Config) Where(rule string) string {
 	p, ok := c.RulePos[rule]
@@ -94,3 +109,15 @@ func (c *Config) Where(rule string) string {
 	}
 	return fmt.Sprintf("%s:%d:%d", c.File, p[0], p[1])
 }
+
+// At returns "file:line:col" of p, for error messages.
+func (c *Config) At(p Pos) string {
+	if p.Line == 0 {
+		return c.File
+	}
+	return fmt.Sprintf("%s:%d:%d", c.File, p.Line, p.Col)
+}
+
+// Glob reports whether the entry's path is a glob (it holds *, ?, ** or
+// [), matching discovered projects, rather than one directory.
+func (e Entry) Glob() bool { return IsGlob(e.Path) }

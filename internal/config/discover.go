@@ -2,18 +2,22 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// Discover finds the .kubeplan.yaml that applies to dir: the first one found
+// Discover finds the kubeplan.yaml that applies to dir: the first one found
 // walking up from dir to the root of the git repository holding dir (the
 // nearest directory with a .git file or directory), that root included. A
 // file above the repository root is never read. When dir is in no git
 // repository only dir itself is looked in. No file found yields an empty
 // Config (File and Dir "").
+//
+// A directory without kubeplan.yaml but with the legacy .kubeplan.yaml
+// yields that one, with Legacy set; a directory with both is an error.
 //
 // File is the path found, relative to the working directory when possible;
 // Dir is its directory, absolute.
@@ -22,15 +26,11 @@ func Discover(dir string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := repoRoot(start)
+	root := RepoRoot(start)
 	for d := start; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, DefaultFile)
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && !fi.IsDir():
-			return Load(relToWD(p), true)
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return nil, err
+		c, err := loadIn(d)
+		if c != nil || err != nil {
+			return c, err
 		}
 		if d == root || filepath.Dir(d) == d {
 			return &Config{}, nil
@@ -38,9 +38,51 @@ func Discover(dir string) (*Config, error) {
 	}
 }
 
-// repoRoot is the nearest directory at or above dir (absolute) that holds
+// loadIn reads the config of directory d, or returns nil when it has none.
+func loadIn(d string) (*Config, error) {
+	cur, err := isFile(filepath.Join(d, DefaultFile))
+	if err != nil {
+		return nil, err
+	}
+	legacy, err := isFile(filepath.Join(d, LegacyFile))
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case cur && legacy:
+		return nil, fmt.Errorf("%s: both %s and %s are here; keep %s only", relToWD(d), DefaultFile, LegacyFile, DefaultFile)
+	case cur:
+		return Load(relToWD(filepath.Join(d, DefaultFile)), true)
+	case legacy:
+		c, err := Load(relToWD(filepath.Join(d, LegacyFile)), true)
+		if c != nil {
+			c.Legacy = true
+		}
+		return c, err
+	}
+	return nil, nil
+}
+
+// isFile reports whether p is a file (not a directory); a missing p is no
+// error.
+func isFile(p string) (bool, error) {
+	fi, err := os.Stat(p)
+	switch {
+	case err == nil:
+		return !fi.IsDir(), nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, err
+}
+
+// IsConfigName reports whether a file's base name is the config's, under
+// its name or its legacy name.
+func IsConfigName(base string) bool { return base == DefaultFile || base == LegacyFile }
+
+// RepoRoot is the nearest directory at or above dir (absolute) that holds
 // .git, or dir itself when there is none.
-func repoRoot(dir string) string {
+func RepoRoot(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d

@@ -182,7 +182,7 @@ func planOnCluster(kubeplan string) ([]byte, error) {
 	defer os.RemoveAll(work)
 	// Secrets in git are an error by default (plaintext-secret); this demo
 	// repository keeps one to show that plans mask its values.
-	if err := os.WriteFile(filepath.Join(work, ".kubeplan.yaml"), []byte("rules:\n  plaintext-secret: off\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(work, "kubeplan.yaml"), []byte("rules:\n  plaintext-secret: off\n"), 0o644); err != nil {
 		return nil, err
 	}
 	env := append(os.Environ(), "KUBECONFIG="+kc, "KUBEPLAN_CACHE_DIR="+filepath.Join(work, ".cache"), "GITHUB_ACTIONS=", "NO_COLOR=1")

@@ -1,0 +1,126 @@
+package config
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const full = `kubeVersion: 1.36
+exclude: ["**/old/**"]
+crds: [platform/crds]
+ignoreMissingSchemas: true
+rules: {image-latest: warning}
+ignore: ["experiments/**"]
+defaults:
+  namespace: "team-{name}"
+  applyset: secret/s-{name}
+  context: prod
+  kubeconfig: kube/config
+  kubeVersion: v1.35.2
+projects:
+  - name: crds
+    path: platform/crds
+    namespace: platform
+    applyset: configmap/crds
+    kubeVersion: "1.33"
+    dependsOn: [web, db]
+  - path: apps/*/overlays/prod
+`
+
+func TestParseFull(t *testing.T) {
+	c, err := Parse("kubeplan.yaml", []byte(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.KubeVersion != "1.36" || !c.IgnoreMissingSchemas || c.Rules["image-latest"] != "warning" ||
+		!reflect.DeepEqual(c.Ignore, []string{"experiments/**"}) || !reflect.DeepEqual(c.CRDs, []string{"platform/crds"}) {
+		t.Errorf("top level: %+v", c)
+	}
+	d := c.Defaults
+	if d.Namespace != "team-{name}" || d.ApplySet != "secret/s-{name}" || d.Context != "prod" || d.Kubeconfig != "kube/config" || d.KubeVersion != "1.35" {
+		t.Errorf("defaults: %+v", d)
+	}
+	if d.Pos["kubeconfig"] != (Pos{11, 15}) {
+		t.Errorf("defaults kubeconfig at %v", d.Pos["kubeconfig"])
+	}
+	if len(c.Projects) != 2 {
+		t.Fatalf("projects: %+v", c.Projects)
+	}
+	e := c.Projects[0]
+	if e.Name != "crds" || e.Path != "platform/crds" || e.Namespace != "platform" || e.ApplySet != "configmap/crds" || e.KubeVersion != "1.33" ||
+		!reflect.DeepEqual(e.DependsOn, []string{"web", "db"}) || e.Glob() {
+		t.Errorf("entry 0: %+v", e)
+	}
+	if e.At != (Pos{14, 5}) || e.DependsPos[1] != (Pos{19, 22}) || c.At(e.Pos["path"]) != "kubeplan.yaml:15:11" {
+		t.Errorf("entry 0 positions: at %v, db at %v, path at %s", e.At, e.DependsPos[1], c.At(e.Pos["path"]))
+	}
+	if !c.Projects[1].Glob() || c.Projects[1].Name != "" {
+		t.Errorf("entry 1: %+v", c.Projects[1])
+	}
+}
+
+func TestParseNoProjects(t *testing.T) {
+	c, err := Parse("k.yaml", []byte("kubeVersion: \"1.37\"\n"))
+	if err != nil || c.Projects != nil {
+		t.Errorf("no projects key: %+v, %v", c.Projects, err)
+	}
+	c, err = Parse("k.yaml", []byte("projects: []\n"))
+	if err != nil || c.Projects == nil || len(c.Projects) != 0 {
+		t.Errorf("projects: [] = %#v, %v; want declared and empty", c.Projects, err)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"unknown top", "kubeVersion: \"1.34\"\n  # c\nexclud: [x]\n", `k.yaml:3:1: unknown key "exclud" in the top level (see docs/config.md)`},
+		{"unknown in defaults", "defaults:\n  namespace: a\n  contxt: b\n", `k.yaml:3:3: unknown key "contxt" in defaults (see docs/config.md)`},
+		{"unknown in flow entry", "projects:\n  - {path: a, nmae: b}\n", `k.yaml:2:15: unknown key "nmae" in projects[0] (see docs/config.md)`},
+		{"unknown in second entry", "projects:\n  - path: a\n  - path: b\n    dependson: [a]\n", `k.yaml:4:5: unknown key "dependson" in projects[1]`},
+		{"twice", "crds: [a]\ncrds: [b]\n", `k.yaml:2:1: key "crds" is given twice in the top level`},
+		{"string wanted", "defaults:\n  namespace: [a, b]\n", `k.yaml:2:14: defaults.namespace: want a string, got a list`},
+		{"list wanted", "exclude: charts/**\n", `k.yaml:1:10: exclude: want a list of strings, got "charts/**"`},
+		{"list of strings", "ignore:\n  - a\n  - {b: c}\n", `k.yaml:3:5: ignore[1]: want a string, got a mapping`},
+		{"bool wanted", "ignoreMissingSchemas: yes please\n", `k.yaml:1:23: ignoreMissingSchemas: want true or false, got "yes please"`},
+		{"mapping wanted", "defaults: [a]\n", `k.yaml:1:11: defaults: want a mapping, got a list`},
+		{"projects list", "projects: {path: a}\n", `k.yaml:1:11: projects: want a list of projects, got a mapping`},
+		{"rules mapping", "rules: [a]\n", `k.yaml:1:8: rules: want a mapping`},
+		{"rule value", "rules:\n  image-latest: {a: b}\n", `k.yaml:2:17: rules.image-latest: want a string, got a mapping`},
+		{"kubeVersion", "projects:\n  - path: a\n    kubeVersion: \"1.20\"\n", `k.yaml:3:18: projects[0].kubeVersion "1.20" is not supported: kubeplan knows 1.33`},
+		{"top kubeVersion", "kubeVersion: 2.0\n", `k.yaml:1:14: kubeVersion "2.0" is not supported`},
+		{"applyset", "defaults:\n  applyset: deployment/x\n", `k.yaml:2:13: defaults.applyset: applyset "deployment/x": parent type "deployment" is not supported`},
+		{"applyset name", "projects:\n  - {path: a, applyset: configmap/Not_OK}\n", `k.yaml:2:25: projects[0].applyset: applyset "configmap/Not_OK": invalid ConfigMap name`},
+		{"namespace", "defaults: {namespace: \"Team_{name}\"}\n", `k.yaml:1:23: defaults.namespace "Team_{name}": a lowercase RFC 1123 label`},
+		{"path required", "projects:\n  - name: a\n", `k.yaml:2:5: projects[0]: path is required`},
+		{"glob name", "projects:\n  - path: a\n  - path: apps/*/prod\n    name: prod\n", `k.yaml:4:11: projects[1].name: a glob path (apps/*/prod) matches several projects, so it cannot set a name`},
+		{"syntax", "a: [\n", `k.yaml:1:1: did not find expected node content`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("k.yaml", []byte(tc.in))
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("err = %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestDiscoverLegacyName(t *testing.T) {
+	repo := tempDir(t)
+	gitRepo(t, repo)
+	write(t, filepath.Join(repo, LegacyFile), "kubeVersion: \"1.36\"\n")
+	c, err := Discover(repo)
+	if err != nil || !c.Legacy || c.KubeVersion != "1.36" || filepath.Base(c.File) != LegacyFile {
+		t.Fatalf("legacy: %+v, %v", c, err)
+	}
+	// a nearer kubeplan.yaml wins, and is not legacy
+	write(t, filepath.Join(repo, "team", DefaultFile), "kubeVersion: \"1.35\"\n")
+	if c, err = Discover(filepath.Join(repo, "team")); err != nil || c.Legacy || c.KubeVersion != "1.35" {
+		t.Fatalf("new name: %+v, %v", c, err)
+	}
+	// both in one directory: an error naming both
+	write(t, filepath.Join(repo, DefaultFile), "kubeVersion: \"1.37\"\n")
+	if _, err = Discover(repo); err == nil || !strings.Contains(err.Error(), "both kubeplan.yaml and .kubeplan.yaml") {
+		t.Fatalf("both names: %v", err)
+	}
+}

@@ -1,0 +1,75 @@
+package project
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/config"
+)
+
+// resolve fills m's settings: each from m's entry, else cfg.Defaults, with
+// these exceptions. Namespace is the entry's, else the namespace: field of
+// the project's own kustomization, else the defaults', else "" (the
+// kubeconfig context's). ApplySet falls back to config.DefaultApplySet.
+// {name} in Namespace and ApplySet is the project's name; Kubeconfig is
+// relative to cfg.Dir. KubeVersion is left "" when neither sets it (lint
+// then uses the config's top-level kubeVersion).
+func resolve(base string, cfg *config.Config, m *member) error {
+	var e config.Settings
+	if m.entry != nil {
+		e = m.entry.Settings
+		m.DependsOn = m.entry.DependsOn
+	}
+	d := cfg.Defaults
+	pick := func(a, b string) string {
+		if a != "" {
+			return a
+		}
+		return b
+	}
+	m.Namespace = e.Namespace
+	if m.Namespace == "" && m.Kind == Kustomize {
+		m.Namespace = readKustomization(kustomizationFile(filepath.Join(base, filepath.FromSlash(m.Path)))).namespace
+	}
+	m.Namespace = strings.ReplaceAll(pick(m.Namespace, d.Namespace), config.NamePlaceholder, m.Name)
+	m.ApplySet = strings.ReplaceAll(pick(pick(e.ApplySet, d.ApplySet), config.DefaultApplySet), config.NamePlaceholder, m.Name)
+	m.Context = pick(e.Context, d.Context)
+	m.Kubeconfig = pick(e.Kubeconfig, d.Kubeconfig)
+	if m.Kubeconfig != "" {
+		m.Kubeconfig = cfg.Resolve(m.Kubeconfig)
+	}
+	m.KubeVersion = pick(e.KubeVersion, d.KubeVersion)
+	if e.ApplySet == "" && d.ApplySet == "" {
+		return nil // the built-in default: plan checks a name it makes
+	}
+	if err := config.CheckApplySet(m.ApplySet); err != nil {
+		return fmt.Errorf("%s: project %s: %w", settingAt(cfg, m, "applyset"), m.Name, err)
+	}
+	return nil
+}
+
+// settingAt is where m's setting key comes from: its entry, else the
+// defaults, else the entry itself or the config file.
+func settingAt(cfg *config.Config, m *member, key string) string {
+	if m.entry != nil {
+		if p, ok := m.entry.Pos[key]; ok {
+			return cfg.At(p)
+		}
+	}
+	if p, ok := cfg.Defaults.Pos[key]; ok {
+		return cfg.At(p)
+	}
+	return entryAt(cfg, m)
+}
+
+// entryAt is where m's entry starts, or the config file.
+func entryAt(cfg *config.Config, m *member) string {
+	if m.entry != nil {
+		return cfg.At(m.entry.At)
+	}
+	if cfg.File == "" {
+		return m.Path
+	}
+	return cfg.File
+}
