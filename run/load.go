@@ -33,6 +33,9 @@ func (o *Options) load(p project.Project, namespace string) ([]*manifest.Object,
 	li.Paths = Paths(o.Root, p)
 	li.KeepObjects, lo.Loaded = true, o.Loaded
 	lo.Namespace = namespace
+	if namespace != "" {
+		lo.NamespaceFrom = fmt.Sprintf("the namespace of project %s", p.Name)
+	}
 	if p.KubeVersion != "" {
 		if lo.KubeVersion, err = lint.NormalizeKubeVersion(p.KubeVersion); err != nil {
 			return nil, err

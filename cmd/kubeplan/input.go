@@ -22,6 +22,8 @@ type inputFlags struct {
 	concurrency   int
 	// noticed is set once the legacy config name was noticed (see config).
 	noticed bool
+	// from is where config discovery starts ("" for the working directory).
+	from string
 }
 
 func (f *inputFlags) add(cmd *cobra.Command) {
@@ -78,13 +80,20 @@ const configFlagHelp = "config file (default: kubeplan.yaml found walking up fro
 // working directory to the repository root. It is read at every call (apply
 // --interval sees edits); a legacy .kubeplan.yaml is noticed on stderr once
 // per run.
+//
+// A run over projects sets from to the repository directory it was given:
+// it reads that repository's config wherever it is started from.
 func (f *inputFlags) config(s streams) (*config.Config, error) {
 	var cfg *config.Config
 	var err error
+	from := f.from
+	if from == "" {
+		from = "."
+	}
 	if f.configFile != "" {
 		cfg, err = config.Load(f.configFile, true)
 	} else {
-		cfg, err = config.Discover(".")
+		cfg, err = config.Discover(from)
 	}
 	if err != nil {
 		return nil, err

@@ -139,30 +139,15 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 // affects (all when none). --kube-version, when given, is the version of
 // them all.
 func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args, exclude []string) (string, []project.Project, error) {
-	root := "."
-	switch len(args) {
-	case 0:
-	case 1:
-		root = args[0]
-	default:
-		return "", nil, fmt.Errorf("--project, --all and --changed-since take one PATH (the repository or a directory of it), not %d", len(args))
-	}
-	cfg, err := f.input.config(s)
+	root, err := projectRoot(args)
 	if err != nil {
 		return "", nil, err
 	}
-	all, err := project.Load(root, cfg, project.Options{Exclude: exclude})
+	sel := selectFlags{projects: f.projects, all: f.all, changedSince: f.changedSince}
+	f.input.from = root
+	ps, err := sel.choose(s, &f.input, root, exclude)
 	if err != nil {
 		return "", nil, err
-	}
-	ps, err := changedSince(root, f.changedSince, all)
-	if err != nil {
-		return "", nil, err
-	}
-	if len(f.projects) > 0 {
-		if ps, err = byName(ps, all, f.projects); err != nil {
-			return "", nil, err
-		}
 	}
 	if cmd.Flags().Changed("kube-version") {
 		for i := range ps {

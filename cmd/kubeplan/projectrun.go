@@ -46,18 +46,19 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	if git.source != "" {
 		render.Planning(s.err, src.rev)
 	}
+	in.from = root
 	li, lo, err := in.check(cmd, s, nil, "")
 	if err != nil {
 		return nil, err
 	}
 	li.Rename = relativeTo(src.root)
 	li.Load.Root = src.root
-	ps, err := sel.choose(root, li.Load.Exclude)
+	ps, err := sel.choose(s, in, root, li.Load.Exclude)
 	if err != nil {
 		return nil, err
 	}
 	cfgFile := "-"
-	if cfg, err := in.config(); err == nil && cfg.File != "" {
+	if cfg, err := in.config(s); err == nil && cfg.File != "" {
 		cfgFile = cfg.File
 	}
 	return &projectRun{

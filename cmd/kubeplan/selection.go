@@ -51,27 +51,22 @@ func projectRoot(args []string) (string, error) {
 	return "", errors.New("--project, --all and --changed-since take one PATH (the repository or a directory of it), not several")
 }
 
-// choose returns the selected projects under root, sorted by path.
-func (f *selectFlags) choose(root string, exclude []string) ([]project.Project, error) {
-	ps, err := f.chooseAll(root, exclude)
-	for i := range ps {
-		if ps[i].ApplySet == "" {
-			ps[i].ApplySet = "configmap/kubeplan-" + ps[i].Name
-		}
+// choose returns the selected projects under root, sorted by path: the
+// projects of kubeplan.yaml (project.Load: declared, or discovered, with
+// their settings), those a change since --changed-since affects, those
+// --project names.
+func (f *selectFlags) choose(s streams, in *inputFlags, root string, exclude []string) ([]project.Project, error) {
+	cfg, err := in.config(s)
+	if err != nil {
+		return nil, err
 	}
-	return ps, err
-}
-
-func (f *selectFlags) chooseAll(root string, exclude []string) ([]project.Project, error) {
-	ps, err := selectProjects(root, exclude, f.changedSince)
+	all, err := project.Load(root, cfg, project.Options{Exclude: exclude})
+	if err != nil {
+		return nil, err
+	}
+	ps, err := changedSince(root, f.changedSince, all)
 	if err != nil || len(f.projects) == 0 {
 		return ps, err
-	}
-	all := ps
-	if f.changedSince != "" {
-		if all, err = selectProjects(root, exclude, ""); err != nil {
-			return nil, err
-		}
 	}
 	return byName(ps, all, f.projects)
 }

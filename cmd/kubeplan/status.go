@@ -109,11 +109,12 @@ func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statu
 	if err := f.sel.refuseSetFlags(cmd, "namespace", "applyset"); err != nil {
 		return err
 	}
-	cfg, err := f.config.config()
+	f.config.from = root
+	cfg, err := f.config.config(s)
 	if err != nil {
 		return err
 	}
-	ps, err := f.sel.choose(root, cfg.ExcludePatterns())
+	ps, err := f.sel.choose(s, &f.config, root, cfg.ExcludePatterns())
 	if err != nil {
 		return err
 	}
