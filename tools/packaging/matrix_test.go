@@ -174,7 +174,9 @@ func TestMatrixWorkflowGroups(t *testing.T) {
 		temp := t.TempDir()
 		record := t.TempDir()
 		standIn(t, temp, `echo "$@" > `+shellQuote(filepath.Join(record, "args"))+"\ncat <<'EOF'\n"+projects+"\nEOF")
-		ctx := func(e string) (string, bool) { return map[string]string{"github.base_ref": "main"}[e], e == "github.base_ref" }
+		ctx := func(e string) (string, bool) {
+			return map[string]string{"github.base_ref": "main"}[e], e == "github.base_ref"
+		}
 		var stdout, stderr strings.Builder
 		code, outs, _ := runStep(t, 0, group.actionStep, runEnv{workspace: t.TempDir(), runnerTemp: temp,
 			env: []string{"PATH=" + filepath.Join(temp, "bin") + ":" + os.Getenv("PATH")}}, ctx, &stdout, &stderr)
@@ -236,7 +238,7 @@ func TestMatrixWorkflowPlanStep(t *testing.T) {
 	ctx := func(e string) (string, bool) {
 		v, ok := map[string]string{
 			// toJSON pretty-prints, as GitHub's does.
-			"toJSON(matrix.projects)": "[\n  \"apps-web-overlays-prod\",\n  \"apps-api overlays\"\n]",
+			"toJSON(matrix.projects)":                           "[\n  \"apps-web-overlays-prod\",\n  \"apps-api overlays\"\n]",
 			"secrets[format('KUBECONFIG_{0}', matrix.cluster)]": secret,
 		}[e]
 		return v, ok
