@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/kubeplan/kubeplan/tools/benchkit"
 	"github.com/kubeplan/kubeplan/tools/testkube"
@@ -98,17 +97,8 @@ func namespaces(s spec) []string {
 	return out
 }
 
-// settle waits (at most a minute) until the cluster process uses less than
-// 5% of a CPU over a second: controllers done with the new objects.
-func (c *cluster) settle() {
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
-		before := benchkit.ProcessCPU(c.PID())
-		time.Sleep(time.Second)
-		if benchkit.ProcessCPU(c.PID())-before < 50*time.Millisecond {
-			return
-		}
-	}
-}
+// settle waits until the cluster is quiet (benchkit.Settle).
+func (c *cluster) settle() { benchkit.Settle(c.PID()) }
 
 // launch builds kubeplan from the working tree into bin/kubeplan and
 // starts bin/testcluster; stop it with Stop.

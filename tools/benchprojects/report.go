@@ -81,7 +81,7 @@ func (r *result) markdown() string {
 			w("| %s | failed: `%s` | | | | |\n", labels[k], strings.ReplaceAll(firstLine(e), "|", "\\|"))
 			continue
 		}
-		s := summarize(r.Samples[k])
+		s := benchkit.Summarize(r.Samples[k])
 		w("| %s | %s | %s | %s | %s | %d MiB |\n", labels[k], secs(s.MedianWall), secs(s.MinWall), secs(s.MedianCPU), secs(s.MedianSrv), s.PeakRSS/1024)
 	}
 	w("\n| paired ratio (median of per-round ratios) | value | target |\n|---|---:|---:|\n")
@@ -133,27 +133,4 @@ func ratioText(x float64) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
-}
-
-// summary condenses the timed runs of one command.
-type summary struct {
-	MedianWall, MinWall  time.Duration
-	MedianCPU, MedianSrv time.Duration
-	PeakRSS              int64 // KiB
-}
-
-func summarize(ss []sample) summary {
-	var walls, cpus, srvs []float64
-	var out summary
-	for _, s := range ss {
-		walls, cpus, srvs = append(walls, float64(s.Wall)), append(cpus, float64(s.CPU)), append(srvs, float64(s.ServerCPU))
-		if out.MinWall == 0 || s.Wall < out.MinWall {
-			out.MinWall = s.Wall
-		}
-		out.PeakRSS = max(out.PeakRSS, s.MaxRSS)
-	}
-	out.MedianWall = time.Duration(benchkit.Median(walls))
-	out.MedianCPU = time.Duration(benchkit.Median(cpus))
-	out.MedianSrv = time.Duration(benchkit.Median(srvs))
-	return out
 }

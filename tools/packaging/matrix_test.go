@@ -167,7 +167,6 @@ func TestMatrixWorkflowGroups(t *testing.T) {
 	lookPath(t, "jq", "jq")
 	wf := readMatrixWorkflow(t)
 	group := wf.Jobs["projects"].step(t, "with id group", func(s workflowStep) bool { return s.ID == "group" })
-	group.Shell = "bash"
 
 	run := func(projects string) map[string]string {
 		t.Helper()
@@ -177,12 +176,7 @@ func TestMatrixWorkflowGroups(t *testing.T) {
 		ctx := func(e string) (string, bool) {
 			return map[string]string{"github.base_ref": "main"}[e], e == "github.base_ref"
 		}
-		var stdout, stderr strings.Builder
-		code, outs, _ := runStep(t, 0, group.actionStep, runEnv{workspace: t.TempDir(), runnerTemp: temp,
-			env: []string{"PATH=" + filepath.Join(temp, "bin") + ":" + os.Getenv("PATH")}}, ctx, &stdout, &stderr)
-		if code != 0 {
-			t.Fatalf("the group step exited %d: %s", code, stderr.String())
-		}
+		outs := runWorkflowStep(t, group, temp, ctx)
 		b, err := os.ReadFile(filepath.Join(record, "args"))
 		if err != nil || strings.TrimSpace(string(b)) != "projects --changed-since origin/main -o json" {
 			t.Errorf("kubeplan ran with %q (%v)", b, err)
@@ -231,7 +225,6 @@ func TestMatrixWorkflowPlanStep(t *testing.T) {
 	lookPath(t, "jq", "jq")
 	wf := readMatrixWorkflow(t)
 	st := wf.Jobs["plan"].step(t, "running kubeplan plan", func(s workflowStep) bool { return strings.Contains(s.Run, "kubeplan plan ") })
-	st.Shell = "bash"
 	temp, record := t.TempDir(), t.TempDir()
 	standIn(t, temp, `printf '%s\n' "$@" > `+shellQuote(filepath.Join(record, "args"))+"\ncat \"$KUBECONFIG\" > "+shellQuote(filepath.Join(record, "kubeconfig")))
 	const secret = "apiVersion: v1\nkind: Config\ncurrent-context: prod\n"
@@ -243,12 +236,7 @@ func TestMatrixWorkflowPlanStep(t *testing.T) {
 		}[e]
 		return v, ok
 	}
-	var stdout, stderr strings.Builder
-	code, _, _ := runStep(t, 0, st.actionStep, runEnv{workspace: t.TempDir(), runnerTemp: temp,
-		env: []string{"PATH=" + filepath.Join(temp, "bin") + ":" + os.Getenv("PATH")}}, ctx, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("the plan step exited %d: %s", code, stderr.String())
-	}
+	runWorkflowStep(t, st, temp, ctx)
 	args, _ := os.ReadFile(filepath.Join(record, "args"))
 	if want := "plan\n--project\napps-web-overlays-prod\n--project\napps-api overlays\n--out\nplans/\n--comment=false\n"; string(args) != want {
 		t.Errorf("kubeplan ran with\n%s\nwant\n%s", args, want)
@@ -262,6 +250,21 @@ func TestMatrixWorkflowPlanStep(t *testing.T) {
 			t.Errorf("left in $RUNNER_TEMP: %s", e.Name())
 		}
 	}
+}
+
+// runWorkflowStep runs a workflow's run: step as the runner does on Linux
+// (bash, the default shell), with $RUNNER_TEMP/bin first on PATH, and
+// returns its outputs; a failure fails t.
+func runWorkflowStep(t *testing.T, st workflowStep, runnerTemp string, ctx func(string) (string, bool)) map[string]string {
+	t.Helper()
+	st.Shell = "bash"
+	var stdout, stderr strings.Builder
+	code, outs, _ := runStep(t, 0, st.actionStep, runEnv{workspace: t.TempDir(), runnerTemp: runnerTemp,
+		env: []string{"PATH=" + filepath.Join(runnerTemp, "bin") + ":" + os.Getenv("PATH")}}, ctx, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("step %q exited %d: %s", st.Name, code, stderr.String())
+	}
+	return outs
 }
 
 // standIn writes $RUNNER_TEMP/bin/kubeplan, a bash script, where the
