@@ -4,7 +4,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build demo test vet bench bench-lint bench-plan bench-apply generate fuzz clean testcluster screenshot
+.PHONY: build demo test vet bench bench-lint bench-plan bench-apply bench-projects generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -25,7 +25,7 @@ test: vet testcluster
 	cd testcluster && $(GO) vet ./... && $(GO) test ./...
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-plan bench-apply
+bench: bench-lint bench-plan bench-apply bench-projects
 
 bench-lint:
 	$(GO) run ./tools/benchlint
@@ -38,6 +38,12 @@ bench-plan: testcluster
 # prune of 100) on the 1,200-object corpus, each tool in fresh namespaces of one testcluster.
 bench-apply: testcluster
 	$(GO) run ./tools/benchplan -mode apply
+
+# kubeplan plan --all over a generated repository of 50 projects (25 bases x dev, prod; 2,000 objects)
+# vs the same objects planned as one set, vs --changed-since after a change to one overlay, and vs
+# kubectl diff --server-side -k once per overlay (tools/benchprojects; -quick for 8 projects).
+bench-projects: testcluster
+	$(GO) run ./tools/benchprojects
 
 # Regenerate the embedded Kubernetes schemas and API index from the modules.
 generate:

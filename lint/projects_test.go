@@ -17,8 +17,8 @@ func TestCheckProjectsShop(t *testing.T) {
 	if len(rep.Findings) != 0 {
 		t.Errorf("findings: %+v", rep.Findings)
 	}
-	if rep.Files != 6 || rep.Objects != 11 {
-		t.Errorf("files %d, objects %d; want 6, 11", rep.Files, rep.Objects)
+	if rep.Files != 11 || rep.Objects != 34 {
+		t.Errorf("files %d, objects %d; want 11, 34", rep.Files, rep.Objects)
 	}
 }
 

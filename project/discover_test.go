@@ -21,9 +21,15 @@ func TestDiscoverShop(t *testing.T) {
 	want := []string{
 		"apps-api-overlays-dev kustomize apps/api/overlays/dev",
 		"apps-api-overlays-prod kustomize apps/api/overlays/prod",
+		"apps-api-overlays-staging kustomize apps/api/overlays/staging",
 		"apps-web-overlays-dev kustomize apps/web/overlays/dev",
 		"apps-web-overlays-prod kustomize apps/web/overlays/prod",
-		"platform manifests platform",
+		"apps-web-overlays-staging kustomize apps/web/overlays/staging",
+		"platform-backups manifests platform/backups",
+		"platform-crds manifests platform/crds",
+		"platform-monitoring manifests platform/monitoring",
+		"platform-namespaces-dev manifests platform/namespaces/dev",
+		"platform-namespaces-prod manifests platform/namespaces/prod",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("projects:\n%q\nwant\n%q", got, want)
@@ -36,8 +42,11 @@ func TestDiscoverShop(t *testing.T) {
 		"apps/web/base/deployment.yaml",
 		"apps/web/base/kustomization.yaml",
 		"apps/web/base/service.yaml",
+		"apps/web/base/serviceaccount.yaml",
 		"apps/web/overlays/prod/kustomization.yaml",
+		"apps/web/overlays/prod/pdb.yaml",
 		"apps/web/overlays/prod/replicas.yaml",
+		"apps/web/overlays/prod/resources.yaml",
 		"components/monitoring/kustomization.yaml",
 		"components/monitoring/scrape.yaml",
 	}; !reflect.DeepEqual(files["apps/web/overlays/prod"], want) {
@@ -47,12 +56,13 @@ func TestDiscoverShop(t *testing.T) {
 		"apps/api/base/deployment.yaml",
 		"apps/api/base/kustomization.yaml",
 		"apps/api/base/service.yaml",
+		"apps/api/base/serviceaccount.yaml",
 		"apps/api/overlays/dev/kustomization.yaml",
 	}; !reflect.DeepEqual(files["apps/api/overlays/dev"], want) {
 		t.Errorf("api dev files %q, want %q", files["apps/api/overlays/dev"], want)
 	}
-	if want := []string{"platform/monitoring/config.yaml", "platform/namespaces.yaml"}; !reflect.DeepEqual(files["platform"], want) {
-		t.Errorf("platform files %q, want %q", files["platform"], want)
+	if want := []string{"platform/namespaces/dev/namespaces.yaml"}; !reflect.DeepEqual(files["platform/namespaces/dev"], want) {
+		t.Errorf("platform/namespaces/dev files %q, want %q", files["platform/namespaces/dev"], want)
 	}
 }
 

@@ -88,17 +88,8 @@ func (c *cluster) createNamespaces(nss ...string) error {
 	return nil
 }
 
-// settle waits (at most a minute) until the cluster process uses less than
-// 5% of a CPU over a second: controllers done with the new objects.
-func (c *cluster) settle() {
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
-		before := benchkit.ProcessCPU(c.PID())
-		time.Sleep(time.Second)
-		if benchkit.ProcessCPU(c.PID())-before < 50*time.Millisecond {
-			return
-		}
-	}
-}
+// settle waits until the cluster is quiet (benchkit.Settle).
+func (c *cluster) settle() { benchkit.Settle(c.PID()) }
 
 // applySetID reads the ApplySet parent's id label in ns.
 func (c *cluster) applySetID(ns string) (string, error) {

@@ -1,0 +1,9 @@
+package main
+
+import "github.com/kubeplan/kubeplan/tools/benchkit"
+
+// The benchmark measures commands with benchkit.
+type (
+	tool   = benchkit.Tool
+	sample = benchkit.Sample
+)
