@@ -18,8 +18,9 @@ import (
 // and the uncommitted changes of the work tree (untracked files included).
 // A project is affected when a file it reads changed (its own files, its
 // bases, Components, patches and generator inputs) or a path below its
-// directory did (a file deleted since); a change to .kubeplan.yaml affects
-// them all.
+// directory did (a file deleted since); a change to the config
+// (kubeplan.yaml, or the legacy .kubeplan.yaml) in root or a directory
+// above it affects them all; one deeper down is another tree's.
 func ChangedSince(root, ref string, ps []Project) ([]Project, error) {
 	changed, repoRoot, err := changedPaths(root, ref)
 	if err != nil {
@@ -38,7 +39,7 @@ func ChangedSince(root, ref string, ps []Project) ([]Project, error) {
 	}
 	rel = filepath.ToSlash(rel)
 	for p := range changed {
-		if config.IsConfigName(path.Base(p)) {
+		if config.IsConfigName(path.Base(p)) && appliesTo(path.Dir(p), rel) {
 			return ps, nil
 		}
 	}
@@ -123,4 +124,10 @@ func treeOf(repo *git.Repository, rev plumbing.Revision) (*object.Tree, error) {
 		return nil, err
 	}
 	return c.Tree()
+}
+
+// appliesTo reports whether a config in dir (relative to the repository
+// root, with "/") is found from root: dir is root or above it.
+func appliesTo(dir, root string) bool {
+	return dir == "." || dir == root || strings.HasPrefix(root, dir+"/")
 }
