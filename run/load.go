@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/manifest"
@@ -31,6 +32,11 @@ func (o *Options) load(p project.Project, namespace string) ([]*manifest.Object,
 		return nil, err
 	}
 	li.Paths = Paths(o.Root, p)
+	// The CRDs of the projects it depends on validate its custom
+	// resources, selected in this run or not.
+	for _, d := range project.Dependencies(o.Known, p) {
+		li.CRDPaths = slices.Concat(li.CRDPaths, Paths(o.Root, d))
+	}
 	li.KeepObjects, lo.Loaded = true, o.Loaded
 	lo.Namespace = namespace
 	if namespace != "" {

@@ -19,6 +19,10 @@ type Options struct {
 	Connect Connector
 	// Lint gives each project's lint settings.
 	Lint LintSettings
+	// Known are all the projects of the repository, selected or not: a
+	// project's dependencies are found there, and their CRDs validate its
+	// custom resources.
+	Known []project.Project
 	// Plan holds the settings every project's plan shares (field
 	// manager, adopt, concurrency, revision, ...); Namespace, ApplySet
 	// and Pending are set per project.

@@ -10,6 +10,7 @@ import (
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/run"
 	"github.com/kubeplan/kubeplan/render/ghview"
 )
 
@@ -101,9 +102,11 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 		return err
 	}
 	if f.changedSince != "" || len(f.projects) > 0 || f.all {
-		if in.ProjectRoot, in.Projects, err = lintProjects(cmd, s, f, args, in.Load.Exclude); err != nil {
+		var depCRDs []string
+		if in.ProjectRoot, in.Projects, depCRDs, err = lintProjects(cmd, s, f, args, in.Load.Exclude); err != nil {
 			return err
 		}
+		in.CRDPaths = append(in.CRDPaths, depCRDs...)
 		if len(in.Projects) == 0 {
 			// nothing to lint: an empty report, not the current directory
 			return render.Lint(s.out, format, lint.Report{}, render.LintOptions{ToolVersion: kubeplanVersion(), Rules: lint.Rules()})
@@ -137,24 +140,33 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 // directory), as kubeplan.yaml declares them (project.Load), that
 // --project names (all when none) and that a change since --changed-since
 // affects (all when none). --kube-version, when given, is the version of
-// them all.
-func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args, exclude []string) (string, []project.Project, error) {
-	root, err := projectRoot(args)
-	if err != nil {
-		return "", nil, err
+// them all. crds are the paths of the projects they depend on: their CRDs
+// validate the custom resources of the selected ones.
+func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args, exclude []string) (root string, ps []project.Project, crds []string, err error) {
+	if root, err = projectRoot(args); err != nil {
+		return "", nil, nil, err
 	}
 	sel := selectFlags{projects: f.projects, all: f.all, changedSince: f.changedSince}
 	f.input.from = root
-	ps, err := sel.choose(s, &f.input, root, exclude)
+	ps, all, err := sel.choose(s, &f.input, root, exclude)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	if cmd.Flags().Changed("kube-version") {
-		for i := range ps {
+	seen := map[string]bool{}
+	for i := range ps {
+		if cmd.Flags().Changed("kube-version") {
 			ps[i].KubeVersion = ""
 		}
+		for _, d := range project.Dependencies(all, ps[i]) {
+			for _, p := range run.Paths(root, d) {
+				if !seen[p] {
+					seen[p] = true
+					crds = append(crds, p)
+				}
+			}
+		}
 	}
-	return root, ps, nil
+	return root, ps, crds, nil
 }
 
 // byName keeps the projects of ps named in names; a name that is not a

@@ -53,7 +53,7 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	}
 	li.Rename = relativeTo(src.root)
 	li.Load.Root = src.root
-	ps, err := sel.choose(s, in, root, li.Load.Exclude)
+	ps, all, err := sel.choose(s, in, root, li.Load.Exclude)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +69,7 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 			Root:    root,
 			Connect: cf.connector(),
 			Lint:    func(project.Project) (lint.Input, lint.Options, error) { return li, lo, nil },
+			Known:   all,
 			Plan:    cf.planOptions(&kube.Client{}, nil, src.revision(), nil),
 		},
 	}, nil

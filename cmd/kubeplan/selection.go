@@ -55,18 +55,19 @@ func projectRoot(args []string) (string, error) {
 // projects of kubeplan.yaml (project.Load: declared, or discovered, with
 // their settings), those a change since --changed-since affects, those
 // --project names.
-func (f *selectFlags) choose(s streams, in *inputFlags, root string, exclude []string) ([]project.Project, error) {
+//
+// all are every project of the repository.
+func (f *selectFlags) choose(s streams, in *inputFlags, root string, exclude []string) (selected, all []project.Project, err error) {
 	cfg, err := in.config(s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	all, err := project.Load(root, cfg, project.Options{Exclude: exclude})
-	if err != nil {
-		return nil, err
+	if all, err = project.Load(root, cfg, project.Options{Exclude: exclude}); err != nil {
+		return nil, nil, err
 	}
-	ps, err := changedSince(root, f.changedSince, all)
-	if err != nil || len(f.projects) == 0 {
-		return ps, err
+	if selected, err = changedSince(root, f.changedSince, all); err != nil || len(f.projects) == 0 {
+		return selected, all, err
 	}
-	return byName(ps, all, f.projects)
+	selected, err = byName(selected, all, f.projects)
+	return selected, all, err
 }
