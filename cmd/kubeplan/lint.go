@@ -10,8 +10,8 @@ import (
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
-	"github.com/kubeplan/kubeplan/run"
 	"github.com/kubeplan/kubeplan/render/ghview"
+	"github.com/kubeplan/kubeplan/run"
 )
 
 type lintFlags struct {
