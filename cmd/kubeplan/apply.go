@@ -69,6 +69,13 @@ object was last written, when the set was last checked, and the result with its 
 fetched and reset on every run); --interval 30s keeps reconciling until stopped; --drift=report
 only plans and exits 2 when applying would change anything.
 
+--all, --project NAME (repeatable) or --changed-since REF [ROOT] apply the projects of the
+repository at ROOT (kubeplan projects lists them), each as its own ApplySet against its own
+cluster and namespace from kubeplan.yaml: all are planned first, apply asks once, then each is
+applied after the projects it dependsOn (4 at a time per cluster). A project that fails is
+recorded as failed on its ApplySet and the projects that depend on it are skipped; the others are
+applied. The exit code is 1 when any project failed or was skipped.
+
 Ctrl-C or SIGTERM: while planning, apply stops before any write; during the health wait it stops
 waiting and exits 1 (the run is recorded as failed); writes under way always finish, and a second
 signal kills. With --interval the run under way finishes, then the loop exits 0.
@@ -84,7 +91,8 @@ or "Plan: ..." line) are written to $GITHUB_OUTPUT.
 		Example: `  kubeplan apply -n store --applyset configmap/gitops-applyset manifests/
   kubeplan apply tfplan
   kubeplan apply -n store --applyset configmap/gitops-applyset --replace deployment/web manifests/
-  kubeplan apply -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref main --path manifests --interval 30s`,
+  kubeplan apply -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref main --path manifests --interval 30s
+  kubeplan apply --all --auto-approve`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
 	}
 	f.input.add(cmd)

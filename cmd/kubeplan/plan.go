@@ -56,6 +56,13 @@ to the autoscaler: never drift, never written.
 (the same cache as kubeplan apply --source; the revision is named on stderr and in the plan).
 --out FILE saves the plan for kubeplan apply FILE (any file name).
 
+--all, --project NAME (repeatable) or --changed-since REF [ROOT] plan the projects of the
+repository at ROOT (kubeplan projects lists them), each against its own cluster, namespace and
+ApplySet from kubeplan.yaml, concurrently (4 at a time per cluster) and after the projects it
+dependsOn: a section per project, then a total line. A failed project does not hide the others
+(the ones that depend on it are skipped); the exit code is the worst one. --out DIR then writes
+one file per project for kubeplan comment, and GitHub mode writes one comment for the whole run.
+
 In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, and also:
   - the token (--github-token or $GITHUB_TOKEN) and every Secret value in the manifests are
     registered with ::add-mask:: (on stderr) before anything else is printed (line by line;
@@ -74,14 +81,16 @@ In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, an
 		Example: `  kubeplan plan -n store --applyset configmap/gitops-applyset manifests/
   kubeplan plan -n store --applyset configmap/gitops-applyset -o markdown manifests/ > plan.md
   kubeplan plan -n store --applyset configmap/gitops-applyset --out tfplan --detailed-exitcode manifests/
-  kubeplan plan -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref topic --path manifests`,
+  kubeplan plan -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref topic --path manifests
+  kubeplan plan --all --detailed-exitcode
+  kubeplan plan --changed-since origin/main --out plans/`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(cmd, s, f, args) },
 	}
 	f.input.add(cmd)
 	f.cluster.add(cmd)
 	fl := cmd.Flags()
 	f.git.add(fl, "plan")
-	fl.StringVar(&f.out, "out", "", "also write the plan to this file, for kubeplan apply PLANFILE (holds Secret values: keep it private)")
+	fl.StringVar(&f.out, "out", "", "also write the plan to this file, for kubeplan apply PLANFILE (holds Secret values: keep it private); over projects, a directory of one file per project, for kubeplan comment")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(planFormats(), ", ")+" (github: text, the GitHub Actions extras come with GITHUB_ACTIONS=true)")
 	fl.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none (1 stays any error)")
 	fl.StringVar(&f.githubToken, "github-token", "", "token for the pull-request comment in GitHub Actions (default $GITHUB_TOKEN)")
