@@ -123,6 +123,11 @@ func TestIntegrationPlanSeed(t *testing.T) {
 	if w := cl.Requests.Writes(); w != 0 {
 		t.Errorf("planning made %d write requests", w)
 	}
+	// What the identity's rules in the namespace grant is known from one
+	// SelfSubjectRulesReview; only the rest is asked one by one.
+	if n := cl.Requests.Count("POST (review)"); n != 1 {
+		t.Errorf("the permission check made %d reviews, want the one rules review", n)
+	}
 
 	// Applied by kubectl into the same ApplySet (as the seed does), with
 	// kubeplan's field manager: kubeplan refuses the foreign set unless

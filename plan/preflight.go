@@ -73,15 +73,20 @@ func (m MissingPermissions) Error() string {
 
 var ssarGVR = schema.GroupVersionResource{Group: "authorization.k8s.io", Version: "v1", Resource: "selfsubjectaccessreviews"}
 
-// checkPermissions asks the API server, with SelfSubjectAccessReviews, about
-// each permission, concurrently, and returns the ones denied.
+// checkPermissions asks the API server about each permission and returns
+// the ones denied: what the identity's rules in a namespace grant is
+// allowed (grantedByRules), the rest is asked with SelfSubjectAccessReviews,
+// concurrently.
 func (p *planner) checkPermissions(ctx context.Context, perms []Permission) (MissingPermissions, error) {
 	perms = dedupe(perms)
-	allowed := make([]bool, len(perms))
+	allowed := p.grantedByRules(ctx, perms)
 	errs := make([]error, len(perms))
 	var g errgroup.Group
 	g.SetLimit(p.opts.Concurrency)
 	for i := range perms {
+		if allowed[i] {
+			continue
+		}
 		g.Go(func() error {
 			pm := perms[i]
 			review := &unstructured.Unstructured{Object: map[string]any{

@@ -3,6 +3,7 @@ package kube
 import (
 	"fmt"
 	"net/http"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -24,6 +25,10 @@ type Client struct {
 	// Requests counts the requests made, by HTTP method (for tests that
 	// prove a no-op makes no writes).
 	Requests *RequestCounter
+	// Memo keeps answers that hold for the whole run (the identity's rules
+	// in a namespace), shared by the copies of a client that projects of
+	// one cluster use.
+	Memo *sync.Map
 }
 
 // DefaultRequestTimeout bounds each request unless --request-timeout says
@@ -78,7 +83,7 @@ func NewForConfig(cfg *rest.Config, namespace string) (*Client, error) {
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &Client{Config: cfg, Dynamic: dyn, Discovery: dc, Mapper: mapper, Namespace: namespace, Requests: counter}, nil
+	return &Client{Config: cfg, Dynamic: dyn, Discovery: dc, Mapper: mapper, Namespace: namespace, Requests: counter, Memo: &sync.Map{}}, nil
 }
 
 // NewFromKubeconfig connects with the kubeconfig file at path, in namespace.

@@ -22,7 +22,7 @@ func (c *RequestCounter) wrap(rt http.RoundTripper) http.RoundTripper {
 		switch {
 		case r.URL.Query().Get("dryRun") != "":
 			key += " (dry-run)"
-		case strings.HasSuffix(r.URL.Path, "accessreviews"):
+		case strings.HasSuffix(r.URL.Path, "accessreviews"), strings.HasSuffix(r.URL.Path, "rulesreviews"):
 			key += " (review)"
 		}
 		c.n[key]++

@@ -1,40 +1,42 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
-	"sigs.k8s.io/kustomize/api/krusty"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/run"
 )
 
-type withMeta struct {
-	filesys.FileSystem
-	meta string
-}
-
-func (f withMeta) ReadFile(p string) ([]byte, error) {
-	d, err := f.FileSystem.ReadFile(p)
-	if err == nil && filepath.Base(p) == "kustomization.yaml" && f.meta != "" && filepath.Base(filepath.Dir(filepath.Dir(p))) == "overlays" {
-		d = append(d, []byte("\nbuildMetadata: ["+f.meta+"]\n")...)
-	}
-	return d, err
-}
-
 func main() {
-	dirs, _ := filepath.Glob(os.Args[1] + "/apps/*/overlays/*")
-	for _, meta := range []string{"", "originAnnotations", "originAnnotations", ""} {
-		t0 := time.Now()
-		n := 0
-		for _, d := range dirs {
-			rm, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(withMeta{filesys.MakeFsOnDisk(), meta}, d)
-			if err != nil {
-				panic(err)
-			}
-			n += rm.Size()
-		}
-		fmt.Printf("meta=%q %d objs %v\n", meta, n, time.Since(t0))
+	root := os.Args[1]
+	cfg, _ := config.Discover(root)
+	ps, err := project.Load(root, cfg, project.Options{})
+	if err != nil {
+		panic(err)
 	}
+	kv, _ := lint.NormalizeKubeVersion("")
+	var clients []*kube.Client
+	o := run.Options{Root: root,
+		Connect: func(p project.Project) (*kube.Client, string, error) {
+			kc := os.Getenv("KUBECONFIG")
+			f := kube.Flags()
+			f.KubeConfig = &kc
+			c, err := kube.Connect(f)
+			clients = append(clients, c)
+			return c, "x", err
+		},
+		Lint: func(project.Project) (lint.Input, lint.Options, error) {
+			return lint.Input{}, lint.Options{KubeVersion: kv}, nil
+		},
+	}
+	t0 := time.Now()
+	r, err := run.Plan(context.Background(), ps[:1], o)
+	fmt.Println(time.Since(t0), err, r.Total())
+	fmt.Printf("%+v\n", clients[0].Requests)
 }
