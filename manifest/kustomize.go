@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -61,11 +62,19 @@ func (f originFS) ReadFile(path string) ([]byte, error) {
 
 // buildKustomization runs kustomize in-process on dir and maps every object
 // back to the document it came from, so positions point into the user's
-// files rather than into kustomize's output.
+// files rather than into kustomize's output: traced from what the build
+// read when it can say for sure (see sourceIndex), else from kustomize's
+// origin annotations, asked for in a second build.
 //
 // Every file the build reads must resolve inside root (see rootFS), and
 // remote resources are refused before kustomize could fetch them.
 func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Problem) {
+	return buildKustomizationWith(dir, root, allowRemote, false)
+}
+
+// buildKustomizationWith is buildKustomization; withOrigins skips the
+// first, traced, build (for tests that compare the two).
+func buildKustomizationWith(dir, root string, allowRemote, withOrigins bool) ([]*Object, []*Problem) {
 	kfile := kustomizationFile(dir)
 	fail := func(err error) ([]*Object, []*Problem) {
 		return nil, []*Problem{{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: err.Error()}}
@@ -78,23 +87,98 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 	if err != nil {
 		return fail(err)
 	}
+	// A kustomization that asks for origin annotations keeps them.
+	userAsked := bytes.Contains(raw, []byte("originAnnotations"))
+	if !withOrigins && !userAsked {
+		rfs, err := newRootFS(dir, root, allowRemote)
+		if err != nil {
+			return fail(err)
+		}
+		rm, err := runKustomize(rfs, dir)
+		if err != nil {
+			return nil, []*Problem{kustomizeProblem(kfile, rfs, err)}
+		}
+		ix := newSourceIndex(rfs, root)
+		if objs, probs, ok := built(dir, kfile, root, rfs, rm.Resources(), ix.locate); ok {
+			return objs, probs
+		}
+	}
 	rfs, err := newRootFS(dir, root, allowRemote)
 	if err != nil {
 		return fail(err)
 	}
-	userAsked := bytes.Contains(raw, []byte("originAnnotations"))
-	fsys := originFS{FileSystem: rfs, top: abs}
-	opts := krusty.MakeDefaultOptions()
-	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
-	rm, err := krusty.MakeKustomizer(opts).Run(fsys, dir)
+	rm, err := runKustomize(originFS{FileSystem: rfs, top: abs}, dir)
 	if err != nil {
 		return nil, []*Problem{kustomizeProblem(kfile, rfs, err)}
 	}
+	objs, probs, _ := built(dir, kfile, root, rfs, rm.Resources(), func(r *resource.Resource) (source, bool) {
+		src := originSource(dir, r)
+		src.dropOrigin = !userAsked
+		return src, true
+	})
+	return objs, probs
+}
+
+func runKustomize(fsys filesys.FileSystem, dir string) (resmap.ResMap, error) {
+	opts := krusty.MakeDefaultOptions()
+	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	return krusty.MakeKustomizer(opts).Run(fsys, dir)
+}
+
+// source is where a built object came from: a file (a document in it is
+// found by the object's kind and name), or a generator entry in a
+// kustomization file (genKind ConfigMapGenerator or SecretGenerator); both
+// "" when unknown (a plugin's object: it is shown at the kustomization).
+type source struct {
+	file    string
+	doc     *Object // the document in file, when already known
+	genFile string
+	genKind string
+	// dropOrigin drops the origin annotation kubeplan asked for.
+	dropOrigin bool
+}
+
+// originSource reads kustomize's origin annotation of r.
+func originSource(dir string, r *resource.Resource) source {
+	origin, _ := r.GetOrigin()
+	switch {
+	case origin == nil || origin.Repo != "":
+		return source{}
+	case origin.Path != "":
+		return source{file: filepath.Join(dir, origin.Path)}
+	case origin.ConfiguredIn != "":
+		return source{genFile: filepath.Join(dir, origin.ConfiguredIn), genKind: origin.ConfiguredBy.Kind}
+	}
+	return source{}
+}
+
+// locate traces r in the index; false when it cannot say for sure.
+func (ix *sourceIndex) locate(r *resource.Resource) (source, bool) {
+	if ix.unsure {
+		return source{}, false
+	}
+	doc, gen, ok := ix.find(r.GetKind(), r.GetName())
+	switch {
+	case !ok:
+		return source{}, false
+	case gen != nil:
+		return source{genFile: gen.kfile, genKind: gen.kind + "Generator"}, true
+	}
+	return source{file: doc.File, doc: doc}, true
+}
+
+// built turns kustomize's output into objects, each pointed at its source
+// by locate; false as soon as locate cannot say.
+func built(dir, kfile, root string, rfs *rootFS, rs []*resource.Resource, locate func(*resource.Resource) (source, bool)) ([]*Object, []*Problem, bool) {
 	origins := map[string][]*Object{}
 	cache := &overlayCache{}
 	var objs []*Object
 	var probs []*Problem
-	for i, r := range rm.Resources() {
+	for i, r := range rs {
+		at, ok := locate(r)
+		if !ok {
+			return nil, nil, false
+		}
 		y, err := r.AsYAML()
 		var content map[string]any
 		if err == nil {
@@ -104,19 +188,20 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 			probs = append(probs, &Problem{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: err.Error()})
 			continue
 		}
+		if at.dropOrigin {
+			dropAnnotation(content, originAnnotation)
+		}
 		file, src := kfile, (*Object)(nil)
-		origin, _ := r.GetOrigin()
-		if origin != nil && origin.Path != "" && origin.Repo == "" {
-			file = filepath.Join(dir, origin.Path)
-			src = findOrigin(origins, file, root, r)
+		if at.file != "" {
+			file = at.file
+			src = at.doc
+			if src == nil {
+				src = findOrigin(origins, file, root, r)
+			}
 		}
 		o := &Object{File: file, Doc: i, Kustomization: dir, Content: content}
-		if src == nil && origin != nil && origin.Path == "" && origin.Repo == "" && origin.ConfiguredIn != "" &&
-			generated(o, filepath.Join(dir, origin.ConfiguredIn), root, origin.ConfiguredBy.Kind) {
+		if src == nil && at.genFile != "" && generated(o, at.genFile, root, at.genKind) {
 			o.Doc = 0
-		}
-		if !userAsked {
-			dropAnnotation(content, originAnnotation)
 		}
 		if src != nil {
 			o.Doc = src.Doc
@@ -131,7 +216,7 @@ func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Probl
 		}
 		objs = append(objs, o)
 	}
-	return objs, append(probs, deprecatedProblems(rfs.kustomizations)...)
+	return objs, append(probs, deprecatedProblems(rfs.kustomizations)...), true
 }
 
 // findOrigin finds the document in file that r was made from (by its
