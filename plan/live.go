@@ -29,21 +29,34 @@ type address struct {
 }
 
 // readLive fetches the live version of every target; absent objects are
-// missing from the result.
-func (p *planner) readLive(ctx context.Context, targets []*target) (map[*target]*unstructured.Unstructured, error) {
+// missing from the result. A target the ApplySet's member listing (set,
+// nil without one) already returned, at the target's apiVersion, is not
+// read again: for a set applied before, that is nearly every object.
+func (p *planner) readLive(ctx context.Context, targets []*target, set *applySet) (map[*target]*unstructured.Unstructured, error) {
+	out := map[*target]*unstructured.Unstructured{}
+	listed := map[string]*unstructured.Unstructured{}
+	if set != nil {
+		for _, m := range set.members {
+			listed[m.GetAPIVersion()+"/"+m.GetKind()+"/"+m.GetNamespace()+"/"+m.GetName()] = m
+		}
+	}
 	var ts []*target
 	var addrs []address
 	for _, t := range targets {
-		if !t.pending {
-			ts = append(ts, t)
-			addrs = append(addrs, address{t.gvr, t.obj.GetNamespace(), t.obj.GetName()})
+		if t.pending {
+			continue
 		}
+		if m := listed[t.obj.GetAPIVersion()+"/"+t.obj.GetKind()+"/"+t.obj.GetNamespace()+"/"+t.obj.GetName()]; m != nil {
+			out[t] = m
+			continue
+		}
+		ts = append(ts, t)
+		addrs = append(addrs, address{t.gvr, t.obj.GetNamespace(), t.obj.GetName()})
 	}
 	found, err := fetch(ctx, p.c, addrs, p.opts.Concurrency)
 	if err != nil {
 		return nil, err
 	}
-	out := map[*target]*unstructured.Unstructured{}
 	for i, o := range found {
 		if o != nil {
 			out[ts[i]] = o

@@ -79,7 +79,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 			t.obj.SetLabels(labels)
 		}
 	}
-	live, err := p.readLive(ctx, targets)
+	live, err := p.readLive(ctx, targets, set)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -114,7 +115,11 @@ func (p *planner) readParent(ctx context.Context, as applyset.Parent) (*applySet
 // namespaces, carrying its part-of label. Types the cluster no longer serves
 // are skipped (nothing of them can be left).
 func ListMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st applyset.State) ([]*unstructured.Unstructured, error) {
-	var out []*unstructured.Unstructured
+	type listing struct {
+		gvr schema.GroupVersionResource
+		ns  string
+	}
+	var ls []listing
 	for _, gk := range st.GroupKinds {
 		m, err := c.Mapper.RESTMapping(gk)
 		if err != nil {
@@ -125,17 +130,37 @@ func ListMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st app
 			namespaces = append([]string{as.Namespace}, st.Namespaces...)
 		}
 		for _, ns := range namespaces {
-			list, err := c.Dynamic.Resource(m.Resource).Namespace(ns).List(ctx, metav1.ListOptions{LabelSelector: applyset.MemberSelector(as.ID())})
-			if err != nil {
-				return nil, fmt.Errorf("listing the ApplySet's %s in %q: %w", m.Resource.Resource, ns, err)
-			}
-			for i := range list.Items {
-				out = append(out, &list.Items[i])
-			}
+			ls = append(ls, listing{m.Resource, ns})
 		}
+	}
+	// The listings are independent: made concurrently, kept in order.
+	found := make([][]*unstructured.Unstructured, len(ls))
+	var g errgroup.Group
+	g.SetLimit(membersConcurrency)
+	for i, l := range ls {
+		g.Go(func() error {
+			list, err := c.Dynamic.Resource(l.gvr).Namespace(l.ns).List(ctx, metav1.ListOptions{LabelSelector: applyset.MemberSelector(as.ID())})
+			if err != nil {
+				return fmt.Errorf("listing the ApplySet's %s in %q: %w", l.gvr.Resource, l.ns, err)
+			}
+			for j := range list.Items {
+				found[i] = append(found[i], &list.Items[j])
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var out []*unstructured.Unstructured
+	for _, f := range found {
+		out = append(out, f...)
 	}
 	return out, nil
 }
+
+// membersConcurrency bounds the listings of ListMembers in flight.
+const membersConcurrency = 8
 
 // prunePermissions are what pruning (and releasing) the set's member
 // types needs.
