@@ -50,6 +50,11 @@ func Load(root string, cfg *config.Config, opts Options) ([]Project, error) {
 	} else {
 		cfg = &config.Config{} // the config is not root's
 	}
+	if declared {
+		// What ignore names is not read at all: a kustomization there
+		// neither is a project nor makes the ones it uses bases.
+		opts.Exclude = slices.Concat(opts.Exclude, cfg.IgnorePatterns())
+	}
 	found, _, err := Find(base, opts)
 	if err != nil {
 		return nil, err

@@ -230,3 +230,29 @@ func TestLoadConfigBelowRoot(t *testing.T) {
 		t.Errorf("from the config's directory: %s", summary(ps))
 	}
 }
+
+// A kustomization under an ignored path is not read at all: the overlays
+// it uses stay projects.
+func TestLoadIgnoredKustomizationUsesNothing(t *testing.T) {
+	dir := repo(t, map[string]string{
+		"apps/a/base/kustomization.yaml":         "resources: [cm.yaml]\n",
+		"apps/a/base/cm.yaml":                    cmYAML,
+		"apps/a/overlays/dev/kustomization.yaml": "resources: [../../base]\n",
+		"all/kustomization.yaml":                 "resources: [../apps/a/overlays/dev]\n",
+	})
+	names := func(ps []Project) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	ps, err := Load(".", parse(t, dir, ""), Options{})
+	if err != nil || names(ps) != "all" {
+		t.Fatalf("without ignore: %q %v", names(ps), err)
+	}
+	ps, err = Load(".", parse(t, dir, "ignore: [\"all/**\"]\n"), Options{})
+	if err != nil || names(ps) != "apps-a-overlays-dev" {
+		t.Fatalf("with all/ ignored: %q %v", names(ps), err)
+	}
+}

@@ -125,6 +125,16 @@ func (c *Config) ExcludePatterns() []string {
 	return out
 }
 
+// IgnorePatterns is Ignore with every pattern resolved by ResolveGlob, as
+// exclude globs.
+func (c *Config) IgnorePatterns() []string {
+	out := make([]string, len(c.Ignore))
+	for i, p := range c.Ignore {
+		out[i] = c.ResolveGlob(p)
+	}
+	return out
+}
+
 // CRDPaths is CRDs with every path resolved by Resolve.
 func (c *Config) CRDPaths() []string {
 	out := make([]string, len(c.CRDs))

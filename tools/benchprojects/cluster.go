@@ -47,7 +47,7 @@ func (c *cluster) run(dir, bin string, args ...string) (string, error) {
 // waits for the Deployments and for the cluster to go quiet.
 func (c *cluster) setUp(repo, flat string, s spec) error {
 	var ns strings.Builder
-	for _, n := range append(namespaces(s), flatNamespace) {
+	for _, n := range append(namespaces(s), flatNamespace, oneSetNamespace) {
 		fmt.Fprintf(&ns, "apiVersion: v1\nkind: Namespace\nmetadata: {name: %s}\n---\n", n)
 	}
 	nsFile := filepath.Join(c.Dir(), "namespaces.yaml")
@@ -62,7 +62,7 @@ func (c *cluster) setUp(repo, flat string, s spec) error {
 	for _, o := range s.overlays() {
 		jobs = append(jobs, job{o.Namespace(), "configmap/kubeplan-" + o.Project(), o.Dir()})
 	}
-	jobs = append(jobs, job{flatNamespace, flatApplySet, flat})
+	jobs = append(jobs, job{flatNamespace, flatApplySet, flat}, job{oneSetNamespace, oneSetApplySet, oneSetDir})
 	errs := make([]error, len(jobs))
 	sem := make(chan struct{}, 4)
 	var wg sync.WaitGroup

@@ -34,9 +34,10 @@ const (
 	kFlat    = "b"
 	kChanged = "c"
 	kKubectl = "d"
+	kOneSet  = "e"
 )
 
-var order = []string{kAll, kFlat, kChanged, kKubectl}
+var order = []string{kAll, kFlat, kChanged, kKubectl, kOneSet}
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("benchprojects", flag.ContinueOnError)
@@ -107,6 +108,12 @@ func run(args []string) error {
 		return err
 	}
 	step("  applied in %s; Deployments available, cluster quiet", secs(time.Since(start)))
+	floor, err := kustomizeFloor(repo, s)
+	if err != nil {
+		return err
+	}
+	res.KustomizeFloor = floor
+	step("the bare kustomize library builds the %d overlays in %s", s.projects(), secs(floor))
 	changed, err := changeOne(repo, s)
 	if err != nil {
 		return err
@@ -181,6 +188,7 @@ func commands(c *cluster, repo, flat string, s spec) map[string][]tool {
 		kAll:     {kp("plan", "--all", ".")},
 		kFlat:    {kp("plan", "-n", flatNamespace, "--applyset", flatApplySet, flat)},
 		kChanged: {kp("plan", "--changed-since", "HEAD~1")},
+		kOneSet:  {kp("plan", "-n", oneSetNamespace, "--applyset", oneSetApplySet, oneSetDir)},
 	}
 	for _, o := range s.overlays() {
 		m[kKubectl] = append(m[kKubectl], tool{Name: "kubectl diff " + o.Dir(), Bin: "kubectl", Dir: repo, Env: env, OKCodes: []int{0, 1},

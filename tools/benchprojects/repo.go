@@ -54,16 +54,18 @@ func (s spec) overlays() []overlay {
 
 func appName(i int) string { return fmt.Sprintf("app%02d", i) }
 
-// config is the repository's kubeplan.yaml: every project discovered, each
+// repoConfig is the repository's kubeplan.yaml: every project discovered, each
 // in its kustomization's namespace, with an ApplySet of its own.
-const config = `# Projects are discovered: one per overlay, in its kustomization's namespace.
+const repoConfig = `# Projects are discovered: one per overlay, in its kustomization's namespace.
+# oneset/ is the benchmark's scenario (e), the same overlays as one set.
+ignore: ["oneset/**"]
 defaults:
   applyset: "configmap/kubeplan-{name}"
 `
 
 // writeRepo writes the repository into dir and commits it.
 func writeRepo(dir string, s spec) error {
-	files := map[string]string{"kubeplan.yaml": config}
+	files := map[string]string{"kubeplan.yaml": repoConfig}
 	for i := 0; i < s.Bases; i++ {
 		app := appName(i)
 		for name, body := range base(app, s) {
@@ -75,6 +77,9 @@ func writeRepo(dir string, s spec) error {
 		if o.Env == "prod" {
 			files[filepath.Join(o.Dir(), "resources.yaml")] = prodResources(o.App)
 		}
+	}
+	for name, body := range oneSet(s) {
+		files[name] = body
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, name)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
@@ -20,7 +21,11 @@ func TestGeneratedRepository(t *testing.T) {
 	if err := writeRepo(repo, s); err != nil {
 		t.Fatal(err)
 	}
-	ps, err := project.Discover(repo)
+	cfg, err := config.Discover(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := project.Load(repo, cfg, project.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,8 @@ type result struct {
 	Samples                         map[string][]sample
 	Errors                          map[string]string // first lines of a failure
 	Outputs                         map[string]string // the last line each printed
+	// KustomizeFloor is the bare library building every overlay.
+	KustomizeFloor time.Duration
 }
 
 var labels = map[string]string{
@@ -37,6 +39,7 @@ var labels = map[string]string{
 	kFlat:    "(b) kubeplan plan, the same objects as one set",
 	kChanged: "(c) kubeplan plan --changed-since HEAD~1",
 	kKubectl: "(d) kubectl diff --server-side --field-manager=kubeplan -k, each overlay",
+	kOneSet:  "(e) kubeplan plan, the same overlays as one set, built by kustomize",
 }
 
 // ratio is the median over rounds of a's wall / b's wall (rounds share the
@@ -88,11 +91,20 @@ func (r *result) markdown() string {
 	w("| a / b | %s | ≤ %.1f× |\n", ratioText(r.ratio(kAll, kFlat)), targetAllVsFlat)
 	w("| c / a | %s | ≤ %.1f× |\n", ratioText(r.ratio(kChanged, kAll)), targetChangedVsAll)
 	w("| a / d | %s | |\n", ratioText(r.ratio(kAll, kKubectl)))
-	w("| b / d | %s | |\n\n", ratioText(r.ratio(kFlat, kKubectl)))
+	w("| b / d | %s | |\n", ratioText(r.ratio(kFlat, kKubectl)))
+	w("| a / e | %s | |\n\n", ratioText(r.ratio(kAll, kOneSet)))
+	if f := r.KustomizeFloor; f > 0 {
+		sa, sb := benchkit.Summarize(r.Samples[kAll]), benchkit.Summarize(r.Samples[kFlat])
+		if sa.MedianWall > 0 && sb.MedianWall > 0 {
+			w("The floor: (b) reads rendered files, while every plan of these overlays must build them. The bare kustomize library (`krusty`, in-process, no origin annotations) builds the %d overlays in %s (best of 3), so no plan of them can take less than (b) + that = %s; (a) is %.2f× that floor.\n\n",
+				r.Spec.projects(), secs(f), secs(sb.MedianWall+f), float64(sa.MedianWall)/float64(sb.MedianWall+f))
+		}
+	}
 	w("Setup:\n\n")
 	w("- Repository: generated in a temporary directory and committed (a real git repository): %d bases × %d overlays (dev, prod) = %d projects, %d objects each (%d ConfigMaps, one of them from a configMapGenerator whose hashed name the Deployments refer to, 2 Deployments, 2 Services (one headless), a ServiceAccount, a Role and its RoleBinding, a PodDisruptionBudget, a NetworkPolicy), %d objects in all. Each overlay has its own namespace (`namespace:`), labels, an `images:` tag, a replicas patch and, in prod, a resources patch; `kubeplan.yaml` gives every project the ApplySet `configmap/kubeplan-{name}`.\n",
 		r.Spec.Bases, len(envs), r.Spec.projects(), r.Spec.objectsPerProject(), r.Spec.ConfigMaps+1, r.Spec.objects())
 	w("- (b)'s directory: the same overlays rendered by kustomize into one plain directory for namespace `%s`, each overlay's names given its environment (`app00-web` → `app00-dev-web`) so that nothing collides; ApplySet `%s`.\n", flatNamespace, flatApplySet)
+	w("- (e)'s kustomization: `oneset/kustomization.yaml` lists, for each overlay, a kustomization that takes it as its only resource under a name prefix of its environment (`dev-`, `prod-`), all in namespace `%s`, ApplySet `%s`; it reads and builds exactly the files (a) does (the repository's `kubeplan.yaml` ignores `oneset/`).\n", oneSetNamespace, oneSetApplySet)
 	w("- Before the rounds, every overlay and the flat directory were applied once with `kubeplan apply --wait=false` (into namespaces made beforehand); then a commit changed the image tag of `%s`, so (a) and (c) find one changed project and (b) and (d) none.\n", r.Changed)
 	for _, k := range order {
 		w("- %s: `%s`", labels[k], r.Commands[k])
