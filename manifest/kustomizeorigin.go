@@ -46,6 +46,11 @@ func newSourceIndex(rfs *rootFS, root string) *sourceIndex {
 	ix := &sourceIndex{}
 	seen := map[string]bool{}
 	for _, k := range rfs.kustomizations {
+		// A base two overlays use is read twice: indexed once.
+		if seen[k.file] {
+			continue
+		}
+		seen[k.file] = true
 		doc, _, err := decodeYAML(k.data)
 		if err != nil || doc == nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 			ix.unsure = true
