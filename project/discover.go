@@ -174,11 +174,12 @@ type tree struct {
 // the loader skips.
 func walk(root string, exclude []string) (*tree, error) {
 	t := &tree{entries: map[string]fs.DirEntry{}}
+	rel := relativeToWD(root)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("walking %s: %w", path, err)
 		}
-		if path != root && manifest.Excluded(path, exclude) {
+		if path != root && manifest.Excluded(rel(path), exclude) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -263,4 +264,21 @@ func skipDir(path, name string) bool {
 	}
 	fi, err := os.Stat(filepath.Join(path, "Chart.yaml"))
 	return err == nil && !fi.IsDir()
+}
+
+// relativeToWD maps the paths of a walk of root to what exclude globs are
+// written against: paths relative to the working directory (the config's
+// and --exclude's patterns are resolved so). A root outside the working
+// directory keeps its paths.
+func relativeToWD(root string) func(string) string {
+	wd, err := os.Getwd()
+	if err != nil || !filepath.IsAbs(root) {
+		return func(p string) string { return p }
+	}
+	return func(p string) string {
+		if r, err := filepath.Rel(wd, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+			return r
+		}
+		return p
+	}
 }

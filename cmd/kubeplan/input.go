@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -67,7 +68,7 @@ func (f *inputFlags) check(cmd *cobra.Command, s streams, paths []string, namesp
 	}
 	in := lint.Input{
 		Paths:    paths,
-		Load:     manifest.Options{Exclude: append(cfg.ExcludePatterns(), f.exclude...), Stdin: s.in, Concurrency: f.concurrency},
+		Load:     manifest.Options{Exclude: slices.Concat(cfg.ExcludePatterns(), cfg.IgnorePatterns(), f.exclude), Stdin: s.in, Concurrency: f.concurrency},
 		CRDPaths: append(cfg.CRDPaths(), f.crds...),
 	}
 	return in, opts, nil
