@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
@@ -29,6 +30,13 @@ func (f *fileProjects) of(p string) ([]group, error) {
 	fi, err := os.Stat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil, nil // Collect reports it
+	}
+	// The projects that read a file are searched for in its git
+	// repository or, outside any, in the working directory holding it;
+	// elsewhere (a file in /tmp) it is linted as it is, rather than by
+	// walking whatever tree its directory is in.
+	if !manifest.InRepository(filepath.Dir(p)) && !inWorkingDir(p) {
+		return nil, nil
 	}
 	root, err := manifest.DirRoot(filepath.Dir(p))
 	if err != nil {
@@ -89,4 +97,15 @@ func relToWD(dir string) string {
 		return r
 	}
 	return dir
+}
+
+// inWorkingDir reports whether path is below the working directory.
+func inWorkingDir(path string) bool {
+	wd, err1 := os.Getwd()
+	abs, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(wd, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }

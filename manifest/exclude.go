@@ -20,3 +20,9 @@ func DirRoot(dir string) (string, error) {
 	}
 	return kustomizeRoot("", real), nil
 }
+
+// InRepository reports whether dir is inside a git work tree.
+func InRepository(dir string) bool {
+	real, err := realDir(dir)
+	return err == nil && repoTop(real) != ""
+}
