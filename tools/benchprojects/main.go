@@ -35,9 +35,10 @@ const (
 	kChanged = "c"
 	kKubectl = "d"
 	kOneSet  = "e"
+	kOne     = "f"
 )
 
-var order = []string{kAll, kFlat, kChanged, kKubectl, kOneSet}
+var order = []string{kAll, kFlat, kChanged, kKubectl, kOneSet, kOne}
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("benchprojects", flag.ContinueOnError)
@@ -189,6 +190,7 @@ func commands(c *cluster, repo, flat string, s spec) map[string][]tool {
 		kFlat:    {kp("plan", "-n", flatNamespace, "--applyset", flatApplySet, flat)},
 		kChanged: {kp("plan", "--changed-since", "HEAD~1")},
 		kOneSet:  {kp("plan", "-n", oneSetNamespace, "--applyset", oneSetApplySet, oneSetDir)},
+		kOne:     {kp("plan", "--project", s.overlays()[0].Project(), ".")},
 	}
 	for _, o := range s.overlays() {
 		m[kKubectl] = append(m[kKubectl], tool{Name: "kubectl diff " + o.Dir(), Bin: "kubectl", Dir: repo, Env: env, OKCodes: []int{0, 1},
