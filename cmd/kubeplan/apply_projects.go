@@ -34,7 +34,7 @@ func applyProjects(ctx context.Context, cmd *cobra.Command, s streams, f *applyF
 		if err != nil {
 			return err
 		}
-		return driftReport(s, r, gh)
+		return driftReport(ctx, s, r, gh)
 	}
 	pr.opts.Done = progressLines(s, "applied")
 	o := run.ApplyOptions{
@@ -65,12 +65,12 @@ func applyProjects(ctx context.Context, cmd *cobra.Command, s streams, f *applyF
 
 // driftReport is apply --drift=report over projects: the plans, exit 2
 // when any has changes.
-func driftReport(s streams, r *run.Report, gh *ghview.Run) error {
+func driftReport(ctx context.Context, s streams, r *run.Report, gh *ghview.Run) error {
 	if err := render.RunPlan(s.out, "text", r, render.RunOptions{Color: s.color(s.out)}); err != nil {
 		return err
 	}
 	if gh != nil {
-		if err := gh.Applied(r); err != nil {
+		if err := gh.Done(ctx, r); err != nil {
 			return err
 		}
 	}
