@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/project"
@@ -57,7 +58,7 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	if err != nil {
 		return nil, err
 	}
-	cfgFile := "-"
+	cfgFile := config.DefaultFile // the config there would be: kubeplan comment assumes it too
 	if cfg, err := in.config(s); err == nil && cfg.File != "" {
 		cfgFile = cfg.File
 	}
@@ -135,7 +136,7 @@ func newRunView(s streams, token string, comment bool, pr *projectRun, bearer *s
 	if token == "" {
 		token = s.env()("GITHUB_TOKEN")
 	}
-	cfg := "-"
+	cfg := config.DefaultFile
 	if pr != nil {
 		cfg = pr.scope
 	}
@@ -154,7 +155,7 @@ func commentScope(s streams, config string) string {
 // there is none.
 func repoRelative(path string) string {
 	abs, err := filepath.Abs(path)
-	if err != nil || path == "-" {
+	if err != nil {
 		return filepath.ToSlash(path)
 	}
 	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
