@@ -2,7 +2,6 @@ package project
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -46,7 +45,7 @@ func Load(root string, cfg *config.Config, opts Options) ([]Project, error) {
 	base := root
 	declared := cfg.Dir != "" && inTree(cfg.Dir, rootAbs)
 	if declared {
-		base = relToWD(cfg.Dir)
+		base = config.RelToWD(cfg.Dir)
 	} else {
 		cfg = &config.Config{} // the config is not root's
 	}
@@ -206,15 +205,3 @@ func relSlash(dir, p string) string {
 	return filepath.ToSlash(r)
 }
 
-// relToWD is abs relative to the working directory, or abs when that
-// fails: the exclude globs are relative to it.
-func relToWD(abs string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return abs
-	}
-	if r, err := filepath.Rel(wd, abs); err == nil {
-		return r
-	}
-	return abs
-}

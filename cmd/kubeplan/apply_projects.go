@@ -34,7 +34,7 @@ func applyProjects(ctx context.Context, cmd *cobra.Command, s streams, f *applyF
 		if err != nil {
 			return err
 		}
-		return driftReport(ctx, s, r, gh)
+		return reportPlans(ctx, s, "text", r, gh, true)
 	}
 	pr.opts.Done = progressLines(s, "applied")
 	o := run.ApplyOptions{
@@ -61,24 +61,4 @@ func applyProjects(ctx context.Context, cmd *cobra.Command, s streams, f *applyF
 		}
 	}
 	return runError(r)
-}
-
-// driftReport is apply --drift=report over projects: the plans, exit 2
-// when any has changes.
-func driftReport(ctx context.Context, s streams, r *run.Report, gh *ghview.Run) error {
-	if err := render.RunPlan(s.out, "text", r, render.RunOptions{Color: s.color(s.out)}); err != nil {
-		return err
-	}
-	if gh != nil {
-		if err := gh.Done(ctx, r); err != nil {
-			return err
-		}
-	}
-	if err := runError(r); err != nil {
-		return err
-	}
-	if r.HasChanges() {
-		return exitError{exitChanges}
-	}
-	return nil
 }

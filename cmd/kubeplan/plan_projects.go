@@ -45,6 +45,13 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 	if len(r.Projects) == 0 {
 		fmt.Fprintln(s.err, "kubeplan: no project selected: nothing to plan")
 	}
+	return reportPlans(ctx, s, format, r, gh, f.detailedExitcode)
+}
+
+// reportPlans shows a run's plans as format and in its GitHub view (gh,
+// when in GitHub Actions), and returns the exit: 1 when a project failed
+// or was skipped, else 2 when changesExit and a plan has changes.
+func reportPlans(ctx context.Context, s streams, format string, r *run.Report, gh *ghview.Run, changesExit bool) error {
 	if err := render.RunPlan(s.out, format, r, render.RunOptions{Color: format == "text" && s.color(s.out)}); err != nil {
 		return err
 	}
@@ -56,7 +63,7 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 	if err := runError(r); err != nil {
 		return err
 	}
-	if f.detailedExitcode && r.HasChanges() {
+	if changesExit && r.HasChanges() {
 		return exitError{exitChanges}
 	}
 	return nil

@@ -50,11 +50,11 @@ func loadIn(d string) (*Config, error) {
 	}
 	switch {
 	case cur && legacy:
-		return nil, fmt.Errorf("%s: both %s and %s are here; keep %s only", relToWD(d), DefaultFile, LegacyFile, DefaultFile)
+		return nil, fmt.Errorf("%s: both %s and %s are here; keep %s only", RelToWD(d), DefaultFile, LegacyFile, DefaultFile)
 	case cur:
-		return Load(relToWD(filepath.Join(d, DefaultFile)), true)
+		return Load(RelToWD(filepath.Join(d, DefaultFile)), true)
 	case legacy:
-		c, err := Load(relToWD(filepath.Join(d, LegacyFile)), true)
+		c, err := Load(RelToWD(filepath.Join(d, LegacyFile)), true)
 		if c != nil {
 			c.Legacy = true
 		}
@@ -102,7 +102,7 @@ func (c *Config) Resolve(p string) string {
 	if p == "" || filepath.IsAbs(p) || c.Dir == "" {
 		return p
 	}
-	return relToWD(filepath.Join(c.Dir, p))
+	return RelToWD(filepath.Join(c.Dir, p))
 }
 
 // ResolveGlob is Resolve for an exclude pattern. A pattern that matches at
@@ -144,8 +144,9 @@ func (c *Config) CRDPaths() []string {
 	return out
 }
 
-// relToWD is abs relative to the working directory, or abs when that fails.
-func relToWD(abs string) string {
+// RelToWD is abs relative to the working directory, or abs when that
+// fails: how paths in the config are shown, and what exclude globs match.
+func RelToWD(abs string) string {
 	wd, err := os.Getwd()
 	if err != nil {
 		return abs
