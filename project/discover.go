@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -174,7 +175,14 @@ type tree struct {
 // the loader skips.
 func walk(root string, exclude []string) (*tree, error) {
 	t := &tree{entries: map[string]fs.DirEntry{}}
-	rel := relativeToWD(root)
+	// Exclude globs are written against paths relative to the working
+	// directory (the config's and --exclude's are resolved so).
+	rel := func(p string) string {
+		if filepath.IsAbs(p) {
+			return config.RelToWD(p)
+		}
+		return p
+	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("walking %s: %w", path, err)
@@ -264,21 +272,4 @@ func skipDir(path, name string) bool {
 	}
 	fi, err := os.Stat(filepath.Join(path, "Chart.yaml"))
 	return err == nil && !fi.IsDir()
-}
-
-// relativeToWD maps the paths of a walk of root to what exclude globs are
-// written against: paths relative to the working directory (the config's
-// and --exclude's patterns are resolved so). A root outside the working
-// directory keeps its paths.
-func relativeToWD(root string) func(string) string {
-	wd, err := os.Getwd()
-	if err != nil || !filepath.IsAbs(root) {
-		return func(p string) string { return p }
-	}
-	return func(p string) string {
-		if r, err := filepath.Rel(wd, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
-			return r
-		}
-		return p
-	}
 }
