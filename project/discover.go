@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/config"
-	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
