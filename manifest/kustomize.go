@@ -179,11 +179,7 @@ func built(dir, kfile, root string, rfs *rootFS, rs []*resource.Resource, locate
 		if !ok {
 			return nil, nil, false
 		}
-		y, err := r.AsYAML()
-		var content map[string]any
-		if err == nil {
-			content, err = decodeMap(y)
-		}
+		content, err := decodeNode(r.YNode())
 		if err != nil {
 			probs = append(probs, &Problem{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: err.Error()})
 			continue
@@ -276,12 +272,9 @@ func kustomizeError(err error) string {
 	return strings.ReplaceAll(fmt.Sprint(err), "\n", " ")
 }
 
-// decodeMap decodes kustomize's output with the same scalar rules as files.
-func decodeMap(y []byte) (map[string]any, error) {
-	n, _, err := decodeYAML(y)
-	if err != nil {
-		return nil, err
-	}
+// decodeNode decodes a built object's node with the same scalar rules as
+// files, without writing it out as YAML and reading it again.
+func decodeNode(n *kyaml.Node) (map[string]any, error) {
 	if n == nil {
 		return nil, fmt.Errorf("kustomize produced an empty document")
 	}
@@ -292,3 +285,4 @@ func decodeMap(y []byte) (map[string]any, error) {
 	}
 	return m, nil
 }
+

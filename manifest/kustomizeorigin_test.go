@@ -71,6 +71,7 @@ func TestTracedBuildMatchesOrigins(t *testing.T) {
 			if len(slowObjs) > 0 && ix(p, repo) {
 				traced++
 			}
+			decodedAsWritten(t, p, repo)
 			return nil
 		})
 	}
@@ -152,4 +153,34 @@ func leafPaths(v any, prefix []string) [][]string {
 		return out
 	}
 	return [][]string{prefix}
+}
+
+// decodedAsWritten checks that decoding a built object's node directly
+// gives what writing it out as YAML and reading that back gives.
+func decodedAsWritten(t *testing.T, dir, root string) {
+	t.Helper()
+	rfs, err := newRootFS(dir, root, false)
+	if err != nil {
+		return
+	}
+	rm, err := runKustomize(rfs, dir)
+	if err != nil {
+		return
+	}
+	for _, r := range rm.Resources() {
+		direct, err1 := decodeNode(r.YNode())
+		y, err := r.AsYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, _, err2 := decodeYAML(y)
+		if err1 != nil || err2 != nil {
+			t.Errorf("%s: %v %v", dir, err1, err2)
+			continue
+		}
+		written, _ := newDecoder("", nil, countNodes(doc)).value(doc, 0).(map[string]any)
+		if !reflect.DeepEqual(direct, written) {
+			t.Errorf("%s: %s/%s decodes to\n%v\nwritten out and read back:\n%v", dir, r.GetKind(), r.GetName(), direct, written)
+		}
+	}
 }
