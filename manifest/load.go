@@ -36,6 +36,9 @@ type Options struct {
 	// fetches in time or size, so they are refused either way; the field
 	// only changes the message.
 	AllowRemote bool
+	// Helm says how a Helm chart among the paths is rendered (a directory
+	// holding Chart.yaml, or a packaged .tgz): release, namespace, values.
+	Helm HelmOptions
 }
 
 // Result is what Load found.

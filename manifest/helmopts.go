@@ -1,0 +1,24 @@
+package manifest
+
+// HelmOptions say how a chart is rendered, as helm template would with the
+// same flags. The zero value renders with the chart's own values.yaml.
+type HelmOptions struct {
+	// ReleaseName is .Release.Name (default "release-name", as helm
+	// template's).
+	ReleaseName string
+	// Namespace is .Release.Namespace (default "default").
+	Namespace string
+	// ValuesFiles are values files merged over the chart's values.yaml, in
+	// order (helm's -f), paths as given (inside the repository).
+	ValuesFiles []string
+	// Set are values set on top, as helm's --set "a.b=c" (strings parsed
+	// as helm parses --set).
+	Set []string
+	// IncludeCRDs renders the chart's crds/ directory too (helm template
+	// --include-crds).
+	IncludeCRDs bool
+	// KubeVersion ("1.37") and APIVersions fill .Capabilities; empty means
+	// the default Kubernetes version kubeplan lints against.
+	KubeVersion string
+	APIVersions []string
+}
