@@ -204,4 +204,3 @@ func relSlash(dir, p string) string {
 	}
 	return filepath.ToSlash(r)
 }
-
