@@ -127,8 +127,8 @@ func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
 	if !hasKind && !hasAPI {
 		return nil, d.problems // some other YAML file: a values file, a workflow, ...
 	}
-	if av, _ := content["apiVersion"].(string); strings.HasPrefix(av, "kustomize.config.k8s.io/") {
-		return nil, d.problems // kustomize's own configuration, never sent to a cluster
+	if av, _ := content["apiVersion"].(string); toolConfig(av) {
+		return nil, d.problems // a tool's configuration (kustomize, skaffold, kind...), never sent to a cluster
 	}
 	o := &Object{File: file, Doc: doc, Content: content, root: root, lines: lines}
 	probs := d.problems
@@ -150,7 +150,7 @@ func fastObjects(file string, doc int, c chunk, content map[string]any) (objs []
 	if !hasKind && !hasAPI {
 		return nil, nil, true // some other YAML file: a values file, a workflow, ...
 	}
-	if av, _ := content["apiVersion"].(string); strings.HasPrefix(av, "kustomize.config.k8s.io/") {
+	if av, _ := content["apiVersion"].(string); toolConfig(av) {
 		return nil, nil, true
 	}
 	if k, _ := content["kind"].(string); strings.HasSuffix(k, "List") {

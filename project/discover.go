@@ -232,8 +232,7 @@ func holdsObject(path string, d fs.DirEntry) bool {
 	if err != nil {
 		return true
 	}
-	s := string(data)
-	return strings.Contains(s, "apiVersion") && strings.Contains(s, "kind")
+	return manifest.MayHoldObject(data)
 }
 
 // errFound stops HasKustomization's walk.
