@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -264,8 +265,21 @@ func kustomizeProblem(kfile string, rfs *rootFS, err error) *Problem {
 		}
 		return &Problem{File: file, Pos: pos, Rule: "kustomize", Message: "kustomize build: " + kustomizeError(rfs.refused)}
 	}
+	if m := missingPath.FindStringSubmatch(err.Error()); m != nil {
+		// A file an entry names does not exist: one line at that entry.
+		for i := len(rfs.kustomizations) - 1; i >= 0; i-- {
+			k := rfs.kustomizations[i]
+			if n := entryFor(k.data, k.dir, m[1]); n != nil {
+				return &Problem{File: k.file, Pos: Pos{n.Line, n.Column}, Rule: "kustomize",
+					Message: fmt.Sprintf("%s does not exist: fix or remove this entry", n.Value)}
+			}
+		}
+	}
 	return &Problem{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: "kustomize build failed: " + kustomizeError(err)}
 }
+
+// missingPath finds the path kustomize could not find in its error.
+var missingPath = regexp.MustCompile(`lstat ([^:']+): no such file or directory`)
 
 // kustomizeError formats kustomize's error text on one line.
 func kustomizeError(err error) string {
