@@ -97,6 +97,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 		pl.Parent = &set.parent
 		pl.Changes = append(pl.Changes, set.prunes(targets)...)
 	}
+	markHooks(pl)
 	sortChanges(pl.Changes)
 	return pl, nil
 }
