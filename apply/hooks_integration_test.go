@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/manifest"
@@ -159,5 +160,31 @@ func TestIntegrationHelmHooks(t *testing.T) {
 		if got := e.get("configmap", name, "--ignore-not-found", "-o", "name"); got != "" {
 			t.Errorf("hook %s was applied on upgrade", name)
 		}
+	}
+}
+
+// A pre-install hook that does not become healthy stops the run before the
+// other objects are written; hook-failed deletes it.
+func TestIntegrationHelmHookFails(t *testing.T) {
+	e := newEnv(t)
+	e.write("hooks.yaml", strings.ReplaceAll(hookJob("migrate", "pre-install", "    helm.sh/hook-delete-policy: hook-failed\n", "x"), "busybox", "busybox:doesnotexist"))
+	e.write("configmap.yaml", settings)
+	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Make(context.Background(), e.client(), res.Objects, plan.Options{Namespace: e.ns, ApplySet: &e.as})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = apply.Reconcile(context.Background(), e.client(), p, apply.Options{ApplySet: &e.as, Version: "test", Wait: true, Timeout: 3 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "pre-install hook job.batch/migrate did not succeed") {
+		t.Fatalf("error %v", err)
+	}
+	if got := e.get("configmap", "settings", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Errorf("written after a failed pre-install hook: %q", got)
+	}
+	if got := e.get("job", "migrate", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Errorf("hook-failed Job still there: %q", got)
 	}
 }
