@@ -64,7 +64,7 @@ func run(args []string) error {
 		return err
 	}
 	rel := benchkit.Rel(root, chartDir)
-	pipeline := fmt.Sprintf("set -o pipefail; %s template bench %s | %s -strict -summary -n %d -schema-location %s",
+	pipeline := fmt.Sprintf(pipefail+"%s template bench %s | %s -strict -summary -n %d -schema-location %s",
 		shellQuote(helmBin), shellQuote(rel), shellQuote(kcBin), runtime.NumCPU(), shellQuote(filepath.Join(builtin, schemas.FileTemplate)))
 	peer := tool{Name: "helm template | kubeconform", Bin: "bash", Args: []string{"-c", pipeline}, Dir: root, OKCodes: []int{0, 1}}
 	kp := tool{Name: "kubeplan", Bin: kpBin, Dir: root, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", rel}}
@@ -94,6 +94,9 @@ func run(args []string) error {
 		return err
 	}
 	step("  kubeplan lint: %s", res.KPFound)
+	if n := res.KPFound.Objects; n > 0 && n != res.PeerFound.Resources {
+		step("  warning: kubeplan read %d objects, helm rendered %d", n, res.PeerFound.Resources)
+	}
 	if res.KPFound.Objects == 0 {
 		step("  kubeplan does not render charts yet (0 objects from %s): timing the helm and kubeconform side alone", rel)
 	}
@@ -130,6 +133,9 @@ func countTemplates(dir string) int {
 	})
 	return n
 }
+
+// pipefail makes the pipeline fail when helm does.
+const pipefail = "set -o pipefail; "
 
 func shellQuote(s string) string {
 	if !strings.ContainsAny(s, " '\"$\\`") {

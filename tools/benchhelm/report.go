@@ -63,9 +63,10 @@ func (r *result) markdown() string {
 		w("\n**kubeplan / pipeline, wall: %.2fx (median of per-run ratios): %s.** kubeplan: %s; kubeconform: %s.\n", r.ratio(), verdict, r.KPFound, r.PeerFound)
 	} else {
 		w("| kubeplan lint | not measured | | | |\n")
-		w("\n**kubeplan does not render charts yet**: `kubeplan lint %s` read %s. No ratio until it does; kubeconform: %s.\n", r.Chart, r.KPFound, r.PeerFound)
+		w("\n**kubeplan does not render charts yet**: `kubeplan lint %s` read %d objects (%d files). No ratio until it does; kubeconform: %s.\n",
+			r.Chart, r.KPFound.Objects, r.KPFound.Files, r.PeerFound)
 	}
-	w("\n- pipeline: `%s`\n", r.Peer.CommandLine())
+	w("\n- pipeline: `%s`\n", strings.TrimPrefix(r.Peer.Args[len(r.Peer.Args)-1], pipefail))
 	w("- kubeplan: `%s` (%s)\n", r.KP.CommandLine(), r.KPVersion)
 	mc := r.Machine
 	w("- Machine: %d CPUs (%s), %s RAM, %s, %s; commit %s; %s; load average %s before, %s after.\n",
