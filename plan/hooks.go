@@ -82,8 +82,10 @@ func (h Hook) String() string { return strings.Join(h.Events, ",") }
 
 // HookPhase is the Helm phase an apply of p runs: "install" when the
 // ApplySet parent does not exist yet (or the plan has none), else "upgrade".
-func HookPhase(p *Plan) string {
-	if p.Parent == nil || !p.Parent.Exists {
+func HookPhase(p *Plan) string { return hookPhase(p.Parent) }
+
+func hookPhase(parent *Parent) string {
+	if parent == nil || !parent.Exists {
 		return "install"
 	}
 	return "upgrade"
@@ -99,10 +101,12 @@ func HookPhase(p *Plan) string {
 //     before-hook-creation (Helm's default) is replaced: deleted and
 //     created again, as Helm does. A replace of such a hook needs no
 //     --replace (apply.CheckReplaces).
-func markHooks(p *Plan) {
-	phase := HookPhase(p)
-	for i := range p.Changes {
-		c := &p.Changes[i]
+//
+// It reports whether it turned an update into a replace: the identity
+// must then be allowed to delete the object too.
+func markHooks(changes []Change, phase string) (replaced bool) {
+	for i := range changes {
+		c := &changes[i]
 		h := HookOf(c.Object)
 		if !h.IsHook() || c.Action == Prune || c.Action == Release {
 			continue
@@ -114,6 +118,8 @@ func markHooks(p *Plan) {
 			c.Reason = fmt.Sprintf("skipped hook: %s, not run on %s", h, phase)
 		case c.Action == Update && h.Deletes(HookBeforeCreation) && neverReplaced[c.Ref.Group+"/"+c.Ref.Kind] == "":
 			c.Action, c.Reason = Replace, HookDeletePolicyAnnotation+": "+HookBeforeCreation
+			replaced = true
 		}
 	}
+	return replaced
 }
