@@ -53,6 +53,8 @@ func (r *Result) Wrote() bool {
 var ErrEmptySet = errors.New("the manifest set is empty: nothing was written (applying it would prune every member of the ApplySet; pass --allow-empty if that is what you want)")
 
 // Execute applies plan p. Nothing is pruned unless every apply succeeded.
+// Helm hooks run around the other objects, each waited for: pre-install or
+// pre-upgrade hooks before them, post- hooks after them (see hooks.go).
 // A plan that replaces an object (deletes and recreates it) is refused
 // before any write unless Options.Replace or the object's annotation
 // kubeplan.dev/replace: allow allows it (ErrReplaceNotAllowed), and so is
