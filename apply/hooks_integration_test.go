@@ -188,3 +188,28 @@ func TestIntegrationHelmHookFails(t *testing.T) {
 		t.Errorf("hook-failed Job still there: %q", got)
 	}
 }
+
+// Post hooks run only after the other objects became healthy.
+func TestIntegrationHelmPostHookAfterHealthOnly(t *testing.T) {
+	e := newEnv(t)
+	e.write("hooks.yaml", hookCM("post-note", "post-install", "", "n"))
+	e.write("deployment.yaml", deployment("1", "nginx:doesnotexist"))
+	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Make(context.Background(), e.client(), res.Objects, plan.Options{Namespace: e.ns, ApplySet: &e.as})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := apply.Reconcile(context.Background(), e.client(), p, apply.Options{ApplySet: &e.as, Version: "test", Wait: true, Timeout: 3 * time.Second})
+	if err == nil {
+		t.Fatal("an unhealthy Deployment did not fail the apply")
+	}
+	if got := outcomes(r); got != "deployment.apps/web created" {
+		t.Errorf("outcomes %s", got)
+	}
+	if got := e.get("configmap", "post-note", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Errorf("post hook applied after the health wait failed: %q", got)
+	}
+}
