@@ -4,7 +4,7 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build demo test vet bench bench-lint bench-plan bench-apply bench-projects generate fuzz clean testcluster screenshot
+.PHONY: build demo test vet bench bench-lint bench-plan bench-apply bench-projects bench-helm generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -25,10 +25,15 @@ test: vet testcluster
 	cd testcluster && $(GO) vet ./... && $(GO) test ./...
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-plan bench-apply bench-projects
+bench: bench-lint bench-plan bench-apply bench-projects bench-helm
 
 bench-lint:
 	$(GO) run ./tools/benchlint
+
+# kubeplan lint CHART vs helm template CHART | kubeconform -strict -summary on testdata/charts/bench (50
+# templates, 2 subcharts), 10 runs alternating; builds helm v4.3.1 into .bench/helm/bin the first time.
+bench-helm:
+	$(GO) run ./tools/benchhelm
 
 # kubeplan plan vs kubectl diff --server-side on a testcluster holding 1,200 (and 10,000) objects.
 bench-plan: testcluster

@@ -53,6 +53,8 @@ func (r *Result) Wrote() bool {
 var ErrEmptySet = errors.New("the manifest set is empty: nothing was written (applying it would prune every member of the ApplySet; pass --allow-empty if that is what you want)")
 
 // Execute applies plan p. Nothing is pruned unless every apply succeeded.
+// Helm hooks run around the other objects, each waited for: pre-install or
+// pre-upgrade hooks before them, post- hooks after them (see hooks.go).
 // A plan that replaces an object (deletes and recreates it) is refused
 // before any write unless Options.Replace or the object's annotation
 // kubeplan.dev/replace: allow allows it (ErrReplaceNotAllowed), and so is
@@ -107,7 +109,8 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if err := ps.writeUnion(ctx, keep); err != nil {
 		return nil, err
 	}
-	applied, err := applyInOrder(ctx, c, keep, opts)
+	pre, main, post := splitHooks(keep, plan.HookPhase(p))
+	applied, err := applyInOrder(waitCtx, ctx, c, main, pre, opts)
 	res.Objects = append(res.Objects, applied...)
 	if err != nil {
 		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
@@ -125,7 +128,11 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	}
 	if opts.Wait {
 		var refs []plan.Ref
+		waited := hookRefs(pre) // each was waited for before the others
 		for _, o := range applied {
+			if waited[o.Ref] {
+				continue
+			}
 			if o.Outcome == Created || o.Outcome == Configured || o.Outcome == Replaced {
 				refs = append(refs, o.Ref)
 			}
@@ -139,11 +146,19 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 		}
 	}
+	if len(post) > 0 {
+		ran, err := runHooks(waitCtx, ctx, c, post, opts)
+		res.Objects = append(res.Objects, ran...)
+		if err != nil {
+			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
+		}
+	}
 	return res, ps.recordResult(ctx, nil, keep, res.Wrote())
 }
 
 // stage orders writes: Namespaces first, then CRDs (waited on until
-// Established), then everything else.
+// Established), then everything else (after the pre-install/pre-upgrade
+// Helm hooks, see runHooks).
 func stage(ch plan.Change) int {
 	switch {
 	case ch.Ref.Kind == "Namespace" && ch.Ref.Group == "":
@@ -156,9 +171,11 @@ func stage(ch plan.Change) int {
 
 // applyInOrder server-side applies every changed object, stage by stage,
 // concurrently within a stage; unchanged objects are not written at all.
-func applyInOrder(ctx context.Context, c *kube.Client, changes []plan.Change, opts Options) ([]ObjectResult, error) {
+// The Helm hooks in pre run one by one, each waited for (bounded by
+// waitCtx), between the CRDs and the last stage.
+func applyInOrder(waitCtx, ctx context.Context, c *kube.Client, changes, pre []plan.Change, opts Options) ([]ObjectResult, error) {
 	var out []ObjectResult
-	writing := startPhase(opts.progress(), PhaseWriting, countWrites(changes))
+	writing := startPhase(opts.progress(), PhaseWriting, countWrites(changes)+len(pre))
 	defer writing.finish()
 	for st := 0; st <= 2; st++ {
 		var batch []plan.Change
@@ -172,8 +189,18 @@ func applyInOrder(ctx context.Context, c *kube.Client, changes []plan.Change, op
 			}
 			batch = append(batch, ch)
 		}
-		if st == 2 && hasAfterCRD(batch) {
+		if st == 2 && (hasAfterCRD(batch) || hasAfterCRD(pre)) {
 			c.Mapper.Reset() // CRDs were just established: learn their kinds
+		}
+		if st == 2 && len(pre) > 0 {
+			ran, err := runHooks(waitCtx, ctx, c, pre, opts)
+			out = append(out, ran...)
+			for range ran {
+				writing.step()
+			}
+			if err != nil {
+				return out, fmt.Errorf("apply failed, nothing will be pruned: %w", err)
+			}
 		}
 		results := make([]ObjectResult, len(batch))
 		errs := make([]error, len(batch))

@@ -48,9 +48,13 @@ func CheckReplaces(changes []plan.Change, allowed []string) error {
 }
 
 // replaceAllowed reports whether ch may be replaced: listed in allowed as
-// KIND/NAME or KIND.GROUP/NAME (kind or plural resource, in any case), or
-// annotated in the manifest.
+// KIND/NAME or KIND.GROUP/NAME (kind or plural resource, in any case),
+// annotated in the manifest, or a Helm hook whose delete policy is
+// before-hook-creation (Helm's default).
 func replaceAllowed(ch plan.Change, allowed []string) bool {
+	if h := plan.HookOf(ch.Object); h.IsHook() && h.Deletes(plan.HookBeforeCreation) {
+		return true // a Helm hook that asks to be deleted before it is created again
+	}
 	if md, ok := ch.Object["metadata"].(map[string]any); ok {
 		if ann, ok := md["annotations"].(map[string]any); ok && ann[plan.ReplaceAnnotation] == "allow" {
 			return true

@@ -91,6 +91,15 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	if err != nil {
 		return nil, err
 	}
+	var parent *Parent
+	if set != nil {
+		parent = &set.parent
+	}
+	if markHooks(changes, hookPhase(parent)) {
+		if err := p.checkReplacePermissions(ctx, targets, changes); err != nil {
+			return nil, err
+		}
+	}
 	p.recordOwners(ctx, set, targets, live, changes)
 	pl := &Plan{Version: FormatVersion, Namespace: opts.Namespace, FieldManager: opts.FieldManager, Revision: opts.Revision, Changes: changes}
 	if set != nil {

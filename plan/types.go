@@ -107,6 +107,11 @@ type Change struct {
 	// "Flux Kustomization apps in flux-system", "Argo CD application shop".
 	// Applying refuses it unless adopting (apply.CheckOwners).
 	Owner string `json:"owner,omitempty"`
+	// Hook is the object's Helm hook events when it is one
+	// ("pre-install,pre-upgrade", see HookOf): apply runs it before or
+	// after the other objects. A hook this run does not run is Unchanged,
+	// with a Reason beginning "skipped hook".
+	Hook string `json:"hook,omitempty"`
 	// Object is the object as it will be applied. It carries Secret values
 	// in the clear, so renderers never print it; it is kept for saved plans.
 	Object map[string]any `json:"object,omitempty"`

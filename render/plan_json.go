@@ -65,7 +65,7 @@ func jsonSummaryOf(s plan.Summary) jsonPlanSummary {
 func jsonChanges(p *plan.Plan) []jsonChange {
 	out := []jsonChange{}
 	for _, c := range sortedChanges(p) {
-		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD, Owner: c.Owner}
+		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD, Owner: c.Owner, Hook: c.Hook}
 		if c.Source != (plan.Source{}) {
 			src := c.Source
 			jc.Source = &src
@@ -104,4 +104,5 @@ type jsonChange struct {
 	Drift    []plan.Drift `json:"drift,omitempty"`
 	AfterCRD bool         `json:"afterCRD,omitempty"`
 	Owner    string       `json:"owner,omitempty"`
+	Hook     string       `json:"hook,omitempty"`
 }

@@ -128,6 +128,9 @@ func (t *textPlan) header(p *plan.Plan, c plan.Change) {
 	if s := c.Source.String(); s != "" {
 		t.b.WriteString(" (" + printable(s) + ")")
 	}
+	if c.Hook != "" && c.Action != plan.Unchanged {
+		t.b.WriteString(" (" + printable(c.Hook) + " hook)")
+	}
 	if c.Reason != "" {
 		t.b.WriteString(" (" + printable(c.Reason) + ")")
 	}

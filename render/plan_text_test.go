@@ -93,3 +93,20 @@ func TestPlanTextUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// A Helm hook is named in its header; a skipped one is unchanged with its reason.
+func TestPlanTextHooks(t *testing.T) {
+	p := &plan.Plan{Namespace: "shop", Changes: []plan.Change{
+		{Ref: plan.Ref{Group: "batch", Version: "v1", Kind: "Job", Name: "migrate"}, Action: plan.Create, Hook: "pre-install,pre-upgrade"},
+		{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Name: "smoke"}, Action: plan.Unchanged, Hook: "test", Reason: "skipped hook: test, not run on install"},
+	}}
+	out := string(renderPlan(t, "text", p, PlanOptions{}))
+	for _, want := range []string{
+		"+ create job.batch/migrate (pre-install,pre-upgrade hook)\n",
+		"  unchanged configmap/smoke (skipped hook: test, not run on install)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package apply
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// Helm hooks (helm.sh/hook, see docs/helm.md). A chart is applied as one
+// ApplySet; its hooks are members like the other objects (labelled, pruned
+// when they leave the chart). In the phase of the run (plan.HookPhase:
+// install when the parent does not exist yet, else upgrade):
+//
+//   - pre-install/pre-upgrade hooks are applied after the Namespaces and
+//     CRDs and before everything else, one at a time by weight (then kind
+//     and name), each waited for (a Job until Complete, others Current);
+//   - post-install/post-upgrade hooks are applied the same way after the
+//     other objects are written, pruned and (with Options.Wait) healthy;
+//   - a hook is applied when the plan changes it, as any object: an
+//     unchanged hook is not run again;
+//   - before-hook-creation (Helm's default) deletes the live hook before
+//     it is created again (the plan shows a replace), hook-succeeded and
+//     hook-failed delete it after it succeeded or failed (best effort:
+//     a failed delete is not an error);
+//   - hooks of other events (pre-delete, post-delete, rollback, test) are
+//     never applied: the plan keeps them as skipped (plan.Change.Hook).
+
+// defaultHookTimeout bounds the wait for one hook when Options.Timeout is
+// not set (Helm's default --timeout).
+const defaultHookTimeout = 5 * time.Minute
+
+// splitHooks separates the changes of one run into the hooks to run before
+// the others (pre), the others (main, with every unchanged or skipped
+// hook) and the hooks to run after them (post), the hooks in running order.
+func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Change) {
+	for _, ch := range changes {
+		h := plan.HookOf(ch.Object)
+		switch {
+		case !h.IsHook() || ch.Action == plan.Unchanged:
+			main = append(main, ch)
+		case h.Pre(phase):
+			pre = append(pre, ch)
+		case h.Post(phase):
+			post = append(post, ch)
+		default:
+			main = append(main, ch) // not planned by markHooks: written as any object
+		}
+	}
+	byWeight := func(a, b plan.Change) int {
+		return cmp.Or(cmp.Compare(plan.HookOf(a.Object).Weight, plan.HookOf(b.Object).Weight),
+			cmp.Compare(a.Ref.Kind, b.Ref.Kind), cmp.Compare(a.Ref.Name, b.Ref.Name))
+	}
+	slices.SortStableFunc(pre, byWeight)
+	slices.SortStableFunc(post, byWeight)
+	return pre, main, post
+}
+
+// runHooks applies hooks one at a time, in order, waiting for each to be
+// healthy before the next; it stops at the first that fails. waitCtx
+// bounds the waits, ctx carries the writes.
+func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change, opts Options) ([]ObjectResult, error) {
+	var out []ObjectResult
+	for _, ch := range hooks {
+		h := plan.HookOf(ch.Object)
+		res, err := applyOne(ctx, c, ch, opts)
+		if err != nil {
+			return out, fmt.Errorf("%s hook: %w", h, err)
+		}
+		out = append(out, res)
+		wopts := waitOptions([]plan.Change{ch}, opts)
+		if wopts.Timeout <= 0 {
+			wopts.Timeout = defaultHookTimeout
+		}
+		_, err = WaitHealthy(waitCtx, c, []plan.Ref{ch.Ref}, wopts)
+		if err == nil {
+			err = fenceCheck(ctx)
+		}
+		if err != nil {
+			if h.Deletes(plan.HookFailed) {
+				deleteHook(ctx, c, ch.Ref)
+			}
+			return out, fmt.Errorf("%s hook %s did not succeed, the run stops here: %w", h, ch.Ref, err)
+		}
+		if h.Deletes(plan.HookSucceeded) {
+			deleteHook(ctx, c, ch.Ref)
+		}
+	}
+	return out, nil
+}
+
+// deleteHook deletes a hook after it ran, with its dependents (a Job's
+// Pods) in the background. It is best effort: an error is ignored, and
+// the next run finds the hook and plans it again.
+func deleteHook(ctx context.Context, c *kube.Client, ref plan.Ref) {
+	gvr, err := resourceFor(c, ref)
+	if err != nil {
+		return
+	}
+	bg := metav1.DeletePropagationBackground
+	_ = c.Dynamic.Resource(gvr).Namespace(ref.Namespace).Delete(ctx, ref.Name, metav1.DeleteOptions{PropagationPolicy: &bg})
+}
+
+// hookRefs is the set of the refs of hooks.
+func hookRefs(hooks []plan.Change) map[plan.Ref]bool {
+	m := make(map[plan.Ref]bool, len(hooks))
+	for _, ch := range hooks {
+		m[ch.Ref] = true
+	}
+	return m
+}

@@ -1,0 +1,215 @@
+package apply_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
+)
+
+// hookCM is a ConfigMap annotated as a Helm hook with the annotation lines extra.
+func hookCM(name, hook, extra, value string) string {
+	return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  annotations:\n    helm.sh/hook: " + hook + "\n" + extra +
+		"data:\n  value: " + value + "\n---\n"
+}
+
+// hookJob is a Job annotated as a Helm hook; it completes on the testcluster after a second.
+func hookJob(name, hook, extra, arg string) string {
+	return "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: " + name + "\n  annotations:\n    helm.sh/hook: " + hook + "\n" + extra +
+		"spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: main, image: busybox, command: [\"true\", \"" + arg + "\"]}\n---\n"
+}
+
+// plan makes the plan of the directory as the narrow identity, without applying it.
+func (e *env) plan() *plan.Plan {
+	e.t.Helper()
+	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	p, err := plan.Make(context.Background(), e.client(), res.Objects, plan.Options{Namespace: e.ns, ApplySet: &e.as})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p
+}
+
+func changeOf(t *testing.T, p *plan.Plan, kind, name string) plan.Change {
+	t.Helper()
+	for _, ch := range p.Changes {
+		if ch.Ref.Kind == kind && ch.Ref.Name == name {
+			return ch
+		}
+	}
+	t.Fatalf("no change for %s/%s", kind, name)
+	return plan.Change{}
+}
+
+// rv is the object's resourceVersion as a number: etcd's revisions grow,
+// so they order writes more finely than timestamps.
+func (e *env) rv(kind, name string) int {
+	e.t.Helper()
+	n, err := strconv.Atoi(e.get(kind, name, "-o", "jsonpath={.metadata.resourceVersion}"))
+	if err != nil {
+		e.t.Fatalf("%s/%s: resourceVersion: %v", kind, name, err)
+	}
+	return n
+}
+
+// Helm hooks: pre hooks by weight and complete before the other objects,
+// post hooks after they are healthy; install vs upgrade; before-hook-creation
+// replaces a changed hook Job without --replace; hook-succeeded deletes;
+// test and delete hooks are never applied.
+func TestIntegrationHelmHooks(t *testing.T) {
+	e := newEnv(t)
+	hooks := func(migrateArg, installOnly, note string) string {
+		return hookCM("pre-config", "pre-install,pre-upgrade", "    helm.sh/hook-weight: \"-1\"\n", "a") +
+			hookJob("migrate", "pre-install,pre-upgrade", "    helm.sh/hook-weight: \"1\"\n", migrateArg) +
+			hookJob("seed", "pre-install", "    helm.sh/hook-weight: \"2\"\n    helm.sh/hook-delete-policy: hook-succeeded\n", "x") +
+			hookCM("install-only", "post-install", "", installOnly) +
+			hookCM("upgrade-only", "post-upgrade", "", "u") +
+			hookCM("post-note", "post-install,post-upgrade", "", note) +
+			hookCM("smoke", "test", "", "t") +
+			hookCM("cleanup", "pre-delete", "", "d")
+	}
+	e.write("hooks.yaml", hooks("one", "i1", "n1"))
+	e.write("deployment.yaml", deployment("1", "nginx:1.30"))
+	e.write("configmap.yaml", settings)
+
+	// Install: the parent does not exist yet.
+	p := e.plan()
+	if plan.HookPhase(p) != "install" {
+		t.Fatalf("phase %s", plan.HookPhase(p))
+	}
+	for _, name := range []string{"upgrade-only", "smoke", "cleanup"} {
+		if ch := changeOf(t, p, "ConfigMap", name); ch.Action != plan.Unchanged || !strings.HasPrefix(ch.Reason, "skipped hook") {
+			t.Errorf("%s planned %s (%s), want a skipped hook", name, ch.Action, ch.Reason)
+		}
+	}
+	if ch := changeOf(t, p, "Job", "migrate"); ch.Action != plan.Create || ch.Hook != "pre-install,pre-upgrade" {
+		t.Errorf("migrate planned %s, hook %q", ch.Action, ch.Hook)
+	}
+	r, _, err := e.run(plan.Options{}, apply.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "configmap/pre-config created, job.batch/migrate created, job.batch/seed created, configmap/settings created, deployment.apps/web created, configmap/install-only created, configmap/post-note created"
+	if got := outcomes(r); got != want {
+		t.Errorf("install outcomes:\n got %s\nwant %s", got, want)
+	}
+	if got := e.get("job", "migrate", "-o", "jsonpath={.status.succeeded}"); got != "1" {
+		t.Errorf("migrate succeeded %q", got)
+	}
+	// Order of the writes, by etcd revision: the pre ConfigMap, the Job's
+	// completion, the main ConfigMap; the Deployment's last status (ready)
+	// before the post hook.
+	if a, b, c := e.rv("configmap", "pre-config"), e.rv("job", "migrate"), e.rv("configmap", "settings"); a >= b || b >= c {
+		t.Errorf("revisions pre-config %d, migrate complete %d, settings %d: not in hook order", a, b, c)
+	}
+	if a, b := e.rv("deployment", "web"), e.rv("configmap", "post-note"); a >= b {
+		t.Errorf("deployment revision %d not before the post hook's %d", a, b)
+	}
+	if got := e.get("job", "seed", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Errorf("hook-succeeded Job still there: %q", got)
+	}
+	for _, name := range []string{"upgrade-only", "smoke", "cleanup"} {
+		if got := e.get("configmap", name, "--ignore-not-found", "-o", "name"); got != "" {
+			t.Errorf("hook %s was applied on install", name)
+		}
+	}
+	jobUID := e.get("job", "migrate", "-o", "jsonpath={.metadata.uid}")
+
+	// Upgrade: the Job's template changed (immutable): replaced without
+	// --replace; post-install hooks are left alone, post-upgrade ones run.
+	e.write("hooks.yaml", hooks("two", "i2", "n2"))
+	p = e.plan()
+	if plan.HookPhase(p) != "upgrade" {
+		t.Fatalf("phase %s", plan.HookPhase(p))
+	}
+	if ch := changeOf(t, p, "Job", "migrate"); ch.Action != plan.Replace {
+		t.Errorf("migrate planned %s (%s), want replace", ch.Action, ch.Reason)
+	}
+	if ch := changeOf(t, p, "ConfigMap", "install-only"); ch.Action != plan.Unchanged || !strings.Contains(ch.Reason, "not run on upgrade") {
+		t.Errorf("install-only planned %s (%s)", ch.Action, ch.Reason)
+	}
+	r, _, err = e.run(plan.Options{}, apply.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// seed (pre-install only, deleted after it succeeded) is skipped on
+	// upgrade; post-note has Helm's default delete policy,
+	// before-hook-creation, so it is replaced rather than updated.
+	want = "job.batch/migrate replaced, configmap/post-note replaced, configmap/upgrade-only created"
+	if got := outcomes(r); got != want {
+		t.Errorf("upgrade outcomes:\n got %s\nwant %s", got, want)
+	}
+	if got := e.get("job", "migrate", "-o", "jsonpath={.metadata.uid} {.spec.template.spec.containers[0].command[1]} {.status.succeeded}"); strings.HasPrefix(got, jobUID) || !strings.HasSuffix(got, " two 1") {
+		t.Errorf("migrate after upgrade %q (uid was %s): not recreated and run", got, jobUID)
+	}
+	if got := e.get("configmap", "install-only", "-o", "jsonpath={.data.value}"); got != "i1" {
+		t.Errorf("post-install hook applied on upgrade: value %q", got)
+	}
+	if got := e.get("job", "seed", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Errorf("pre-install Job ran on upgrade: %q", got)
+	}
+	for _, name := range []string{"smoke", "cleanup"} {
+		if got := e.get("configmap", name, "--ignore-not-found", "-o", "name"); got != "" {
+			t.Errorf("hook %s was applied on upgrade", name)
+		}
+	}
+}
+
+// A pre-install hook that does not become healthy stops the run before the
+// other objects are written; hook-failed deletes it.
+func TestIntegrationHelmHookFails(t *testing.T) {
+	e := newEnv(t)
+	e.write("hooks.yaml", strings.ReplaceAll(hookJob("migrate", "pre-install", "    helm.sh/hook-delete-policy: hook-failed\n", "x"), "busybox", "busybox:doesnotexist"))
+	e.write("configmap.yaml", settings)
+	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Make(context.Background(), e.client(), res.Objects, plan.Options{Namespace: e.ns, ApplySet: &e.as})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = apply.Reconcile(context.Background(), e.client(), p, apply.Options{ApplySet: &e.as, Version: "test", Wait: true, Timeout: 3 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "pre-install hook job.batch/migrate did not succeed") {
+		t.Fatalf("error %v", err)
+	}
+	if got := e.get("configmap", "settings", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Errorf("written after a failed pre-install hook: %q", got)
+	}
+	if got := e.get("job", "migrate", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Errorf("hook-failed Job still there: %q", got)
+	}
+}
+
+// Post hooks run only after the other objects became healthy.
+func TestIntegrationHelmPostHookAfterHealthOnly(t *testing.T) {
+	e := newEnv(t)
+	e.write("hooks.yaml", hookCM("post-note", "post-install", "", "n"))
+	e.write("deployment.yaml", deployment("1", "nginx:doesnotexist"))
+	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Make(context.Background(), e.client(), res.Objects, plan.Options{Namespace: e.ns, ApplySet: &e.as})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := apply.Reconcile(context.Background(), e.client(), p, apply.Options{ApplySet: &e.as, Version: "test", Wait: true, Timeout: 3 * time.Second})
+	if err == nil {
+		t.Fatal("an unhealthy Deployment did not fail the apply")
+	}
+	if got := outcomes(r); got != "deployment.apps/web created" {
+		t.Errorf("outcomes %s", got)
+	}
+	if got := e.get("configmap", "post-note", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Errorf("post hook applied after the health wait failed: %q", got)
+	}
+}

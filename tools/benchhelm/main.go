@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/tools/benchkit"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "benchhelm:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("benchhelm", flag.ContinueOnError)
+	runs := fs.Int("runs", 10, "timed runs of each side, alternating, after one warm-up each")
+	chart := fs.String("chart", "testdata/charts/bench", "the chart (relative to the module root)")
+	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *runs < 1 {
+		return errors.New("-runs must be at least 1")
+	}
+	root, err := benchkit.ModuleRoot()
+	if err != nil {
+		return err
+	}
+	chartDir := *chart
+	if !filepath.IsAbs(chartDir) {
+		chartDir = filepath.Join(root, chartDir)
+	}
+	if !fileExists(filepath.Join(chartDir, "Chart.yaml")) {
+		return fmt.Errorf("%s: no Chart.yaml", chartDir)
+	}
+	builtin, err := schemas.Dir()
+	if err != nil {
+		return fmt.Errorf("the embedded schemas: %w", err)
+	}
+
+	step("building bin/kubeplan")
+	kpBin, err := buildKubeplan(root)
+	if err != nil {
+		return err
+	}
+	step("kubeconform %s in %s", kubeconform.Version, filepath.Dir(kubeconform.Bin))
+	kcBin, err := kubeconform.install(root)
+	if err != nil {
+		return err
+	}
+	step("helm %s in %s (the first build takes a few minutes)", helm.Version, filepath.Dir(helm.Bin))
+	helmBin, err := helm.install(root)
+	if err != nil {
+		return err
+	}
+	rel := benchkit.Rel(root, chartDir)
+	pipeline := fmt.Sprintf(pipefail+"%s template bench %s | %s -strict -summary -n %d -schema-location %s",
+		shellQuote(helmBin), shellQuote(rel), shellQuote(kcBin), runtime.NumCPU(), shellQuote(filepath.Join(builtin, schemas.FileTemplate)))
+	peer := tool{Name: "helm template | kubeconform", Bin: "bash", Args: []string{"-c", pipeline}, Dir: root, OKCodes: []int{0, 1}}
+	kp := tool{Name: "kubeplan", Bin: kpBin, Dir: root, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", rel}}
+
+	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Chart: rel,
+		Templates: countTemplates(chartDir), Peer: shown(peer, root, builtin), KP: shown(kp, root, builtin),
+		HelmVersion: helm.Version, KCVersion: kubeconform.Version, KPVersion: benchkit.ToolVersion(kpBin, "version")}
+
+	res.LoadBefore = benchkit.LoadAverage()
+	step("warm-up (load average %s)", res.LoadBefore)
+	_, out, err := peer.Run(0)
+	if err != nil {
+		return err
+	}
+	if res.PeerFound, err = parsePeer(out); err != nil {
+		return err
+	}
+	step("  helm template | kubeconform: %s", res.PeerFound)
+	if res.PeerFound.Resources == 0 || res.PeerFound.Invalid+res.PeerFound.Errors > 0 {
+		return fmt.Errorf("helm template | kubeconform on %s: %s, want every rendered object valid", rel, res.PeerFound)
+	}
+	_, out, err = kp.Run(0)
+	if err != nil {
+		return err
+	}
+	if res.KPFound, err = parseKubeplan(out); err != nil {
+		return err
+	}
+	step("  kubeplan lint: %s", res.KPFound)
+	if n := res.KPFound.Objects; n > 0 && n != res.PeerFound.Resources {
+		step("  warning: kubeplan read %d objects, helm rendered %d", n, res.PeerFound.Resources)
+	}
+	if res.KPFound.Objects == 0 {
+		step("  kubeplan does not render charts yet (0 objects from %s): timing the helm and kubeconform side alone", rel)
+	}
+
+	for i := 0; i < *runs; i++ {
+		a, _, err := peer.Run(0)
+		if err != nil {
+			return err
+		}
+		res.PeerSamples = append(res.PeerSamples, a)
+		line := fmt.Sprintf("run %d/%d: helm|kubeconform %s %s", i+1, *runs, secs(a.Wall), secs(a.CPU))
+		if res.KPFound.Objects > 0 {
+			b, _, err := kp.Run(0)
+			if err != nil {
+				return err
+			}
+			res.KPSamples = append(res.KPSamples, b)
+			line += fmt.Sprintf(", kubeplan %s %s", secs(b.Wall), secs(b.CPU))
+		}
+		step("%s", line)
+	}
+	res.LoadAfter = benchkit.LoadAverage()
+	return benchkit.Publish(root, *doc, sectionTitle, res.markdown(), step)
+}
+
+// countTemplates counts the template files of the chart and its subcharts.
+func countTemplates(dir string) int {
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Base(filepath.Dir(p)) == "templates" && strings.HasSuffix(p, ".yaml") {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// pipefail makes the pipeline fail when helm does.
+const pipefail = "set -o pipefail; "
+
+func shellQuote(s string) string {
+	if !strings.ContainsAny(s, " '\"$\\`") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func step(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "benchhelm: "+format+"\n", args...)
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.3fs", d.Seconds()) }
