@@ -43,16 +43,28 @@ func ChangedSince(root, ref string, ps []Project) ([]Project, error) {
 			return ps, nil
 		}
 	}
+	// A values file in a chart's directory is read only by the projects
+	// that name it (values-prod.yaml is not shop-dev's).
+	values := map[string]bool{}
+	for _, pr := range ps {
+		if pr.Helm != nil {
+			for _, v := range pr.Helm.Values {
+				values[path.Join(rel, v)] = true
+			}
+		}
+	}
 	var out []Project
 	for _, pr := range ps {
-		if affected(pr, rel, changed) {
+		if affected(pr, rel, changed, values) {
 			out = append(out, pr)
 		}
 	}
 	return out, nil
 }
 
-func affected(pr Project, rootRel string, changed map[string]bool) bool {
+// affected reports whether pr reads a changed file, or a changed path is
+// below its directory that is not a values file another project reads.
+func affected(pr Project, rootRel string, changed, values map[string]bool) bool {
 	for _, f := range pr.Files {
 		if changed[path.Join(rootRel, f)] {
 			return true
@@ -60,7 +72,7 @@ func affected(pr Project, rootRel string, changed map[string]bool) bool {
 	}
 	dir := path.Join(rootRel, pr.Path)
 	for p := range changed {
-		if dir == "." || strings.HasPrefix(p, dir+"/") {
+		if (dir == "." || strings.HasPrefix(p, dir+"/")) && !values[p] {
 			return true
 		}
 	}
