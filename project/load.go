@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -21,7 +22,7 @@ type member struct {
 }
 
 // Load returns the projects under root with their settings resolved,
-// sorted by path: the discovered ones when cfg declares no projects (minus
+// sorted by path (then name): the discovered ones when cfg declares no projects (minus
 // its ignore globs), else exactly those its projects: entries name, a
 // literal path each or the discovered projects a glob matches, the first
 // entry that matches a project winning. Settings come from the project's
@@ -82,7 +83,9 @@ func Load(root string, cfg *config.Config, opts Options) ([]Project, error) {
 		return nil, err
 	}
 	out := underRoot(baseAbs, rootAbs, ms)
-	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b Project) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name))
+	})
 	return out, nil
 }
 
