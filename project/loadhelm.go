@@ -3,6 +3,7 @@ package project
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,7 +61,9 @@ func resolveHelm(base string, cfg *config.Config, m *member) error {
 			if !inTree(repo, abs) || !realInTree(repo, abs) {
 				return fmt.Errorf("%s: outside the repository %s", where, repo)
 			}
-			if fi, err := os.Stat(abs); err != nil {
+			if fi, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%s: no such file", where)
+			} else if err != nil {
 				return fmt.Errorf("%s: %w", where, err)
 			} else if fi.IsDir() {
 				return fmt.Errorf("%s: a directory, not a values file", where)
