@@ -1,6 +1,11 @@
-{{/* The name of the release's objects. */}}
+{{/* The name of the release's objects: the release name when it holds the
+chart's, else RELEASE-shop. */}}
 {{- define "shop.fullname" -}}
-{{- printf "%s-shop" .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Labels of every object. */}}
