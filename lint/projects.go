@@ -122,7 +122,7 @@ func projectsOf(p string, load manifest.Options) ([]project.Project, error) {
 		return nil, nil // Collect reports an unreadable path
 	}
 	opts := project.Options{Exclude: load.Exclude}
-	if ok, err := project.HasKustomization(p, opts); err != nil || !ok {
+	if ok, err := project.HasProjects(p, opts); err != nil || !ok {
 		return nil, err
 	}
 	ps, _, err := project.Find(p, opts)

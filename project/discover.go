@@ -250,14 +250,14 @@ func holdsObject(path string, d fs.DirEntry) bool {
 	return strings.Contains(s, "apiVersion") && strings.Contains(s, "kind")
 }
 
-// errFound stops HasKustomization's walk.
+// errFound stops HasProjects's walk.
 var errFound = errors.New("found")
 
-// HasKustomization reports whether a kustomization or a Helm chart lies
+// HasProjects reports whether a kustomization or a Helm chart lies
 // under root (root itself being neither a chart nor the only one),
 // walking as Discover does but reading no file: a tree of plain
 // manifests only is one set of files, anything else is split in projects.
-func HasKustomization(root string, opts Options) (bool, error) {
+func HasProjects(root string, opts Options) (bool, error) {
 	if isChart(root) {
 		return false, nil
 	}

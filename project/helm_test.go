@@ -79,11 +79,11 @@ func TestChartAtRoot(t *testing.T) {
 	if err != nil || p.Kind != Helm || p.Name != "charts-shop-charts-cache" {
 		t.Fatalf("At(subchart) = %+v, %v", p, err)
 	}
-	if ok, err := HasKustomization(filepath.Join(helmRepo, "charts/shop"), Options{}); ok || err != nil {
-		t.Errorf("HasKustomization(chart) = %v, %v; want false: a chart is read as it is", ok, err)
+	if ok, err := HasProjects(filepath.Join(helmRepo, "charts/shop"), Options{}); ok || err != nil {
+		t.Errorf("HasProjects(chart) = %v, %v; want false: a chart is read as it is", ok, err)
 	}
-	if ok, err := HasKustomization(filepath.Join(helmRepo, "charts"), Options{}); !ok || err != nil {
-		t.Errorf("HasKustomization(charts) = %v, %v; want true: charts below are projects", ok, err)
+	if ok, err := HasProjects(filepath.Join(helmRepo, "charts"), Options{}); !ok || err != nil {
+		t.Errorf("HasProjects(charts) = %v, %v; want true: charts below are projects", ok, err)
 	}
 }
 
