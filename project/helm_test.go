@@ -183,6 +183,9 @@ func TestLoadChartElsewhere(t *testing.T) {
 		!slices.Contains(dev.Files, "envs/dev/values.yaml") || !slices.Contains(dev.Files, "charts/shop/templates/deployment.yaml") {
 		t.Errorf("envs/dev: %+v %+v", dev, *dev.Helm)
 	}
+	if !affected(dev, ".", map[string]bool{"charts/shop/templates/removed.yaml": true}, nil) {
+		t.Errorf("a template removed from its chart does not change envs/dev")
+	}
 	if tgz.Kind != Helm || tgz.Helm.Chart != "shop-0.3.0.tgz" || !reflect.DeepEqual(tgz.Files, []string{"shop-0.3.0.tgz"}) {
 		t.Errorf("tgz: %+v", tgz)
 	}
