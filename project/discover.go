@@ -254,9 +254,9 @@ func holdsObject(path string, d fs.DirEntry) bool {
 var errFound = errors.New("found")
 
 // HasProjects reports whether a kustomization or a Helm chart lies
-// under root (root itself being neither a chart nor the only one),
-// walking as Discover does but reading no file: a tree of plain
-// manifests only is one set of files, anything else is split in projects.
+// under root, walking as Discover does but reading no file: a tree of
+// plain manifests only is one set of files, anything else is split in
+// projects. A root that is itself a chart has none: it is one chart.
 func HasProjects(root string, opts Options) (bool, error) {
 	if isChart(root) {
 		return false, nil

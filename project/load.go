@@ -22,10 +22,12 @@ type member struct {
 }
 
 // Load returns the projects under root with their settings resolved,
-// sorted by path (then name): the discovered ones when cfg declares no projects (minus
-// its ignore globs), else exactly those its projects: entries name, a
-// literal path each or the discovered projects a glob matches, the first
-// entry that matches a project winning. Settings come from the project's
+// sorted by path, then name: the discovered ones when cfg declares no
+// projects (minus its ignore globs), else exactly those its projects:
+// entries name, a literal path each or the discovered projects a glob
+// matches, the first entry that matches a project winning, except that a
+// later literal entry with a name of its own makes another project of the
+// same path (a chart deployed twice). Settings come from the project's
 // entry, then cfg.Defaults, then the built-ins (see resolve).
 //
 // Paths in cfg are relative to cfg.Dir, and projects are found from there,
