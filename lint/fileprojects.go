@@ -10,10 +10,11 @@ import (
 	"github.com/kubeplan/kubeplan/project"
 )
 
-// fileProjects maps a file argument to the kustomize projects that read
-// it: a patch, a Component's file or a base's manifest changed in a commit
-// is linted by building the overlays that use it (the pre-commit hook
-// passes changed files one by one), never as a manifest of its own.
+// fileProjects maps a file argument to the kustomize and helm projects
+// that read it: a patch, a Component's file or a base's manifest changed
+// in a commit is linted by building the overlays that use it (the
+// pre-commit hook passes changed files one by one), and a chart's template
+// or values file by rendering the chart, never as a manifest of its own.
 type fileProjects struct {
 	load  manifest.Options
 	seen  map[string]bool              // project directories already grouped
@@ -65,7 +66,7 @@ func (f *fileProjects) of(p string) ([]group, error) {
 	out := []group{}
 	reads := false
 	for _, pr := range ps {
-		if pr.Kind != project.Kustomize || !slices.Contains(pr.Files, rel) {
+		if pr.Kind == project.Manifests || !slices.Contains(pr.Files, rel) {
 			continue
 		}
 		reads = true
@@ -77,6 +78,10 @@ func (f *fileProjects) of(p string) ([]group, error) {
 		load := f.load
 		if load.Root == "" {
 			load.Root = root
+		}
+		if pr.Kind == project.Helm {
+			out = append(out, chartGroup(root, pr, load))
+			continue
 		}
 		out = append(out, group{paths: []string{dir}, load: load, kustomizedCRDs: mentionCRD(root, pr.Files)})
 	}

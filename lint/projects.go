@@ -2,10 +2,12 @@ package lint
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
 )
@@ -22,6 +24,8 @@ type group struct {
 	// kubeVersion and namespace, and the cluster duplicates across
 	// projects are looked for in.
 	project *project.Project
+	// chart is true for a Helm chart's group, rendered with load.Helm.
+	chart bool
 }
 
 // groups splits the paths of a streamed lint. A directory argument that
@@ -82,6 +86,10 @@ func projectGroups(root string, ps []project.Project, load manifest.Options) ([]
 			out = append(out, group{paths: []string{dir}, load: kload, kustomizedCRDs: mentionCRD(root, pr.Files)})
 			continue
 		}
+		if pr.Kind == project.Helm && pr.Helm != nil {
+			out = append(out, chartGroup(root, pr, kload))
+			continue
+		}
 		g := group{load: mload}
 		for _, f := range pr.Files {
 			g.paths = append(g.paths, filepath.Join(root, filepath.FromSlash(f)))
@@ -114,16 +122,16 @@ func projectsOf(p string, load manifest.Options) ([]project.Project, error) {
 		return nil, nil // Collect reports an unreadable path
 	}
 	opts := project.Options{Exclude: load.Exclude}
-	if ok, err := project.HasKustomization(p, opts); err != nil || !ok {
+	if ok, err := project.HasProjects(p, opts); err != nil || !ok {
 		return nil, err
 	}
 	ps, _, err := project.Find(p, opts)
 	if err != nil {
 		return nil, err
 	}
-	if len(ps) == 0 || len(ps) == 1 && ps[0].Kind == project.Kustomize && ps[0].Path == "." {
-		// a kustomization that is the only project is built as before, and
-		// a directory of Components only (named on purpose) too
+	if len(ps) == 0 || len(ps) == 1 && ps[0].Kind != project.Manifests && ps[0].Path == "." {
+		// a kustomization or a chart that is the only project is read as
+		// before, and a directory of Components only (named on purpose) too
 		return nil, nil
 	}
 	return ps, nil
@@ -136,6 +144,10 @@ func projectsOf(p string, load manifest.Options) ([]project.Project, error) {
 func runGroups(gs []group, opts Options) (Report, error) {
 	srcs := make([][]*manifest.Source, len(gs))
 	for i, g := range gs {
+		if g.chart && g.load.Helm.KubeVersion == "" {
+			// a chart's .Capabilities are the version it is linted against
+			g.load.Helm.KubeVersion = cmp.Or(g.options(opts).KubeVersion, schemas.KubeVersion)
+		}
 		var err error
 		if srcs[i], err = manifest.Collect(g.paths, g.load); err != nil {
 			return Report{}, err
@@ -233,4 +245,11 @@ func mentionCRD(root string, files []string) bool {
 		}
 	}
 	return false
+}
+
+// chartGroup is the group of a helm project under root: its chart,
+// rendered with its settings (the kubeVersion is filled in by runGroups).
+func chartGroup(root string, pr project.Project, load manifest.Options) group {
+	load.Helm = pr.HelmOptions(root, "")
+	return group{paths: []string{pr.ChartPath(root)}, load: load, chart: true, kustomizedCRDs: pr.Helm.IncludeCRDs}
 }

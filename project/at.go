@@ -9,7 +9,7 @@ import (
 )
 
 // At returns the project whose directory is dir, which must be root or
-// below it: a kustomization that is not a Component, or a directory of
+// below it: a Helm chart, a kustomization that is not a Component, or a directory of
 // plain manifests outside every kustomization's reach. Its Path, Files and
 // Name are made as Discover makes them, from the same graph, relative to
 // root; dir need not be a project Discover finds (a base that overlays use
@@ -31,7 +31,9 @@ func At(root, dir string, opts Options) (Project, error) {
 	}
 	g := newGraph(root)
 	var p Project
-	if kustomizationFile(dir) != "" {
+	if isChart(dir) {
+		p = helmProject(root, dir, dir)
+	} else if kustomizationFile(dir) != "" {
 		if g.node(dir).component {
 			return Project{}, errors.New("a kustomize Component is built only by the kustomizations that use it, never alone")
 		}

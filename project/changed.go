@@ -17,10 +17,11 @@ import (
 // change since the git revision ref affects: the commits from ref to HEAD
 // and the uncommitted changes of the work tree (untracked files included).
 // A project is affected when a file it reads changed (its own files, its
-// bases, Components, patches and generator inputs) or a path below its
-// directory did (a file deleted since); a change to the config
-// (kubeplan.yaml, or the legacy .kubeplan.yaml) in root or a directory
-// above it affects them all; one deeper down is another tree's.
+// bases, Components, patches and generator inputs, a chart's files) or a
+// path below its directory or its chart's did (a file deleted since),
+// except a chart's values file that only other projects name; a change to
+// the config (kubeplan.yaml, or the legacy .kubeplan.yaml) in root or a
+// directory above it affects them all; one deeper down is another tree's.
 func ChangedSince(root, ref string, ps []Project) ([]Project, error) {
 	changed, repoRoot, err := changedPaths(root, ref)
 	if err != nil {
@@ -43,25 +44,43 @@ func ChangedSince(root, ref string, ps []Project) ([]Project, error) {
 			return ps, nil
 		}
 	}
+	// A values file in a chart's directory is read only by the projects
+	// that name it (values-prod.yaml is not shop-dev's).
+	values := map[string]bool{}
+	for _, pr := range ps {
+		if pr.Helm != nil {
+			for _, v := range pr.Helm.Values {
+				values[path.Join(rel, v)] = true
+			}
+		}
+	}
 	var out []Project
 	for _, pr := range ps {
-		if affected(pr, rel, changed) {
+		if affected(pr, rel, changed, values) {
 			out = append(out, pr)
 		}
 	}
 	return out, nil
 }
 
-func affected(pr Project, rootRel string, changed map[string]bool) bool {
+// affected reports whether pr reads a changed file, or a changed path is
+// below its directory (or its chart's) that is not a values file another
+// project reads.
+func affected(pr Project, rootRel string, changed, values map[string]bool) bool {
 	for _, f := range pr.Files {
 		if changed[path.Join(rootRel, f)] {
 			return true
 		}
 	}
-	dir := path.Join(rootRel, pr.Path)
+	dirs := []string{path.Join(rootRel, pr.Path)}
+	if pr.Helm != nil {
+		dirs = append(dirs, path.Join(rootRel, pr.Helm.Chart))
+	}
 	for p := range changed {
-		if dir == "." || strings.HasPrefix(p, dir+"/") {
-			return true
+		for _, dir := range dirs {
+			if (dir == "." || strings.HasPrefix(p, dir+"/")) && !values[p] {
+				return true
+			}
 		}
 	}
 	return false

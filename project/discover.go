@@ -55,6 +55,8 @@ type Project struct {
 	KubeVersion string `json:"kubeVersion,omitempty"`
 	// DependsOn names projects that must be planned and applied first.
 	DependsOn []string `json:"dependsOn,omitempty"`
+	// Helm, for a helm project, says how its chart is rendered.
+	Helm *HelmSettings `json:"helm,omitempty"`
 }
 
 // Cluster names the project's cluster for tables and for bounding work per
@@ -129,6 +131,11 @@ func Find(root string, opts Options) ([]Project, int, error) {
 		}
 	}
 	out = append(out, manifestProjects(root, t, g)...)
+	for _, c := range t.charts {
+		if !g.usedCharts[c] {
+			out = append(out, helmProject(root, c, c))
+		}
+	}
 	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Path, b.Path) })
 	name(root, out)
 	return out, len(t.kdirs), nil
@@ -165,7 +172,10 @@ func DefaultName(root, path string) string {
 // tree is what the walk found.
 type tree struct {
 	kdirs []string // directories holding a kustomization, in walk order
-	files []string // manifest file candidates (.yaml .yml .json)
+	// charts are the chart directories (holding Chart.yaml), never walked
+	// into: their subcharts are theirs.
+	charts []string
+	files  []string // manifest file candidates (.yaml .yml .json)
 	// entries are the candidates' directory entries, for holdsObject.
 	entries map[string]fs.DirEntry
 }
@@ -193,7 +203,11 @@ func walk(root string, exclude []string) (*tree, error) {
 			return nil
 		}
 		if d.IsDir() {
-			if path != root && skipDir(path, d.Name()) {
+			if path != root && skipName(d.Name()) {
+				return filepath.SkipDir
+			}
+			if isChart(path) {
+				t.charts = append(t.charts, path)
 				return filepath.SkipDir
 			}
 			if kustomizationFile(path) != "" {
@@ -235,12 +249,17 @@ func holdsObject(path string, d fs.DirEntry) bool {
 	return manifest.MayHoldObject(data)
 }
 
-// errFound stops HasKustomization's walk.
+// errFound stops HasProjects's walk.
 var errFound = errors.New("found")
 
-// HasKustomization reports whether a kustomization lies under root,
-// walking as Discover does but reading no file.
-func HasKustomization(root string, opts Options) (bool, error) {
+// HasProjects reports whether a kustomization or a Helm chart lies
+// under root, walking as Discover does but reading no file: a tree of
+// plain manifests only is one set of files, anything else is split in
+// projects. A root that is itself a chart has none: it is one chart.
+func HasProjects(root string, opts Options) (bool, error) {
+	if isChart(root) {
+		return false, nil
+	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("walking %s: %w", path, err)
@@ -248,10 +267,10 @@ func HasKustomization(root string, opts Options) (bool, error) {
 		if !d.IsDir() {
 			return nil
 		}
-		if path != root && (skipDir(path, d.Name()) || manifest.Excluded(path, opts.Exclude)) {
+		if path != root && (skipName(d.Name()) || manifest.Excluded(path, opts.Exclude)) {
 			return filepath.SkipDir
 		}
-		if kustomizationFile(path) != "" {
+		if kustomizationFile(path) != "" || path != root && isChart(path) {
 			return errFound
 		}
 		return nil
@@ -262,12 +281,8 @@ func HasKustomization(root string, opts Options) (bool, error) {
 	return false, err
 }
 
-// skipDir is true for what the loader never walks into: dot-directories,
-// node_modules, vendor and Helm charts.
-func skipDir(path, name string) bool {
-	if strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" {
-		return true
-	}
-	fi, err := os.Stat(filepath.Join(path, "Chart.yaml"))
-	return err == nil && !fi.IsDir()
+// skipName is true for the directories the loader never walks into:
+// dot-directories, node_modules and vendor (and charts, found apart).
+func skipName(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor"
 }

@@ -1,13 +1,25 @@
 // Package project finds the projects of a repository: the units that are
 // linted, planned and applied on their own.
 //
-// Discover walks a tree (skipping dot-directories, node_modules, vendor,
-// Helm charts and the exclude globs, like the manifest loader) and parses
-// every kustomization it meets (kustomization.yaml, .yml, Kustomization),
-// only for the paths it names: resources, bases, components, crds,
-// patches of every kind, generator files, replacements, generators and
-// transformers. Those references make a graph, and:
+// Discover walks a tree (skipping dot-directories, node_modules, vendor
+// and the exclude globs, like the manifest loader, and never walking into
+// a Helm chart) and parses every kustomization it meets
+// (kustomization.yaml, .yml, Kustomization), only for the paths it names:
+// resources, bases, components, crds, patches of every kind, generator
+// files, replacements, generators and transformers, and the local charts
+// and values files of helmCharts:. Those references make a graph, and:
 //
+//   - a helm project is every directory holding Chart.yaml (the root too)
+//     that no kustomization renders with helmCharts: (from its chartHome,
+//     default charts/): that chart is the kustomization's, and its files
+//     are among the kustomization's. A chart under another chart's
+//     charts/ is a subchart, never walked into. Its Files are every file
+//     under the chart directory; Helm.Chart is where the chart is. Load
+//     adds the settings of the entry's helm: key (values files, which
+//     join Files, set, release name, CRDs), and lets two named entries
+//     declare one chart twice (one per environment); a values file only
+//     other projects of the chart name is not in a project's Files, and
+//     ChangedSince does not count it as a change below its directory.
 //   - a kustomize project is every kustomization that no other
 //     kustomization of the tree references and that is not a Component
 //     (kind: Component). Overlays are projects; the bases they use and the

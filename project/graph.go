@@ -14,6 +14,9 @@ type graph struct {
 	// usedKust marks kustomization directories another one references;
 	// usedFiles the files and usedDirs the plain directories referenced.
 	usedKust, usedFiles, usedDirs map[string]bool
+	// usedCharts marks the chart directories a kustomization's
+	// helmCharts: render.
+	usedCharts map[string]bool
 }
 
 type node struct {
@@ -23,10 +26,12 @@ type node struct {
 	files     []string // referenced files
 	resolved  bool
 	refs      []string
+	// charts and helmFiles are what its helmCharts: read.
+	charts, helmFiles []string
 }
 
 func newGraph(root string) *graph {
-	return &graph{root: root, nodes: map[string]*node{}, usedKust: map[string]bool{}, usedFiles: map[string]bool{}, usedDirs: map[string]bool{}}
+	return &graph{root: root, nodes: map[string]*node{}, usedKust: map[string]bool{}, usedFiles: map[string]bool{}, usedDirs: map[string]bool{}, usedCharts: map[string]bool{}}
 }
 
 // node parses the kustomization of dir once.
@@ -37,6 +42,7 @@ func (g *graph) node(dir string) *node {
 	n := &node{file: kustomizationFile(dir)}
 	k := readKustomization(n.file)
 	n.component, n.refs = k.component, k.paths
+	n.charts, n.helmFiles = k.charts, k.helmFiles
 	g.nodes[dir] = n
 	return n
 }
@@ -50,6 +56,7 @@ func (g *graph) resolve(dir string) {
 		return
 	}
 	n.resolved = true
+	g.resolveCharts(dir, n)
 	for _, r := range n.refs {
 		p := filepath.Clean(filepath.Join(dir, filepath.FromSlash(r)))
 		fi, err := os.Stat(p)

@@ -27,6 +27,8 @@ type kustomization struct {
 	component bool
 	paths     []string
 	namespace string
+	// charts and helmFiles are what its helmCharts: read (see helmRefs).
+	charts, helmFiles []string
 }
 
 // isLocalPath is false for "", inline YAML (a patch or a config written in
@@ -62,6 +64,7 @@ func readKustomization(path string) *kustomization {
 	}
 	info := manifest.ReadKustomizationInfo(data)
 	k.component, k.namespace = info.Component, info.Namespace
+	k.charts, k.helmFiles = helmRefs(data)
 	for _, r := range info.Refs {
 		if isLocalPath(r) {
 			k.paths = append(k.paths, r)

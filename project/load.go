@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -21,10 +22,12 @@ type member struct {
 }
 
 // Load returns the projects under root with their settings resolved,
-// sorted by path: the discovered ones when cfg declares no projects (minus
-// its ignore globs), else exactly those its projects: entries name, a
-// literal path each or the discovered projects a glob matches, the first
-// entry that matches a project winning. Settings come from the project's
+// sorted by path, then name: the discovered ones when cfg declares no
+// projects (minus its ignore globs), else exactly those its projects:
+// entries name, a literal path each or the discovered projects a glob
+// matches, the first entry that matches a project winning, except that a
+// later literal entry with a name of its own makes another project of the
+// same path (a chart deployed twice). Settings come from the project's
 // entry, then cfg.Defaults, then the built-ins (see resolve).
 //
 // Paths in cfg are relative to cfg.Dir, and projects are found from there,
@@ -73,6 +76,7 @@ func Load(root string, cfg *config.Config, opts Options) ([]Project, error) {
 			return nil, err
 		}
 	}
+	ownValues(ms)
 	if err := check(cfg, ms); err != nil {
 		return nil, err
 	}
@@ -81,7 +85,9 @@ func Load(root string, cfg *config.Config, opts Options) ([]Project, error) {
 		return nil, err
 	}
 	out := underRoot(baseAbs, rootAbs, ms)
-	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b Project) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Name, b.Name))
+	})
 	return out, nil
 }
 
@@ -101,7 +107,7 @@ func declaredProjects(base string, cfg *config.Config, found []Project, opts Opt
 		}
 		return ms, nil
 	}
-	claimed := map[string]bool{}
+	claimed, literal := map[string]bool{}, map[string]bool{}
 	var ms []member
 	repo := config.RepoRoot(cfg.Dir)
 	for i := range cfg.Projects {
@@ -124,14 +130,16 @@ func declaredProjects(base string, cfg *config.Config, found []Project, opts Opt
 		if !inTree(cfg.Dir, dir) {
 			return nil, fmt.Errorf("%s: outside %s, the directory of %s", where, cfg.Dir, cfg.File)
 		}
-		p, err := At(base, filepath.Join(base, filepath.FromSlash(e.Path)), opts)
+		p, err := entryProject(base, cfg, e, opts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: not a project: %w", where, err)
 		}
-		if claimed[p.Path] {
+		// One path is one project, but for entries that name theirs: a
+		// chart deployed twice with other values (shop-dev, shop-prod).
+		if claimed[p.Path] && (e.Name == "" || !literal[p.Path]) {
 			continue
 		}
-		claimed[p.Path] = true
+		claimed[p.Path], literal[p.Path] = true, true
 		if e.Name != "" {
 			p.Name = e.Name
 		}
@@ -185,12 +193,21 @@ func underRoot(baseAbs, rootAbs string, ms []member) []Project {
 			continue
 		}
 		p.Path = relSlash(rootAbs, dir)
-		files := make([]string, len(p.Files))
-		for i, f := range p.Files {
-			files[i] = relSlash(rootAbs, filepath.Join(baseAbs, filepath.FromSlash(f)))
+		rebase := func(fs []string) []string {
+			out := make([]string, len(fs))
+			for i, f := range fs {
+				out[i] = relSlash(rootAbs, filepath.Join(baseAbs, filepath.FromSlash(f)))
+			}
+			return out
 		}
-		slices.Sort(files)
-		p.Files = files
+		p.Files = rebase(p.Files)
+		slices.Sort(p.Files)
+		if p.Helm != nil {
+			h := *p.Helm
+			h.Chart = rebase([]string{h.Chart})[0]
+			h.Values = rebase(h.Values)
+			p.Helm = &h
+		}
 		out = append(out, p)
 	}
 	return out

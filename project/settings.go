@@ -40,6 +40,11 @@ func resolve(base string, cfg *config.Config, m *member) error {
 		m.Kubeconfig = cfg.Resolve(m.Kubeconfig)
 	}
 	m.KubeVersion = pick(e.KubeVersion, d.KubeVersion)
+	if m.Kind == Helm {
+		if err := resolveHelm(base, cfg, m); err != nil {
+			return err
+		}
+	}
 	if e.ApplySet == "" && d.ApplySet == "" {
 		return nil // the built-in default: plan checks a name it makes
 	}

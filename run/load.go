@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
 )
@@ -47,11 +48,18 @@ func (o *Options) load(p project.Project, namespace string) ([]*manifest.Object,
 			return nil, err
 		}
 	}
+	if p.Kind == project.Helm {
+		kv := lo.KubeVersion
+		if kv == "" {
+			kv = schemas.KubeVersion
+		}
+		li.Load.Helm = p.HelmOptions(o.Root, kv)
+	}
 	if li.Load.Root == "" {
-		// A kustomization may use bases anywhere in its repository; plain
-		// files are read only below the root.
+		// A kustomization may use bases anywhere in its repository, and a
+		// chart values files; plain files are read only below the root.
 		li.Load.Root = o.Root
-		if p.Kind == project.Kustomize {
+		if p.Kind == project.Kustomize || p.Kind == project.Helm {
 			if li.Load.Root, err = manifest.DirRoot(o.Root); err != nil {
 				return nil, err
 			}
@@ -68,8 +76,11 @@ func (o *Options) load(p project.Project, namespace string) ([]*manifest.Object,
 }
 
 // Paths are what a project reads, below root: its kustomization's
-// directory, or its plain manifest files.
+// directory, its chart, or its plain manifest files.
 func Paths(root string, p project.Project) []string {
+	if p.Kind == project.Helm && p.Helm != nil {
+		return []string{p.ChartPath(root)}
+	}
 	if p.Kind == project.Kustomize {
 		return []string{filepath.Join(root, filepath.FromSlash(p.Path))}
 	}

@@ -84,6 +84,9 @@ type Entry struct {
 	// where each name is.
 	DependsOn  []string
 	DependsPos []Pos
+	// Helm is the entry's helm: key, nil when absent: the project is a
+	// chart rendered with these settings.
+	Helm *Helm
 	// At is where the entry starts.
 	At Pos
 }

@@ -84,7 +84,7 @@ func (d decoder) rules(n *yaml.Node, c *Config) error {
 }
 
 // settings reads the keys a project may set into s; extra holds the keys
-// only an entry has (name, path, dependsOn).
+// only an entry has (name, path, dependsOn, helm).
 func (d decoder) settings(n *yaml.Node, where string, s *Settings, extra map[string]func(*yaml.Node) error) error {
 	s.Pos = map[string]Pos{}
 	str := func(key string, dst *string) func(*yaml.Node) error {
@@ -141,6 +141,11 @@ func (d decoder) projects(n *yaml.Node, c *Config) error {
 			"dependsOn": func(v *yaml.Node) error {
 				e.DependsOn, e.DependsPos, err = d.strList(v, where+".dependsOn")
 				e.Pos["dependsOn"] = at(deref(v))
+				return err
+			},
+			"helm": func(v *yaml.Node) error {
+				e.Helm, err = d.helm(v, where)
+				e.Pos["helm"] = at(deref(v))
 				return err
 			},
 		}

@@ -41,6 +41,13 @@ func (c *Config) validate() error {
 			return fmt.Errorf("%s: %s: path is required (a directory or a glob of them, relative to %s)", c.At(e.At), where, c.File)
 		case e.Glob() && e.Name != "":
 			return fmt.Errorf("%s: %s.name: a glob path (%s) matches several projects, so it cannot set a name; each keeps its discovered name", c.At(e.Pos["name"]), where, e.Path)
+		case e.Glob() && e.Helm != nil:
+			return fmt.Errorf("%s: %s.helm: a glob path (%s) matches several projects, so it cannot set how one chart is rendered; declare each chart by its path", c.At(e.Pos["helm"]), where, e.Path)
+		}
+		if e.Helm != nil && e.Helm.ReleaseName != "" {
+			if errs := validation.IsDNS1123Subdomain(e.Helm.ReleaseName); len(errs) > 0 {
+				return fmt.Errorf("%s: %s.helm.releaseName %q: %s", c.At(e.Helm.Pos["releaseName"]), where, e.Helm.ReleaseName, strings.Join(errs, "; "))
+			}
 		}
 		if err := c.checkSettings(e.Settings, where); err != nil {
 			return err
