@@ -21,7 +21,8 @@ var tplLocation = regexp.MustCompile(`([^\s():"<>]+):(\d+)(?::(\d+))?`)
 // "parse error at (shop/templates/x.yaml:12): ...", "execution error at
 // (shop/templates/x.yaml:12:20): ..." (required, fail) or a trace whose
 // first line is the location ("template: shop/templates/x.yaml:12:20:
-// executing ..." when helm could not reformat it).
+// executing ..." when helm could not reformat it). helm's column counts
+// bytes from 0, as text/template does; the problem's counts from 1.
 func templateProblem(path string, err error) *Problem {
 	msg := err.Error()
 	p := &Problem{File: path, Pos: Pos{1, 1}, Rule: "helm-template"}
@@ -35,7 +36,8 @@ func templateProblem(path string, err error) *Problem {
 	p.Line, _ = strconv.Atoi(msg[m[4]:m[5]])
 	p.Col = 1
 	if m[6] >= 0 {
-		p.Col, _ = strconv.Atoi(msg[m[6]:m[7]])
+		c, _ := strconv.Atoi(msg[m[6]:m[7]])
+		p.Col = c + 1 // text/template counts columns from 0
 	}
 	rest := strings.TrimLeft(msg[m[1]:], "): \n")
 	if strings.HasPrefix(msg, "parse error") {

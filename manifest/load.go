@@ -54,8 +54,10 @@ type task struct {
 	path      string
 	kustomize bool
 	stdin     bool
-	// chart is a Helm chart (directory or .tgz), rendered in-process.
+	// chart is a Helm chart (directory or .tgz), rendered in-process
+	// with helm.
 	chart bool
+	helm  HelmOptions
 	// root is the resolved directory the task's files must stay inside;
 	// "" for a file argument read as named.
 	root        string
@@ -122,7 +124,7 @@ func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
 		o, p := buildKustomization(t.path, t.root, t.allowRemote)
 		return o, p, nil
 	case t.chart:
-		return renderChart(t.path, t.root, opts.Helm)
+		return renderChart(t.path, t.root, t.helm)
 	}
 	data, err := readFile(t.path, t.root)
 	if err != nil {
@@ -157,7 +159,7 @@ func collect(p string, opts Options) ([]task, error) {
 		return task{path: dir, kustomize: true, root: kustomizeRoot(root, argRoot), allowRemote: opts.AllowRemote}
 	}
 	chartTask := func(path, argRoot string) task {
-		return task{path: path, chart: true, root: kustomizeRoot(root, argRoot)}
+		return task{path: path, chart: true, root: kustomizeRoot(root, argRoot), helm: opts.Helm}
 	}
 	if !fi.IsDir() {
 		if isChartArchive(p) {
