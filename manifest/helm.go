@@ -62,7 +62,7 @@ func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error
 	if err != nil {
 		return nil, []*Problem{templateProblem(path, err)}, nil
 	}
-	objs, probs := helmObjects(path, ch, rendered, h.IncludeCRDs, vals)
+	objs, probs := helmObjects(path, ch, rendered, h, vals)
 	probs = append(probs, lookupWarnings(path, ch)...)
 	return objs, probs, nil
 }

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	chart "helm.sh/helm/v4/pkg/chart/v2"
 	yaml "go.yaml.in/yaml/v3"
+	chart "helm.sh/helm/v4/pkg/chart/v2"
 )
 
 // tplLocation finds the first "chart/templates/x.yaml:12:20" in a helm

@@ -13,13 +13,14 @@ import (
 // Each object's File is its template (chartFile), and its positions are
 // lines and columns of that template's rendered output, not of the
 // template source: the text `helm template` prints under "# Source:".
-// Test hooks are dropped; other hooks are kept with their annotations.
+// Test hooks are dropped; other hooks are kept with their annotations
+// unless h.SkipHooks.
 // Fields whose value came straight from a values key are blamed on the
 // values file that set it (see blameValues).
-func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, includeCRDs bool, vals *helmVals) ([]*Object, []*Problem) {
+func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, h HelmOptions, vals *helmVals) ([]*Object, []*Problem) {
 	var objs []*Object
 	var probs []*Problem
-	if includeCRDs {
+	if h.IncludeCRDs {
 		for _, crd := range ch.CRDObjects() {
 			o, p := Parse(chartFile(chartPath, crd.Filename), crd.File.Data)
 			objs = append(objs, o...)
@@ -48,7 +49,7 @@ func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, 
 		probs = append(probs, p...)
 		src := sources[name]
 		for _, obj := range o {
-			if isTestHook(obj) {
+			if isTestHook(obj) || h.SkipHooks && obj.Annotations()["helm.sh/hook"] != "" {
 				continue
 			}
 			blameValues(obj, src, vals)

@@ -95,5 +95,7 @@ type chartLoadError struct {
 	err  error
 }
 
-func (e *chartLoadError) Error() string { return fmt.Sprintf("loading the chart %s: %v", e.path, e.err) }
+func (e *chartLoadError) Error() string {
+	return fmt.Sprintf("loading the chart %s: %v", e.path, e.err)
+}
 func (e *chartLoadError) Unwrap() error { return e.err }

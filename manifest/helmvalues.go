@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 
+	yaml "go.yaml.in/yaml/v3"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/strvals"
-	yaml "go.yaml.in/yaml/v3"
 )
 
 // helmVals are the values a chart is rendered with and where each came
@@ -30,7 +30,7 @@ type valuesFile struct {
 // helmValues reads HelmOptions.ValuesFiles (through readFile: a file
 // outside root is an error) and Set, as helm's -f and --set do.
 func helmValues(path string, ch *chart.Chart, root string, h HelmOptions) (*helmVals, []*Problem, error) {
-	v := &helmVals{merged: map[string]any{}}
+	v := &helmVals{merged: loader.MergeMaps(map[string]any{}, h.Values)}
 	own := filepath.Join(path, "values.yaml")
 	for _, f := range ch.Raw {
 		if f.Name == "values.yaml" {
