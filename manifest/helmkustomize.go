@@ -130,7 +130,10 @@ func (f *rootFS) renderHelmChart(hc types.HelmChart, shown, home, kfile string, 
 		dir = filepath.Join(chartHome, hc.Name+"-"+hc.Version, hc.Name)
 	}
 	if !fileExists(filepath.Join(dir, "Chart.yaml")) {
-		pull := "helm pull " + orDefault(hc.Repo, "<repo>") + " " + hc.Name
+		pull := "helm pull <repo>/" + hc.Name
+		if hc.Repo != "" {
+			pull = "helm pull " + hc.Name + " --repo " + hc.Repo
+		}
 		if hc.Version != "" {
 			pull += " --version " + hc.Version
 		}

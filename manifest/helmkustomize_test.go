@@ -57,7 +57,7 @@ func TestKustomizeHelmChartMissing(t *testing.T) {
 		t.Fatalf("problems %v", res.Problems)
 	}
 	p := res.Problems[0]
-	if p.Pos != (Pos{2, 3}) || p.Rule != "helm-chart" || !strings.Contains(p.Message, "helm pull https://charts.example.com redis --version 17.3.2 --untar") {
+	if p.Pos != (Pos{2, 3}) || p.Rule != "helm-chart" || !strings.Contains(p.Message, "helm pull redis --repo https://charts.example.com --version 17.3.2 --untar --untardir "+dir+"/charts/redis-17.3.2") {
 		t.Errorf("got %s %v %s", p.Rule, p.Pos, p.Message)
 	}
 }
