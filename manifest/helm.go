@@ -48,6 +48,10 @@ func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error
 	if err != nil {
 		return nil, nil, err
 	}
+	if kv := ch.Metadata.KubeVersion; kv != "" && !chartutil.IsCompatibleRange(kv, caps.KubeVersion.String()) {
+		return nil, []*Problem{{File: filepath.Join(path, "Chart.yaml"), Pos: chartFieldPos(path, root, "kubeVersion"), Rule: "helm-chart",
+			Message: fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (the version rendered for)", kv, caps.KubeVersion.String())}}, nil
+	}
 	opts := common.ReleaseOptions{Name: orDefault(h.ReleaseName, "release-name"),
 		Namespace: orDefault(h.Namespace, "default"), Revision: 1, IsInstall: true}
 	top, err := util.ToRenderValuesWithSchemaValidation(ch, vals.merged, opts, caps, true)

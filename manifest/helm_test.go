@@ -263,3 +263,26 @@ func TestHelmPackagedChart(t *testing.T) {
 		t.Errorf("walking a directory with a .tgz: %d objects", len(res.Objects))
 	}
 }
+
+func TestHelmKubeVersionConstraint(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml":        "apiVersion: v2\nname: old\nversion: 0.1.0\nkubeVersion: \"<1.25.0-0\"\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: v{{ .Capabilities.KubeVersion.Minor }}\n",
+	})
+	res := loadChartT(t, dir, HelmOptions{})
+	if len(res.Problems) != 1 || res.Problems[0].Pos != (Pos{4, 14}) || !strings.Contains(res.Problems[0].Message, "v1.37.0") {
+		t.Fatalf("problems %v", res.Problems)
+	}
+	res = loadChartT(t, dir, HelmOptions{KubeVersion: "1.24"})
+	if len(res.Problems) != 0 || len(res.Objects) != 1 || res.Objects[0].Name != "v24" {
+		t.Fatalf("with 1.24: objects %v problems %v", objKeys(res.Objects), res.Problems)
+	}
+}
+
+func TestHelmChartYAMLArgument(t *testing.T) {
+	res := loadChartT(t, shop+"/Chart.yaml", HelmOptions{})
+	if len(res.Objects) != 5 || len(res.Problems) != 0 {
+		t.Fatalf("naming Chart.yaml: %d objects, problems %v", len(res.Objects), res.Problems)
+	}
+}

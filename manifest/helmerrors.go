@@ -97,6 +97,24 @@ func dependencyPos(path, root, name string) Pos {
 	return Pos{deps.Line, deps.Column}
 }
 
+// chartFieldPos is where Chart.yaml sets a top-level field, 1:1 when
+// it cannot be found.
+func chartFieldPos(path, root, field string) Pos {
+	if isChartArchive(path) {
+		return Pos{1, 1}
+	}
+	data, err := readFile(filepath.Join(path, "Chart.yaml"), root)
+	if err != nil {
+		return Pos{1, 1}
+	}
+	if top := topMapping(data); top != nil {
+		if _, v := mapEntry(top, field); v != nil {
+			return Pos{v.Line, v.Column}
+		}
+	}
+	return Pos{1, 1}
+}
+
 // lookupCall finds a call of helm's lookup function in template source.
 var lookupCall = regexp.MustCompile(`(?:^|[\s({|])(lookup)\s+["$.(]`)
 

@@ -294,4 +294,3 @@ func decodeNode(n *kyaml.Node) (map[string]any, error) {
 	}
 	return m, nil
 }
-
