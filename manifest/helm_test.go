@@ -2,6 +2,8 @@ package manifest
 
 import (
 	"fmt"
+	"os"
+	"slices"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -284,5 +286,46 @@ func TestHelmChartYAMLArgument(t *testing.T) {
 	res := loadChartT(t, shop+"/Chart.yaml", HelmOptions{})
 	if len(res.Objects) != 5 || len(res.Problems) != 0 {
 		t.Fatalf("naming Chart.yaml: %d objects, problems %v", len(res.Objects), res.Problems)
+	}
+}
+
+func TestHelmValuesSchemaRequired(t *testing.T) {
+	res := loadChartT(t, shop, HelmOptions{Set: []string{"service=null", "image.tag=null"}})
+	var got []string
+	for _, p := range res.Problems {
+		got = append(got, fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Message))
+	}
+	sort.Strings(got)
+	want := []string{
+		shop + "/values.yaml:1:1: values key (top): missing property 'service' (values.schema.json of chart shop)",
+		shop + "/values.yaml:4:1: values key image: missing property 'tag' (values.schema.json of chart shop)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestHelmVendoredArchiveSubchart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shop")
+	if err := os.CopyFS(dir, os.DirFS(shop)); err != nil {
+		t.Fatal(err)
+	}
+	redis, err := loadChart(filepath.Join(dir, "charts", "redis"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "charts", "redis")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chartutil.Save(redis, filepath.Join(dir, "charts")); err != nil { // charts/redis-17.3.2.tgz
+		t.Fatal(err)
+	}
+	res := loadChartT(t, dir, HelmOptions{})
+	if len(res.Problems) > 0 || len(res.Objects) != 5 {
+		t.Fatalf("%d objects, problems %v", len(res.Objects), res.Problems)
+	}
+	files := objKeys(res.Objects)
+	if want := "StatefulSet/release-name-redis " + filepath.Join(dir, "charts/redis/templates/statefulset.yaml"); !slices.Contains(files, want) {
+		t.Errorf("objects %v, want %s", files, want)
 	}
 }

@@ -40,7 +40,7 @@ func schemaCheck(ch *chart.Chart, values map[string]any, prefix []string, vals *
 func validateValues(ch *chart.Chart, values map[string]any, prefix []string, vals *helmVals) []*Problem {
 	at := func(path []string, msg string) *Problem {
 		p := &Problem{File: vals.topFile(), Pos: Pos{1, 1}, Rule: "helm-values-schema", Message: msg}
-		if file, k, _ := vals.find(path); file != "" {
+		if file, k, _ := vals.find(path); file != "" && k != nil {
 			p.File, p.Pos = file, Pos{k.Line, k.Column}
 		}
 		return p
