@@ -3,8 +3,8 @@ package manifest
 import (
 	"fmt"
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
