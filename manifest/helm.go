@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"helm.sh/helm/v4/pkg/chart/common"
@@ -85,7 +86,8 @@ func helmCapabilities(h HelmOptions) (*common.Capabilities, error) {
 	caps := common.DefaultCapabilities.Copy()
 	caps.KubeVersion = *kv
 	if len(h.APIVersions) > 0 {
-		caps.APIVersions = append(caps.APIVersions, h.APIVersions...)
+		// a fresh slice: the default set is shared
+		caps.APIVersions = append(slices.Clone(caps.APIVersions), h.APIVersions...)
 	}
 	return caps, nil
 }

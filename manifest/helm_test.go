@@ -329,3 +329,30 @@ func TestHelmVendoredArchiveSubchart(t *testing.T) {
 		t.Errorf("objects %v, want %s", files, want)
 	}
 }
+
+func TestHelmAPIVersions(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml": "apiVersion: v2\nname: caps\nversion: 0.1.0\n",
+		"templates/monitor.yaml": `{{- if .Capabilities.APIVersions.Has "monitoring.coreos.com/v1" }}
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata:
+  name: web
+{{- end }}
+{{- if .Capabilities.APIVersions.Has "apps/v1" }}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: apps
+{{- end }}
+`,
+	})
+	if res := loadChartT(t, dir, HelmOptions{}); len(res.Objects) != 1 {
+		t.Errorf("default API versions: %v", objKeys(res.Objects))
+	}
+	if res := loadChartT(t, dir, HelmOptions{APIVersions: []string{"monitoring.coreos.com/v1"}}); len(res.Objects) != 2 {
+		t.Errorf("with monitoring.coreos.com/v1: %v", objKeys(res.Objects))
+	}
+}
