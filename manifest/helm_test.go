@@ -356,3 +356,18 @@ metadata:
 		t.Errorf("with monitoring.coreos.com/v1: %v", objKeys(res.Objects))
 	}
 }
+
+func TestHelmIgnore(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml":           "apiVersion: v2\nname: ig\nversion: 0.1.0\n",
+		".helmignore":          "# local only\ntemplates/debug.yaml\n",
+		"templates/cm.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kept\n",
+		"templates/debug.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ignored\n",
+		"templates/.#cm.yaml":  "not: [yaml",
+	})
+	res := loadChartT(t, dir, HelmOptions{})
+	if len(res.Problems) > 0 || len(res.Objects) != 1 || res.Objects[0].Name != "kept" {
+		t.Errorf("objects %v problems %v", objKeys(res.Objects), res.Problems)
+	}
+}

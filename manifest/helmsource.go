@@ -10,6 +10,7 @@ import (
 	"helm.sh/helm/v4/pkg/chart/loader/archive"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
+	"helm.sh/helm/v4/pkg/ignore"
 )
 
 // isChartArchive reports whether path names a packaged chart.
@@ -33,9 +34,13 @@ func loadChart(path, root string) (*chart.Chart, error) {
 		}
 		return ch, nil
 	}
+	rules, err := helmIgnore(path, root)
+	if err != nil {
+		return nil, err
+	}
 	var files []*archive.BufferedFile
 	var total int64
-	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("walking %s: %w", p, err)
 		}
@@ -44,6 +49,14 @@ func loadChart(path, root string) (*chart.Chart, error) {
 			return fmt.Errorf("walking %s: %w", p, err)
 		}
 		rel = filepath.ToSlash(rel)
+		if p != path {
+			if fi, err := d.Info(); err == nil && rules.Ignore(rel, fi) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+		}
 		if d.IsDir() {
 			if p != path && strings.HasPrefix(d.Name(), ".") {
 				return filepath.SkipDir
@@ -74,6 +87,24 @@ func loadChart(path, root string) (*chart.Chart, error) {
 		return nil, &chartLoadError{path: path, err: err}
 	}
 	return ch, nil
+}
+
+// helmIgnore reads the chart's .helmignore (through readFile), with
+// helm's defaults, as helm's directory loader does.
+func helmIgnore(path, root string) (*ignore.Rules, error) {
+	rules := ignore.Empty()
+	ig := filepath.Join(path, ".helmignore")
+	if fileExists(ig) {
+		data, err := readFile(ig, root)
+		if err != nil {
+			return nil, err
+		}
+		if rules, err = ignore.Parse(bytes.NewReader(data)); err != nil {
+			return nil, &chartLoadError{path: path, err: fmt.Errorf(".helmignore: %w", err)}
+		}
+	}
+	rules.AddDefaults()
+	return rules, nil
 }
 
 // chartFile is the path, as the user names it, of a file of the chart at
