@@ -371,3 +371,21 @@ func TestHelmIgnore(t *testing.T) {
 		t.Errorf("objects %v problems %v", objKeys(res.Objects), res.Problems)
 	}
 }
+
+func TestHelmFail(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml":        "apiVersion: v2\nname: f\nversion: 0.1.0\n",
+		"values.yaml":       "mode: blue\n",
+		"templates/_h.tpl":  "{{- define \"f.mode\" -}}\n{{- if not (has .Values.mode (list \"a\" \"b\")) -}}\n{{- fail (printf \"mode %q is not\\nsupported\" .Values.mode) -}}\n{{- end -}}\n{{- end -}}\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    mode: {{ include \"f.mode\" . | quote }}\n",
+	})
+	res := loadChartT(t, dir, HelmOptions{})
+	if len(res.Problems) != 1 {
+		t.Fatalf("problems %v", res.Problems)
+	}
+	p := res.Problems[0]
+	if want := filepath.Join(dir, "templates/cm.yaml"); p.File != want || p.Line != 6 || p.Rule != "helm-template" || p.Message != `mode "blue" is not supported` {
+		t.Errorf("got %s:%d:%d %s %q", p.File, p.Line, p.Col, p.Rule, p.Message)
+	}
+}
