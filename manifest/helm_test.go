@@ -389,3 +389,21 @@ func TestHelmFail(t *testing.T) {
 		t.Errorf("got %s:%d:%d %s %q", p.File, p.Line, p.Col, p.Rule, p.Message)
 	}
 }
+
+func TestHelmSubchartValuesBlame(t *testing.T) {
+	res := loadChartT(t, shop, HelmOptions{})
+	for _, o := range res.Objects {
+		if o.Kind != "Service" || o.Name != "release-name-redis" {
+			continue
+		}
+		// port: {{ .Values.port }} comes from the subchart's values.yaml
+		if f := o.FileOf("spec", "ports", "0", "port"); f != shop+"/charts/redis/values.yaml" {
+			t.Errorf("port blamed on %s", f)
+		}
+		if p := o.Pos("spec", "ports", "0", "port"); p != (Pos{5, 7}) {
+			t.Errorf("port at %v, want charts/redis/values.yaml:5:7", p)
+		}
+		return
+	}
+	t.Fatal("no redis service")
+}

@@ -21,8 +21,9 @@ var valuesLine = regexp.MustCompile(`^\s*(?:-\s+)?([\w.\-/]+):\s*["']?\{\{-?\s*\
 // key's value in the last values file setting it (the chart's values.yaml,
 // or the -f file that won) is blamed on that file: FileOf, Pos and Span
 // then give the values file and the line of the key there. Values set by
-// --set, computed by functions, or set by a subchart's own values.yaml
-// are not blamed; the field then points at the rendered output.
+// --set or computed by functions are not blamed; the field then points at
+// the rendered output. A subchart's field is looked up under its name in
+// the parent's values files, then in its own values.yaml.
 func blameValues(o *Object, src templateSource, vals *helmVals) {
 	if vals == nil || len(src.data) == 0 {
 		return
@@ -41,6 +42,9 @@ func blameValues(o *Object, src templateSource, vals *helmVals) {
 	walkScalars(root, nil, func(path []string, key string, val *yaml.Node) {
 		for _, vpath := range byKey[key] {
 			file, k, v := vals.find(vpath)
+			if file == "" && src.own != nil {
+				file, k, v = findIn([]valuesFile{*src.own}, vpath[len(src.prefix):])
+			}
 			if file == "" || v == nil || v.Kind != yaml.ScalarNode || v.Value != val.Value {
 				continue
 			}

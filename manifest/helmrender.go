@@ -28,7 +28,7 @@ func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, 
 		}
 	}
 	sources := map[string]templateSource{}
-	collectTemplates(ch, nil, sources)
+	collectTemplates(chartPath, ch, nil, sources)
 	names := make([]string, 0, len(rendered))
 	for n := range rendered {
 		names = append(names, n)
@@ -59,19 +59,29 @@ func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, 
 	return objs, probs
 }
 
-// templateSource is a template's text and the values path its chart's
-// values live under (a subchart's under its name).
+// templateSource is a template's text, the values path its chart's
+// values live under (a subchart's under its name), and a subchart's own
+// values.yaml.
 type templateSource struct {
 	data   []byte
 	prefix []string
+	own    *valuesFile
 }
 
-func collectTemplates(ch *chart.Chart, prefix []string, out map[string]templateSource) {
+func collectTemplates(chartPath string, ch *chart.Chart, prefix []string, out map[string]templateSource) {
+	var own *valuesFile
+	if len(prefix) > 0 {
+		for _, f := range ch.Raw {
+			if f.Name == "values.yaml" {
+				own = &valuesFile{path: chartFile(chartPath, ch.ChartFullPath()+"/values.yaml"), root: topMapping(f.Data)}
+			}
+		}
+	}
 	for _, t := range ch.Templates {
-		out[ch.ChartFullPath()+"/"+t.Name] = templateSource{data: t.Data, prefix: prefix}
+		out[ch.ChartFullPath()+"/"+t.Name] = templateSource{data: t.Data, prefix: prefix, own: own}
 	}
 	for _, d := range ch.Dependencies() {
-		collectTemplates(d, append(append([]string(nil), prefix...), d.Name()), out)
+		collectTemplates(chartPath, d, append(append([]string(nil), prefix...), d.Name()), out)
 	}
 }
 

@@ -67,8 +67,13 @@ func (v *helmVals) topFile() string { return v.files[0].path }
 // find is the last values file that sets the key at path, with the key
 // and value nodes ("" when none does: a --set or a default).
 func (v *helmVals) find(path []string) (file string, key, val *yaml.Node) {
-	for i := len(v.files) - 1; i >= 0; i-- {
-		cur := v.files[i].root
+	return findIn(v.files, path)
+}
+
+// findIn is find over files.
+func findIn(files []valuesFile, path []string) (file string, key, val *yaml.Node) {
+	for i := len(files) - 1; i >= 0; i-- {
+		cur := files[i].root
 		var k *yaml.Node
 		for _, p := range path {
 			cur = deref(cur)
@@ -83,7 +88,7 @@ func (v *helmVals) find(path []string) (file string, key, val *yaml.Node) {
 			}
 		}
 		if cur != nil {
-			return v.files[i].path, k, cur
+			return files[i].path, k, cur
 		}
 	}
 	return "", nil, nil
