@@ -42,7 +42,7 @@ func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error
 		return nil, probs, err
 	}
 	if err := chartutil.ProcessDependencies(ch, vals.merged); err != nil {
-		return nil, []*Problem{{File: filepath.Join(chartDir(path), "Chart.yaml"), Pos: Pos{1, 1}, Rule: "helm-template",
+		return nil, []*Problem{{File: filepath.Join(path, "Chart.yaml"), Pos: Pos{1, 1}, Rule: "helm-dependency",
 			Message: oneLine(err.Error())}}, nil
 	}
 	caps, err := helmCapabilities(h)
@@ -59,7 +59,8 @@ func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error
 	if err != nil {
 		return nil, []*Problem{{File: vals.topFile(), Pos: Pos{1, 1}, Rule: "helm-values-schema", Message: oneLine(err.Error())}}, nil
 	}
-	if probs := schemaProblems(ch, top["Values"].(common.Values).AsMap(), vals); len(probs) > 0 {
+	final, _ := top["Values"].(common.Values)
+	if probs := schemaProblems(ch, final.AsMap(), vals); len(probs) > 0 {
 		return nil, probs, nil
 	}
 	var e engine.Engine
@@ -104,17 +105,11 @@ func missingDependencies(path, root string, ch *chart.Chart) []*Problem {
 		if have[d.Name] {
 			continue
 		}
-		file := filepath.Join(chartDir(path), "Chart.yaml")
+		file := filepath.Join(path, "Chart.yaml")
 		probs = append(probs, &Problem{File: file, Pos: dependencyPos(path, root, d.Name), Rule: "helm-dependency",
 			Message: fmt.Sprintf("dependency %q is missing from charts/: run helm dependency build (kubeplan never downloads)", d.Name)})
 	}
 	return probs
-}
-
-// chartDir is the directory problems about a chart's own files are
-// reported in: the chart directory, or the .tgz itself.
-func chartDir(path string) string {
-	return path
 }
 
 func orDefault(s, def string) string {
