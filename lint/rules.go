@@ -32,6 +32,11 @@ var checks = []RuleInfo{
 	{ID: "crd-validation", Severity: Error, Description: "a custom resource fails an x-kubernetes-validations CEL rule of its CRD"},
 	{ID: "kustomize", Severity: Error, Description: "kustomize could not build a kustomization directory, or it reads outside the repository or fetches a remote resource (refused)"},
 	{ID: "kustomize-deprecated", Severity: Warning, Description: "a kustomization uses a field kustomize deprecates (bases, commonLabels, patchesStrategicMerge, ...); names its replacement"},
+	{ID: "helm-chart", Severity: Error, Description: "a Helm chart does not load (a bad Chart.yaml, a kubeVersion constraint the Kubernetes version misses) or a kustomize helmCharts entry names a chart not vendored"},
+	{ID: "helm-dependency", Severity: Error, Description: "a dependency Chart.yaml declares is missing from charts/ (kubeplan never downloads: run helm dependency build)"},
+	{ID: "helm-template", Severity: Error, Description: "a Helm template fails to render (a parse error, a nil pointer, required or fail), at the template's line:column"},
+	{ID: "helm-values-schema", Severity: Error, Description: "the values do not match the chart's values.schema.json, at the values key that set them"},
+	{ID: "helm-lookup", Severity: Warning, Description: "a Helm template calls lookup, which reads the cluster; rendering offline it returns an empty map"},
 	{ID: ruleInvalidMeta, Severity: Error, Description: "metadata the API server refuses: name, generateName or namespace not a valid DNS name for the kind, label keys and values, annotation keys, annotations over 256 KiB"},
 	{ID: ruleSecretData, Severity: Error, Description: "a Secret's data value is not base64 (plain text goes under stringData)"},
 }

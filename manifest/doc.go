@@ -16,4 +16,10 @@
 // Kustomize builds see the disk through rootFS (kustomizefs.go), with the
 // same rules, and kustomizations naming remote resources are refused before
 // kustomize could fetch anything (kustomizeremote.go).
+//
+// Helm charts (a directory holding Chart.yaml, or a packaged .tgz, named or
+// walked into) are rendered in-process as helm template would (helm.go and
+// the helm*.go files), reading through the same confined reader and never
+// the network; Options.Helm says with which release and values. Their
+// templates are never read as plain manifests.
 package manifest

@@ -11,6 +11,10 @@ type HelmOptions struct {
 	// ValuesFiles are values files merged over the chart's values.yaml, in
 	// order (helm's -f), paths as given (inside the repository).
 	ValuesFiles []string
+	// Values are merged over the chart's values.yaml before ValuesFiles
+	// (a kustomize helmCharts entry's valuesInline, merged with its
+	// valuesFile as its valuesMerge says).
+	Values map[string]any
 	// Set are values set on top, as helm's --set "a.b=c" (strings parsed
 	// as helm parses --set).
 	Set []string
@@ -21,4 +25,7 @@ type HelmOptions struct {
 	// the default Kubernetes version kubeplan lints against.
 	KubeVersion string
 	APIVersions []string
+	// SkipHooks drops hooks (objects with a helm.sh/hook annotation), as
+	// helm template --no-hooks. Test hooks are always dropped.
+	SkipHooks bool
 }

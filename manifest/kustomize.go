@@ -192,6 +192,12 @@ func built(dir, kfile, root string, rfs *rootFS, rs []*resource.Resource, locate
 		if at.file != "" {
 			file = at.file
 			src = at.doc
+			if h, ok := rfs.helmOrigin(file, r.GetKind(), r.GetName()); ok && src == nil {
+				src = h // rendered from a helmCharts entry: the template
+				if h != nil {
+					file = h.File
+				}
+			}
 			if src == nil {
 				src = findOrigin(origins, file, root, r)
 			}
@@ -212,6 +218,9 @@ func built(dir, kfile, root string, rfs *rootFS, rs []*resource.Resource, locate
 			blameOverlays(o, src, rfs, root, cache)
 		}
 		objs = append(objs, o)
+	}
+	if rfs.helm != nil {
+		probs = append(probs, rfs.helm.probs...)
 	}
 	return objs, append(probs, deprecatedProblems(rfs.kustomizations)...), true
 }

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -24,6 +25,8 @@ type rootFS struct {
 	remote      *remoteRef
 	// kustomizations read, to find the entry that led to a refusal
 	kustomizations []readKustomization
+	// helm holds the helmCharts rendered in-process (see inflateHelm).
+	helm *kustomizeHelm
 }
 
 type readKustomization struct {
@@ -84,6 +87,9 @@ func (f *rootFS) check(path string) (string, error) {
 }
 
 func (f *rootFS) ReadFile(path string) ([]byte, error) {
+	if data, ok := f.virtualFile(path); ok {
+		return data, nil
+	}
 	data, err := readFile(path, f.root)
 	if err != nil {
 		if errors.Is(err, ErrRefused) {
@@ -98,6 +104,9 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 			return nil, f.refuse(path, r.error(f.allowRemote))
 		}
 		f.kustomizations = append(f.kustomizations, readKustomization{f.display(path), filepath.Dir(path), data})
+		if bytes.Contains(data, []byte("helmCharts")) {
+			return f.inflateHelm(path, data)
+		}
 	}
 	return data, nil
 }
@@ -123,6 +132,10 @@ func (f *rootFS) Open(path string) (filesys.File, error) {
 }
 
 func (f *rootFS) CleanedAbs(path string) (filesys.ConfirmedDir, string, error) {
+	if _, ok := f.virtualFile(path); ok {
+		d, _, err := f.CleanedAbs(filepath.Dir(path))
+		return d, filepath.Base(path), err
+	}
 	if _, err := f.check(path); err != nil {
 		return "", "", err
 	}
@@ -135,6 +148,9 @@ func (f *rootFS) IsDir(path string) bool {
 }
 
 func (f *rootFS) Exists(path string) bool {
+	if _, ok := f.virtualFile(path); ok {
+		return true
+	}
 	real, err := f.check(path)
 	return err == nil && f.FileSystem.Exists(real)
 }

@@ -60,7 +60,15 @@ func newSourceIndex(rfs *rootFS, root string) *sourceIndex {
 		for i := 0; i+1 < len(top.Content); i += 2 {
 			key, val := top.Content[i].Value, top.Content[i+1]
 			switch key {
-			case "generators", "transformers", "helmCharts", "helmGlobals", "replacements", "validators":
+			case "helmCharts", "helmGlobals":
+				// rendered by kubeplan: the rendered objects are the documents
+				if rfs.helm == nil || rfs.helm.docs[k.file] == nil && key == "helmCharts" && len(val.Content) > 0 {
+					ix.unsure = true
+				}
+				if key == "helmCharts" && rfs.helm != nil {
+					ix.docs = append(ix.docs, rfs.helm.docs[k.file]...)
+				}
+			case "generators", "transformers", "replacements", "validators":
 				if len(val.Content) > 0 {
 					ix.unsure = true // plugins and replacements may make or rename anything
 				}

@@ -54,6 +54,10 @@ type task struct {
 	path      string
 	kustomize bool
 	stdin     bool
+	// chart is a Helm chart (directory or .tgz), rendered in-process
+	// with helm.
+	chart bool
+	helm  HelmOptions
 	// root is the resolved directory the task's files must stay inside;
 	// "" for a file argument read as named.
 	root        string
@@ -119,6 +123,8 @@ func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
 	case t.kustomize:
 		o, p := buildKustomization(t.path, t.root, t.allowRemote)
 		return o, p, nil
+	case t.chart:
+		return renderChart(t.path, t.root, t.helm)
 	}
 	data, err := readFile(t.path, t.root)
 	if err != nil {
@@ -152,7 +158,16 @@ func collect(p string, opts Options) ([]task, error) {
 	kust := func(dir, argRoot string) task {
 		return task{path: dir, kustomize: true, root: kustomizeRoot(root, argRoot), allowRemote: opts.AllowRemote}
 	}
+	chartTask := func(path, argRoot string) task {
+		return task{path: path, chart: true, root: kustomizeRoot(root, argRoot), helm: opts.Helm}
+	}
 	if !fi.IsDir() {
+		if isChartArchive(p) {
+			return []task{chartTask(p, filepath.Dir(real))}, nil
+		}
+		if filepath.Base(p) == "Chart.yaml" {
+			return []task{chartTask(filepath.Dir(p), filepath.Dir(real))}, nil
+		}
 		for _, n := range kustomizationNames {
 			if filepath.Base(p) == n {
 				// naming the kustomization file means its build
@@ -167,6 +182,9 @@ func collect(p string, opts Options) ([]task, error) {
 	}
 	if isKustomizeDir(p) {
 		return []task{kust(p, real)}, nil
+	}
+	if fileExists(filepath.Join(p, "Chart.yaml")) {
+		return []task{chartTask(p, real)}, nil
 	}
 	var tasks []task
 	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
@@ -188,7 +206,9 @@ func collect(p string, opts Options) ([]task, error) {
 				return filepath.SkipDir
 			}
 			if fileExists(filepath.Join(path, "Chart.yaml")) {
-				return filepath.SkipDir // a Helm chart: templates are not manifests
+				// a Helm chart: rendered, its templates are not manifests
+				tasks = append(tasks, chartTask(path, dirRoot))
+				return filepath.SkipDir
 			}
 			if isKustomizeDir(path) {
 				tasks = append(tasks, kust(path, dirRoot))
@@ -197,6 +217,10 @@ func collect(p string, opts Options) ([]task, error) {
 			return nil
 		}
 		if strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		if isChartArchive(path) {
+			tasks = append(tasks, chartTask(path, dirRoot))
 			return nil
 		}
 		switch strings.ToLower(filepath.Ext(path)) {

@@ -31,7 +31,7 @@ func TestLoadDirectory(t *testing.T) {
 		"sub/notes.txt":                "not yaml",
 		"skip/d.yaml":                  strings.Replace(cm, "%s", "d", 1),
 		".github/workflows/ci.yml":     "on: push\njobs: {}\n",
-		"chart/Chart.yaml":             "name: x\n",
+		"chart/Chart.yaml":             "apiVersion: v2\nname: x\nversion: 0.1.0\n", // rendered: empty
 		"chart/templates/t.yaml":       "{{ .Values.x }}\n",
 		"values.yaml":                  "replicaCount: 1\n",
 		"kustomization-free/e.yaml":    strings.Replace(cm, "%s", "e", 1),

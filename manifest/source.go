@@ -19,6 +19,10 @@ func (s *Source) Path() string { return s.t.path }
 // Kustomize reports whether the source is a kustomization directory.
 func (s *Source) Kustomize() bool { return s.t.kustomize }
 
+// Chart reports whether the source is a Helm chart (a directory holding
+// Chart.yaml or a packaged .tgz), rendered when loaded.
+func (s *Source) Chart() bool { return s.t.chart }
+
 // Collect expands paths into sources in a stable order, like Load, without
 // parsing anything. Standard input is read here, once.
 func Collect(paths []string, opts Options) ([]*Source, error) {
@@ -58,7 +62,7 @@ func (s *Source) Load() ([]*Object, []*Problem, error) {
 // MayHoldCRD reports, cheaply and without parsing, whether the source could
 // contain a CustomResourceDefinition (kustomizations and stdin always may).
 func (s *Source) MayHoldCRD() (bool, error) {
-	if s.t.stdin || s.t.kustomize {
+	if s.t.stdin || s.t.kustomize || s.t.chart {
 		return true, nil
 	}
 	data, err := readFile(s.t.path, s.t.root)

@@ -1,0 +1,125 @@
+package manifest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"helm.sh/helm/v4/pkg/chart/common"
+	"helm.sh/helm/v4/pkg/chart/common/util"
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
+	"helm.sh/helm/v4/pkg/engine"
+)
+
+// defaultHelmKubeVersion is the Kubernetes version .Capabilities reports
+// when HelmOptions.KubeVersion is empty: the one kubeplan lints against
+// (lint/schemas.KubeVersion; a test keeps them equal, manifest does not
+// import lint).
+const defaultHelmKubeVersion = "1.37"
+
+// renderChart renders the chart at path (a directory holding Chart.yaml or
+// a packaged .tgz) as helm template would, offline: no repository is ever
+// contacted, lookup returns nothing. Objects carry the template they came
+// from as File, with positions in the rendered text of that template
+// (see helmObjects); what is wrong with the chart or its values comes back
+// as Problems. The error is for input kubeplan refuses to read.
+func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error) {
+	ch, err := loadChart(path, root)
+	if err != nil {
+		if p := chartLoadProblem(path, err); p != nil {
+			return nil, []*Problem{p}, nil
+		}
+		return nil, nil, err
+	}
+	if probs := missingDependencies(path, root, ch); len(probs) > 0 {
+		return nil, probs, nil
+	}
+	vals, probs, err := helmValues(path, ch, root, h)
+	if err != nil || len(probs) > 0 {
+		return nil, probs, err
+	}
+	if err := chartutil.ProcessDependencies(ch, vals.merged); err != nil {
+		return nil, []*Problem{{File: filepath.Join(path, "Chart.yaml"), Pos: Pos{1, 1}, Rule: "helm-dependency",
+			Message: oneLine(err.Error())}}, nil
+	}
+	caps, err := helmCapabilities(h)
+	if err != nil {
+		return nil, nil, err
+	}
+	if kv := ch.Metadata.KubeVersion; kv != "" && !chartutil.IsCompatibleRange(kv, caps.KubeVersion.String()) {
+		return nil, []*Problem{{File: filepath.Join(path, "Chart.yaml"), Pos: chartFieldPos(path, root, "kubeVersion"), Rule: "helm-chart",
+			Message: fmt.Sprintf("chart requires kubeVersion %s, which is incompatible with Kubernetes %s (the version rendered for)", kv, caps.KubeVersion.String())}}, nil
+	}
+	opts := common.ReleaseOptions{Name: orDefault(h.ReleaseName, "release-name"),
+		Namespace: orDefault(h.Namespace, "default"), Revision: 1, IsInstall: true}
+	top, err := util.ToRenderValuesWithSchemaValidation(ch, vals.merged, opts, caps, true)
+	if err != nil {
+		return nil, []*Problem{{File: vals.topFile(), Pos: Pos{1, 1}, Rule: "helm-values-schema", Message: oneLine(err.Error())}}, nil
+	}
+	final, _ := top["Values"].(common.Values)
+	if probs := schemaProblems(ch, final.AsMap(), vals); len(probs) > 0 {
+		return nil, probs, nil
+	}
+	var e engine.Engine
+	rendered, err := e.RenderWithContext(context.Background(), ch, top)
+	if err != nil {
+		return nil, []*Problem{templateProblem(path, err)}, nil
+	}
+	objs, probs := helmObjects(path, ch, rendered, h, vals)
+	probs = append(probs, lookupWarnings(path, ch)...)
+	return objs, probs, nil
+}
+
+// helmCapabilities is .Capabilities for h: its Kubernetes version (default
+// defaultHelmKubeVersion) and API versions (default: helm's built-in set).
+func helmCapabilities(h HelmOptions) (*common.Capabilities, error) {
+	v := orDefault(h.KubeVersion, defaultHelmKubeVersion)
+	if strings.Count(strings.TrimPrefix(v, "v"), ".") == 1 {
+		v += ".0"
+	}
+	kv, err := common.ParseKubeVersion(v)
+	if err != nil {
+		return nil, fmt.Errorf("helm: kube version %q: %w", h.KubeVersion, err)
+	}
+	caps := common.DefaultCapabilities.Copy()
+	caps.KubeVersion = *kv
+	if len(h.APIVersions) > 0 {
+		// a fresh slice: the default set is shared
+		caps.APIVersions = append(slices.Clone(caps.APIVersions), h.APIVersions...)
+	}
+	return caps, nil
+}
+
+// missingDependencies is one problem per dependency Chart.yaml declares
+// that charts/ does not hold: kubeplan never downloads one.
+func missingDependencies(path, root string, ch *chart.Chart) []*Problem {
+	have := map[string]bool{}
+	for _, d := range ch.Dependencies() {
+		have[d.Name()] = true
+	}
+	var probs []*Problem
+	for _, d := range ch.Metadata.Dependencies {
+		if have[d.Name] {
+			continue
+		}
+		file := filepath.Join(path, "Chart.yaml")
+		probs = append(probs, &Problem{File: file, Pos: dependencyPos(path, root, d.Name), Rule: "helm-dependency",
+			Message: fmt.Sprintf("dependency %q is missing from charts/: run helm dependency build (kubeplan never downloads)", d.Name)})
+	}
+	return probs
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// oneLine joins the lines of a message with single spaces.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,63 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestKustomizeHelmCharts(t *testing.T) {
+	const k = "../testdata/charts/kustomized"
+	res := loadChartT(t, k, HelmOptions{})
+	if len(res.Problems) > 0 {
+		t.Fatalf("problems: %v", res.Problems)
+	}
+	want := []string{
+		"CustomResourceDefinition/orders.shop.example.com " + k + "/charts/shop/crds/orders.yaml",
+		"Deployment/storefront-shop " + k + "/charts/shop/templates/deployment.yaml",
+		"Job/storefront-shop-migrate " + k + "/charts/shop/templates/migrate-job.yaml",
+		"Namespace/shop-staging " + k + "/namespace.yaml",
+		"Service/storefront-shop " + k + "/charts/shop/templates/service.yaml",
+	}
+	if got := objKeys(res.Objects); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("objects:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, o := range res.Objects {
+		if o.Kind != "Deployment" {
+			continue
+		}
+		spec := o.Content["spec"].(map[string]any)
+		if spec["replicas"] != int64(2) && spec["replicas"] != float64(2) {
+			t.Errorf("replicas %v (%T), want valuesInline's 2", spec["replicas"], spec["replicas"])
+		}
+		pod := spec["template"].(map[string]any)["spec"].(map[string]any)
+		if pod["priorityClassName"] != "standard" {
+			t.Errorf("the patch did not apply: %v", pod["priorityClassName"])
+		}
+		if c := pod["containers"].([]any)[0].(map[string]any); c["image"] != "ghcr.io/example/shop:2.4.0" {
+			t.Errorf("image %v, want additionalValuesFiles' tag", c["image"])
+		}
+		if o.Namespace != "shop-staging" || o.Labels()["env"] != "staging" {
+			t.Errorf("namespace %q labels %v", o.Namespace, o.Labels())
+		}
+		// positions are those of the rendered template
+		if p := o.KeyPos("spec", "selector"); p != (Pos{13, 3}) {
+			t.Errorf("spec.selector at %v, want 13:3 of the rendered template", p)
+		}
+		if f := o.FileOf("spec", "template", "spec", "priorityClassName"); f != k+"/kustomization.yaml" {
+			t.Errorf("patched field blamed on %s", f)
+		}
+	}
+}
+
+func TestKustomizeHelmChartMissing(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"kustomization.yaml": "helmCharts:\n- name: redis\n  repo: https://charts.example.com\n  version: 17.3.2\n"})
+	res := loadChartT(t, dir, HelmOptions{})
+	if len(res.Problems) != 1 {
+		t.Fatalf("problems %v", res.Problems)
+	}
+	p := res.Problems[0]
+	if p.Pos != (Pos{2, 3}) || p.Rule != "helm-chart" || !strings.Contains(p.Message, "helm pull redis --repo https://charts.example.com --version 17.3.2 --untar --untardir "+dir+"/charts/redis-17.3.2") {
+		t.Errorf("got %s %v %s", p.Rule, p.Pos, p.Message)
+	}
+}

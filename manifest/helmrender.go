@@ -1,0 +1,98 @@
+package manifest
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+)
+
+// helmObjects parses the rendered templates into objects, in helm
+// template's order (CRDs first when included, then templates by name).
+// Each object's File is its template (chartFile), and its positions are
+// lines and columns of that template's rendered output, not of the
+// template source: the text `helm template` prints under "# Source:".
+// Test hooks are dropped; other hooks are kept with their annotations
+// unless h.SkipHooks.
+// Fields whose value came straight from a values key are blamed on the
+// values file that set it (see blameValues).
+func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, h HelmOptions, vals *helmVals) ([]*Object, []*Problem) {
+	var objs []*Object
+	var probs []*Problem
+	if h.IncludeCRDs {
+		for _, crd := range ch.CRDObjects() {
+			o, p := Parse(chartFile(chartPath, crd.Filename), crd.File.Data)
+			objs = append(objs, o...)
+			probs = append(probs, p...)
+		}
+	}
+	sources := map[string]templateSource{}
+	collectTemplates(chartPath, ch, nil, sources)
+	names := make([]string, 0, len(rendered))
+	for n := range rendered {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		text := rendered[name]
+		switch strings.ToLower(path.Ext(name)) {
+		case ".yaml", ".yml", ".json":
+		default:
+			continue // NOTES.txt and other text files are not objects
+		}
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		file := chartFile(chartPath, name)
+		o, p := Parse(file, []byte(text))
+		probs = append(probs, p...)
+		src := sources[name]
+		for _, obj := range o {
+			if isTestHook(obj) || h.SkipHooks && obj.Annotations()["helm.sh/hook"] != "" {
+				continue
+			}
+			blameValues(obj, src, vals)
+			objs = append(objs, obj)
+		}
+	}
+	return objs, probs
+}
+
+// templateSource is a template's text, the values path its chart's
+// values live under (a subchart's under its name), and a subchart's own
+// values.yaml.
+type templateSource struct {
+	data   []byte
+	prefix []string
+	own    *valuesFile
+}
+
+func collectTemplates(chartPath string, ch *chart.Chart, prefix []string, out map[string]templateSource) {
+	var own *valuesFile
+	if len(prefix) > 0 {
+		for _, f := range ch.Raw {
+			if f.Name == "values.yaml" {
+				own = &valuesFile{path: chartFile(chartPath, ch.ChartFullPath()+"/values.yaml"), root: topMapping(f.Data)}
+			}
+		}
+	}
+	for _, t := range ch.Templates {
+		out[ch.ChartFullPath()+"/"+t.Name] = templateSource{data: t.Data, prefix: prefix, own: own}
+	}
+	for _, d := range ch.Dependencies() {
+		collectTemplates(chartPath, d, append(append([]string(nil), prefix...), d.Name()), out)
+	}
+}
+
+// isTestHook reports whether o is a helm test (helm.sh/hook: test or
+// test-success): helm template leaves those to helm test, so does kubeplan.
+func isTestHook(o *Object) bool {
+	for _, h := range strings.Split(o.Annotations()["helm.sh/hook"], ",") {
+		switch strings.TrimSpace(h) {
+		case "test", "test-success":
+			return true
+		}
+	}
+	return false
+}
