@@ -40,7 +40,7 @@ func run(args []string) error {
 	if !filepath.IsAbs(chartDir) {
 		chartDir = filepath.Join(root, chartDir)
 	}
-	if !fileExists(filepath.Join(chartDir, "Chart.yaml")) {
+	if !benchkit.FileExists(filepath.Join(chartDir, "Chart.yaml")) {
 		return fmt.Errorf("%s: no Chart.yaml", chartDir)
 	}
 	builtin, err := schemas.Dir()
@@ -49,17 +49,17 @@ func run(args []string) error {
 	}
 
 	step("building bin/kubeplan")
-	kpBin, err := buildKubeplan(root)
+	kpBin, err := benchkit.BuildKubeplan(root)
 	if err != nil {
 		return err
 	}
 	step("kubeconform %s in %s", kubeconform.Version, filepath.Dir(kubeconform.Bin))
-	kcBin, err := kubeconform.install(root)
+	kcBin, err := kubeconform.Install(root)
 	if err != nil {
 		return err
 	}
 	step("helm %s in %s (the first build takes a few minutes)", helm.Version, filepath.Dir(helm.Bin))
-	helmBin, err := helm.install(root)
+	helmBin, err := helm.Install(root)
 	if err != nil {
 		return err
 	}

@@ -71,12 +71,12 @@ func run(args []string) error {
 
 	// 2. The tools.
 	step("building bin/kubeplan")
-	kpBin, err := buildKubeplan(root)
+	kpBin, err := benchkit.BuildKubeplan(root)
 	if err != nil {
 		return err
 	}
-	step("kubeconform %s in bin/", kubeconformVersion)
-	kcBin, err := installKubeconform(root)
+	step("kubeconform %s in bin/", benchkit.Kubeconform.Version)
+	kcBin, err := benchkit.Kubeconform.Install(root)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func run(args []string) error {
 	kp := tool{Name: "kubeplan", Bin: kpBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", "corpus"}}
 
 	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Manifest: m, CorpusDir: benchkit.Rel(root, corpus),
-		KC: shown(kc, root, builtin), KP: shown(kp, root, builtin), KCVersion: kubeconformVersion,
+		KC: shown(kc, root, builtin), KP: shown(kp, root, builtin), KCVersion: benchkit.Kubeconform.Version,
 		KPVersion: benchkit.ToolVersion(kpBin, "version"), Expected: expectedDetection(m)}
 
 	// 3. Warm-up (also checks what each found), then alternating runs.

@@ -43,7 +43,7 @@ func (r *result) markdown() string {
 	w("**Result: %s** — wall %.2f× (%s), peak RSS %.2f× (%s).\n\n", verdict(q.pass()),
 		q.Wall, verdict(q.wallOK()), q.RSS, verdict(q.rssOK()))
 
-	w("| %d runs each, alternating, after one warm-up each | kubeconform %s | kubeplan | kubeplan / kubeconform |\n", len(r.KPSamples), kubeconformVersion)
+	w("| %d runs each, alternating, after one warm-up each | kubeconform %s | kubeplan | kubeplan / kubeconform |\n", len(r.KPSamples), benchkit.Kubeconform.Version)
 	w("|---|---:|---:|---:|\n")
 	w("| median wall | %s | %s | %.2f× |\n", secs(kc.MedianWall), secs(kp.MedianWall), q.WallMedian)
 	w("| min wall | %s | %s | %.2f× |\n", secs(kc.MinWall), secs(kp.MinWall), q.WallMin)
