@@ -45,16 +45,23 @@ func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Cha
 		switch {
 		case !h.IsHook() || ch.Action == plan.Unchanged:
 			main = append(main, ch)
-		case h.Pre(phase):
-			pre = append(pre, ch)
-		case h.Post(phase):
-			post = append(post, ch)
+		case h.Pre(phase) || h.Post(phase):
+			// A hook of both (the ServiceAccount a pre and a post hook Job
+			// run as) runs in both, as in Helm: hook-succeeded may have
+			// deleted it after the first.
+			if h.Pre(phase) {
+				pre = append(pre, ch)
+			}
+			if h.Post(phase) {
+				post = append(post, ch)
+			}
 		default:
 			main = append(main, ch) // not planned by markHooks: written as any object
 		}
 	}
 	byWeight := func(a, b plan.Change) int {
 		return cmp.Or(cmp.Compare(plan.HookOf(a.Object).Weight, plan.HookOf(b.Object).Weight),
+			cmp.Compare(hookKindRank(a.Ref.Kind), hookKindRank(b.Ref.Kind)),
 			cmp.Compare(a.Ref.Kind, b.Ref.Kind), cmp.Compare(a.Ref.Name, b.Ref.Name))
 	}
 	slices.SortStableFunc(pre, byWeight)
@@ -64,9 +71,13 @@ func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Cha
 
 // runHooks applies hooks one at a time, in order, waiting for each to be
 // healthy before the next; it stops at the first that fails. waitCtx
-// bounds the waits, ctx carries the writes.
+// bounds the waits, ctx carries the writes. As in Helm, hooks with
+// hook-succeeded are deleted once every hook of the stage succeeded, not
+// one by one: a hook Job still needs the ServiceAccount, Role and
+// RoleBinding hooks it runs as.
 func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change, opts Options) ([]ObjectResult, error) {
 	var out []ObjectResult
+	var succeeded []plan.Ref
 	for _, ch := range hooks {
 		h := plan.HookOf(ch.Object)
 		res, err := applyOne(ctx, c, ch, opts)
@@ -89,8 +100,11 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change,
 			return out, fmt.Errorf("%s hook %s did not succeed, the run stops here: %w", h, ch.Ref, err)
 		}
 		if h.Deletes(plan.HookSucceeded) {
-			deleteHook(ctx, c, ch.Ref)
+			succeeded = append(succeeded, ch.Ref)
 		}
+	}
+	for _, ref := range succeeded {
+		deleteHook(ctx, c, ref)
 	}
 	return out, nil
 }
