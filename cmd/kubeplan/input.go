@@ -43,6 +43,12 @@ func (f *inputFlags) check(cmd *cobra.Command, s streams, paths []string, namesp
 	if err != nil {
 		return lint.Input{}, lint.Options{}, err
 	}
+	return f.checkWith(cmd, s, cfg, paths, namespace)
+}
+
+// checkWith is check with the config already read.
+func (f *inputFlags) checkWith(cmd *cobra.Command, s streams, cfg *config.Config, paths []string, namespace string) (lint.Input, lint.Options, error) {
+	var err error
 	opts := lint.Options{
 		KubeVersion:          cfg.KubeVersion,
 		Namespace:            namespace,

@@ -148,7 +148,11 @@ func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args, exclude []s
 	}
 	sel := selectFlags{projects: f.projects, all: f.all, changedSince: f.changedSince}
 	f.input.from = root
-	ps, all, err := sel.choose(s, &f.input, root, exclude)
+	cfg, err := f.input.config(s)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	ps, all, err := sel.choose(cfg, root, exclude)
 	if err != nil {
 		return "", nil, nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -48,18 +47,22 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 		render.Planning(s.err, src.rev)
 	}
 	in.from = root
-	li, lo, err := in.check(cmd, s, nil, "")
+	cfg, err := in.config(s)
+	if err != nil {
+		return nil, err
+	}
+	li, lo, err := in.checkWith(cmd, s, cfg, nil, "")
 	if err != nil {
 		return nil, err
 	}
 	li.Rename = relativeTo(src.root)
 	li.Load.Root = src.root
-	ps, all, err := sel.choose(s, in, root, li.Load.Exclude)
+	ps, all, err := sel.choose(cfg, root, li.Load.Exclude)
 	if err != nil {
 		return nil, err
 	}
 	cfgFile := config.DefaultFile // the config there would be: kubeplan comment assumes it too
-	if cfg, err := in.config(s); err == nil && cfg.File != "" {
+	if cfg.File != "" {
 		cfgFile = cfg.File
 	}
 	return &projectRun{
@@ -151,21 +154,14 @@ func commentScope(s streams, config string) string {
 }
 
 // repoRelative is path relative to the root of the git repository holding
-// it (the nearest directory above with .git), with "/"; path cleaned when
-// there is none.
+// it (config.RepoRoot), with "/".
 func repoRelative(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return filepath.ToSlash(path)
 	}
-	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			if rel, err := filepath.Rel(d, abs); err == nil {
-				return filepath.ToSlash(rel)
-			}
-		}
-		if filepath.Dir(d) == d {
-			return filepath.ToSlash(filepath.Clean(path))
-		}
+	if rel, err := filepath.Rel(config.RepoRoot(filepath.Dir(abs)), abs); err == nil {
+		return filepath.ToSlash(rel)
 	}
+	return filepath.ToSlash(filepath.Clean(path))
 }

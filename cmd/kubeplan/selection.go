@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -57,11 +58,7 @@ func projectRoot(args []string) (string, error) {
 // --project names.
 //
 // all are every project of the repository.
-func (f *selectFlags) choose(s streams, in *inputFlags, root string, exclude []string) (selected, all []project.Project, err error) {
-	cfg, err := in.config(s)
-	if err != nil {
-		return nil, nil, err
-	}
+func (f *selectFlags) choose(cfg *config.Config, root string, exclude []string) (selected, all []project.Project, err error) {
 	if all, err = project.Load(root, cfg, project.Options{Exclude: exclude}); err != nil {
 		return nil, nil, err
 	}

@@ -114,7 +114,7 @@ func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statu
 	if err != nil {
 		return err
 	}
-	ps, _, err := f.sel.choose(s, &f.config, root, cfg.ExcludePatterns())
+	ps, _, err := f.sel.choose(cfg, root, cfg.ExcludePatterns())
 	if err != nil {
 		return err
 	}
