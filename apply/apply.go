@@ -105,12 +105,12 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 		return nil, err
 	}
 	res := &Result{}
-	ps := &parentWriter{c: c, p: p, opts: opts}
+	ps := &parentWriter{c: c, p: p, opts: opts, hooksRan: map[string]string{}}
 	if err := ps.writeUnion(ctx, keep); err != nil {
 		return nil, err
 	}
 	pre, main, post := splitHooks(keep, plan.HookPhase(p))
-	applied, err := applyInOrder(waitCtx, ctx, c, main, pre, opts)
+	applied, err := applyInOrder(waitCtx, ctx, c, main, pre, opts, ps.hooksRan)
 	res.Objects = append(res.Objects, applied...)
 	if err != nil {
 		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
@@ -147,7 +147,7 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 		}
 	}
 	if len(post) > 0 {
-		ran, err := runHooks(waitCtx, ctx, c, post, opts)
+		ran, err := runHooks(waitCtx, ctx, c, post, opts, ps.hooksRan)
 		res.Objects = append(res.Objects, ran...)
 		if err != nil {
 			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
@@ -173,7 +173,7 @@ func stage(ch plan.Change) int {
 // concurrently within a stage; unchanged objects are not written at all.
 // The Helm hooks in pre run one by one, each waited for (bounded by
 // waitCtx), between the CRDs and the last stage.
-func applyInOrder(waitCtx, ctx context.Context, c *kube.Client, changes, pre []plan.Change, opts Options) ([]ObjectResult, error) {
+func applyInOrder(waitCtx, ctx context.Context, c *kube.Client, changes, pre []plan.Change, opts Options, hooksRan map[string]string) ([]ObjectResult, error) {
 	var out []ObjectResult
 	writing := startPhase(opts.progress(), PhaseWriting, countWrites(changes)+len(pre))
 	defer writing.finish()
@@ -193,7 +193,7 @@ func applyInOrder(waitCtx, ctx context.Context, c *kube.Client, changes, pre []p
 			c.Mapper.Reset() // CRDs were just established: learn their kinds
 		}
 		if st == 2 && len(pre) > 0 {
-			ran, err := runHooks(waitCtx, ctx, c, pre, opts)
+			ran, err := runHooks(waitCtx, ctx, c, pre, opts, hooksRan)
 			out = append(out, ran...)
 			for range ran {
 				writing.step()

@@ -3,6 +3,7 @@ package apply
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -24,7 +25,9 @@ import (
 //   - post-install/post-upgrade hooks are applied the same way after the
 //     other objects are written, pruned and (with Options.Wait) healthy;
 //   - a hook is applied when the plan changes it, as any object: an
-//     unchanged hook is not run again;
+//     unchanged hook is not run again; a hook-succeeded hook, deleted
+//     after it ran, is recorded on the parent (plan.AnnotationHooksRan)
+//     so that the next plan does not create it again while it is the same;
 //   - before-hook-creation (Helm's default) deletes the live hook before
 //     it is created again (the plan shows a replace), hook-succeeded and
 //     hook-failed delete it after it succeeded or failed (best effort:
@@ -75,7 +78,10 @@ func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Cha
 // hook-succeeded are deleted once every hook of the stage succeeded, not
 // one by one: a hook Job still needs the ServiceAccount, Role and
 // RoleBinding hooks it runs as.
-func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change, opts Options) ([]ObjectResult, error) {
+//
+// ran records, for the parent, the digest of each hook-succeeded hook that
+// succeeded (plan.HookDigest).
+func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change, opts Options, ran map[string]string) ([]ObjectResult, error) {
 	var out []ObjectResult
 	var succeeded []plan.Ref
 	for _, ch := range hooks {
@@ -101,6 +107,7 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change,
 		}
 		if h.Deletes(plan.HookSucceeded) {
 			succeeded = append(succeeded, ch.Ref)
+			ran[plan.HookKey(ch.Ref)] = plan.HookDigest(ch.Object)
 		}
 	}
 	for _, ref := range succeeded {
@@ -128,4 +135,26 @@ func hookRefs(hooks []plan.Change) map[plan.Ref]bool {
 		m[ch.Ref] = true
 	}
 	return m
+}
+
+// hooksRanRecord is the parent's plan.AnnotationHooksRan after a run: the
+// hooks recorded before that are still in the set and unchanged (planned
+// Unchanged: not run), and the ones this run ran. Hooks that left the set
+// or changed are dropped. It is "" when there is nothing to record.
+func hooksRanRecord(before string, keep []plan.Change, ran map[string]string) string {
+	old := plan.ParseHooksRan(before)
+	out := map[string]string{}
+	for _, ch := range keep {
+		k := plan.HookKey(ch.Ref)
+		if d, ok := ran[k]; ok {
+			out[k] = d
+		} else if d, ok := old[k]; ok && ch.Action == plan.Unchanged {
+			out[k] = d
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	data, _ := json.Marshal(out) // sorted keys: the same record compares equal
+	return string(data)
 }

@@ -213,3 +213,77 @@ func TestIntegrationHelmPostHookAfterHealthOnly(t *testing.T) {
 		t.Errorf("post hook applied after the health wait failed: %q", got)
 	}
 }
+
+// A hook-succeeded hook runs once per content: the parent records it, a
+// scheduled apply of the same chart does not create it again, a changed
+// hook runs again, and a hook that leaves the chart leaves the record.
+func TestIntegrationHelmHookSucceededRunsOncePerContent(t *testing.T) {
+	e := newEnv(t)
+	migrate := func(arg string) string {
+		return hookJob("migrate", "pre-install,pre-upgrade", "    helm.sh/hook-delete-policy: hook-succeeded\n", arg)
+	}
+	e.write("hooks.yaml", migrate("v1"))
+	e.write("configmap.yaml", settings)
+	r, _, err := e.run(plan.Options{}, apply.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(r); got != "job.batch/migrate created, configmap/settings created" {
+		t.Fatalf("install outcomes %s", got)
+	}
+	record := func() string {
+		return e.get("configmap", "gitops-applyset", "-o", `jsonpath={.metadata.annotations.kubeplan\.dev/hooks-ran}`)
+	}
+	first := record()
+	if !strings.Contains(first, `"`+e.ns+`/job.batch/migrate":"`) {
+		t.Fatalf("hooks-ran record %q", first)
+	}
+	if got := e.get("job", "migrate", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Fatalf("hook-succeeded Job not deleted: %q", got)
+	}
+	parentRV := e.rv("configmap", "gitops-applyset")
+
+	// The same content again (the next scheduled round): not run, nothing written.
+	p := e.plan()
+	if ch := changeOf(t, p, "Job", "migrate"); ch.Action != plan.Unchanged || !strings.HasPrefix(ch.Reason, "hook ran") {
+		t.Fatalf("migrate planned %s (%s), want unchanged: it ran with this content", ch.Action, ch.Reason)
+	}
+	if r, _, err = e.run(plan.Options{}, apply.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(r); got != "" {
+		t.Errorf("second apply wrote %s", got)
+	}
+	if got := e.get("job", "migrate", "--ignore-not-found", "-o", "name"); got != "" {
+		t.Errorf("the hook ran again: %q", got)
+	}
+	if rv := e.rv("configmap", "gitops-applyset"); rv != parentRV {
+		t.Errorf("a no-op round wrote the parent (%d -> %d)", parentRV, rv)
+	}
+
+	// A changed hook runs again, and the record follows it.
+	e.write("hooks.yaml", migrate("v2"))
+	if ch := changeOf(t, e.plan(), "Job", "migrate"); ch.Action != plan.Create {
+		t.Fatalf("changed migrate planned %s (%s), want create", ch.Action, ch.Reason)
+	}
+	if r, _, err = e.run(plan.Options{}, apply.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := outcomes(r); got != "job.batch/migrate created" {
+		t.Errorf("upgrade outcomes %s", got)
+	}
+	if second := record(); second == first || second == "" {
+		t.Errorf("record did not follow the changed hook: %q then %q", first, second)
+	}
+
+	// The hook leaves the chart: the next run that writes drops the record
+	// (a run with nothing to write writes nothing, not even the parent).
+	e.write("hooks.yaml", "")
+	e.write("configmap.yaml", strings.Replace(settings, "name: settings", "name: settings-v2", 1))
+	if _, _, err = e.run(plan.Options{}, apply.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := record(); got != "" {
+		t.Errorf("record kept for a hook that left the chart: %q", got)
+	}
+}

@@ -44,6 +44,8 @@ type parentWriter struct {
 	annots map[string]string // what the parent holds now (ours)
 	state  applyset.State    // the member types it lists now
 	rv     string            // the resourceVersion read or written last: writes are conditional on it
+	// hooksRan collects the hook-succeeded hooks this run ran (runHooks).
+	hooksRan map[string]string
 }
 
 // resultRunning is recorded when a run starts writing; the run's end
@@ -114,6 +116,7 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 	if w.opts.Revision != "" {
 		record[AnnotationRevision] = w.opts.Revision
 	}
+	record[plan.AnnotationHooksRan] = hooksRanRecord(w.annots[plan.AnnotationHooksRan], keep, w.hooksRan)
 	// The record has a deadline of its own: it is written even when the
 	// run's deadline has passed or Ctrl-C was pressed, but never by a
 	// process that lost the lock (the fence stays on the context).
@@ -130,12 +133,15 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[string]string, stamp bool) error {
 	as := w.opts.ApplySet
 	want := st.Annotations()
-	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationAppliedAt, AnnotationCheckedAt} {
+	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationAppliedAt, AnnotationCheckedAt, plan.AnnotationHooksRan} {
 		if v, ok := w.annots[k]; ok {
 			want[k] = v
 		}
 	}
 	maps.Copy(want, record)
+	if want[plan.AnnotationHooksRan] == "" {
+		delete(want, plan.AnnotationHooksRan) // server-side apply drops it: this manager owned it
+	}
 	if want[AnnotationLastError] == "" {
 		if _, ok := w.annots[AnnotationLastError]; ok {
 			// RecordFailure set it with a merge patch, which an apply
@@ -218,7 +224,7 @@ func sameAnnotations(have, want map[string]string) bool {
 			return false
 		}
 	}
-	for _, k := range []string{AnnotationLastError} {
+	for _, k := range []string{AnnotationLastError, plan.AnnotationHooksRan} {
 		if _, ok := want[k]; !ok && have[k] != "" {
 			return false
 		}

@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -91,12 +94,56 @@ func hookPhase(parent *Parent) string {
 	return "upgrade"
 }
 
+// AnnotationHooksRan on the ApplySet parent records the hooks with the
+// delete policy hook-succeeded that ran and were deleted, as a JSON object
+// from HookKey to HookDigest. A later plan does not run such a hook again
+// while its content is the same (see markHooks).
+const AnnotationHooksRan = "kubeplan.dev/hooks-ran"
+
+// HookKey names a hook in AnnotationHooksRan: "ns/job.batch/migrate".
+func HookKey(r Ref) string { return r.Namespace + "/" + r.String() }
+
+// HookDigest is a short digest of the hook as it is applied: a hook runs
+// again when it changes.
+func HookDigest(obj map[string]any) string {
+	data, err := json.Marshal(obj) // map keys are sorted: stable
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:12])
+}
+
+// ParseHooksRan reads AnnotationHooksRan; a value kubeplan did not write
+// reads as empty (the hooks then run again, as Helm runs them).
+func ParseHooksRan(v string) map[string]string {
+	m := map[string]string{}
+	if v != "" {
+		_ = json.Unmarshal([]byte(v), &m)
+	}
+	return m
+}
+
+// alreadyRan reports whether c is a hook-succeeded hook that ran with this
+// content and was deleted afterwards: the plan would create it again.
+func alreadyRan(c *Change, h Hook, ran map[string]string) bool {
+	if c.Action != Create || !h.Deletes(HookSucceeded) || len(ran) == 0 {
+		return false
+	}
+	d, ok := ran[HookKey(c.Ref)]
+	return ok && d != "" && d == HookDigest(c.Object)
+}
+
 // markHooks records which changes are Helm hooks (Change.Hook) and plans
 // them for this run's phase:
 //   - a hook for neither pre- nor post- of the phase (a post-install hook
 //     on an upgrade, pre-delete, post-delete, pre-rollback, post-rollback,
 //     test) is not applied: it becomes Unchanged, its Reason says so, and
 //     it stays in the set (it is not pruned);
+//   - a hook-succeeded hook that the parent records as run with the same
+//     content (AnnotationHooksRan) and that was deleted afterwards is not
+//     created again: it becomes Unchanged with a Reason saying so, so a
+//     scheduled apply does not run a migration Job on every round;
 //   - a hook that would be updated in place and has the delete policy
 //     before-hook-creation (Helm's default) is replaced: deleted and
 //     created again, as Helm does. A replace of such a hook needs no
@@ -104,7 +151,7 @@ func hookPhase(parent *Parent) string {
 //
 // It reports whether it turned an update into a replace: the identity
 // must then be allowed to delete the object too.
-func markHooks(changes []Change, phase string) (replaced bool) {
+func markHooks(changes []Change, phase string, ran map[string]string) (replaced bool) {
 	for i := range changes {
 		c := &changes[i]
 		h := HookOf(c.Object)
@@ -116,6 +163,9 @@ func markHooks(changes []Change, phase string) (replaced bool) {
 		case !h.Pre(phase) && !h.Post(phase):
 			c.Action, c.Diff, c.Drift, c.AfterCRD = Unchanged, "", nil, false
 			c.Reason = fmt.Sprintf("skipped hook: %s, not run on %s", h, phase)
+		case alreadyRan(c, h, ran):
+			c.Action, c.Diff, c.Drift, c.AfterCRD = Unchanged, "", nil, false
+			c.Reason = "hook ran: deleted after it succeeded (" + HookSucceeded + "); runs again when it changes"
 		case c.Action == Update && h.Deletes(HookBeforeCreation) && neverReplaced[c.Ref.Group+"/"+c.Ref.Kind] == "":
 			c.Action, c.Reason = Replace, HookDeletePolicyAnnotation+": "+HookBeforeCreation
 			replaced = true

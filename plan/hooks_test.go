@@ -36,7 +36,7 @@ func TestMarkHooks(t *testing.T) {
 		{Ref: Ref{Kind: "ConfigMap", Name: "e"}, Action: Create, Object: hookObj(nil)},
 		{Ref: Ref{Kind: "ConfigMap", Name: "f"}, Action: Prune, Object: obj("pre-upgrade", "")},
 	}}
-	if !markHooks(p.Changes, HookPhase(p)) {
+	if !markHooks(p.Changes, HookPhase(p), nil) {
 		t.Error("markHooks did not report the replace it planned")
 	}
 	want := []struct {

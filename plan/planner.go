@@ -92,10 +92,11 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 		return nil, err
 	}
 	var parent *Parent
+	var ran map[string]string
 	if set != nil {
-		parent = &set.parent
+		parent, ran = &set.parent, set.hooksRan
 	}
-	if markHooks(changes, hookPhase(parent)) {
+	if markHooks(changes, hookPhase(parent), ran) {
 		if err := p.checkReplacePermissions(ctx, targets, changes); err != nil {
 			return nil, err
 		}

@@ -20,6 +20,8 @@ type applySet struct {
 	parent  Parent
 	state   applyset.State
 	members []*unstructured.Unstructured
+	// hooksRan is the parent's AnnotationHooksRan.
+	hooksRan map[string]string
 }
 
 // preflightAndReadSet checks every permission the apply needs, reads the
@@ -89,6 +91,7 @@ func (p *planner) readParent(ctx context.Context, as applyset.Parent) (*applySet
 	set.parent.Revision = obj.GetAnnotations()["kubeplan.dev/revision"]
 	set.parent.Result = obj.GetAnnotations()["kubeplan.dev/result"]
 	set.parent.CheckedAt = obj.GetAnnotations()["kubeplan.dev/checked-at"]
+	set.hooksRan = ParseHooksRan(obj.GetAnnotations()[AnnotationHooksRan])
 	st, err := as.Read(obj.GetLabels(), obj.GetAnnotations())
 	if errors.Is(err, applyset.ErrNotParent) {
 		return nil, fmt.Errorf("%s exists in namespace %s but is not an ApplySet parent; choose another --applyset name", as, as.Namespace)
