@@ -12,13 +12,13 @@ import (
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 	"helm.sh/helm/v4/pkg/engine"
+
+	"github.com/kubeplan/kubeplan/lint/schemas"
 )
 
 // defaultHelmKubeVersion is the Kubernetes version .Capabilities reports
-// when HelmOptions.KubeVersion is empty: the one kubeplan lints against
-// (lint/schemas.KubeVersion; a test keeps them equal, manifest does not
-// import lint).
-const defaultHelmKubeVersion = "1.37"
+// when HelmOptions.KubeVersion is empty: the one kubeplan lints against.
+const defaultHelmKubeVersion = schemas.KubeVersion
 
 // renderChart renders the chart at path (a directory holding Chart.yaml or
 // a packaged .tgz) as helm template would, offline: no repository is ever
@@ -74,7 +74,11 @@ func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error
 }
 
 // helmCapabilities is .Capabilities for h: its Kubernetes version (default
-// defaultHelmKubeVersion) and API versions (default: helm's built-in set).
+// defaultHelmKubeVersion) and the API versions that version serves (from
+// the embedded API index, the one lint checks against; helm's built-in set
+// for a version it does not cover), plus h.APIVersions. A chart that asks
+// .Capabilities.APIVersions.Has "apiregistration.k8s.io/v1" then renders
+// as it would against a real cluster of that version.
 func helmCapabilities(h HelmOptions) (*common.Capabilities, error) {
 	v := orDefault(h.KubeVersion, defaultHelmKubeVersion)
 	if strings.Count(strings.TrimPrefix(v, "v"), ".") == 1 {
@@ -86,6 +90,9 @@ func helmCapabilities(h HelmOptions) (*common.Capabilities, error) {
 	}
 	caps := common.DefaultCapabilities.Copy()
 	caps.KubeVersion = *kv
+	if served := servedAPIVersions(v); len(served) > 0 {
+		caps.APIVersions = served
+	}
 	if len(h.APIVersions) > 0 {
 		// a fresh slice: the default set is shared
 		caps.APIVersions = append(slices.Clone(caps.APIVersions), h.APIVersions...)
@@ -122,4 +129,14 @@ func orDefault(s, def string) string {
 // oneLine joins the lines of a message with single spaces.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// servedAPIVersions is what the Kubernetes version serves, as
+// .Capabilities.APIVersions lists it; nil when the index does not cover it.
+func servedAPIVersions(kubeVersion string) common.VersionSet {
+	ix, err := schemas.Index()
+	if err != nil {
+		return nil
+	}
+	return common.VersionSet(ix.APIVersions(kubeVersion))
 }

@@ -11,7 +11,6 @@ import (
 
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
 )
 
 const shop = "../testdata/charts/shop"
@@ -34,9 +33,37 @@ func objKeys(objs []*Object) []string {
 	return out
 }
 
-func TestHelmDefaultKubeVersion(t *testing.T) {
-	if defaultHelmKubeVersion != schemas.KubeVersion {
-		t.Errorf("defaultHelmKubeVersion = %s, lint's default is %s", defaultHelmKubeVersion, schemas.KubeVersion)
+// .Capabilities.APIVersions is what the Kubernetes version serves, as on
+// a real cluster: apiregistration.k8s.io/v1 (which helm's built-in set
+// lacks, so public charts fall back to the removed v1beta1) and not
+// policy/v1beta1 PodSecurityPolicy, on every indexed version.
+func TestHelmCapabilitiesFollowKubeVersion(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml": "apiVersion: v2\nname: caps\nversion: 0.1.0\n",
+		"templates/cm.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: caps-{{ .Capabilities.KubeVersion.Minor }}
+data:
+  apiservice: {{ .Capabilities.APIVersions.Has "apiregistration.k8s.io/v1" | quote }}
+  apiservice-kind: {{ .Capabilities.APIVersions.Has "apiregistration.k8s.io/v1/APIService" | quote }}
+  psp: {{ .Capabilities.APIVersions.Has "policy/v1beta1/PodSecurityPolicy" | quote }}
+  core: {{ .Capabilities.APIVersions.Has "v1" | quote }}
+`,
+	})
+	for _, tc := range []struct{ kube, psp string }{{"", "false"}, {"1.33", "false"}} {
+		res := loadChartT(t, dir, HelmOptions{KubeVersion: tc.kube})
+		if len(res.Objects) != 1 {
+			t.Fatalf("%q: %v %v", tc.kube, objKeys(res.Objects), res.Problems)
+		}
+		data, _ := res.Objects[0].Content["data"].(map[string]any)
+		want := map[string]any{"apiservice": "true", "apiservice-kind": "true", "psp": tc.psp, "core": "true"}
+		for k, v := range want {
+			if data[k] != v {
+				t.Errorf("kube %q: %s = %v, want %v", tc.kube, k, data[k], v)
+			}
+		}
 	}
 }
 

@@ -27,3 +27,29 @@ func (ix *APIIndex) Kinds(kubeVersion string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// APIVersions lists what kubeVersion serves the way Helm's
+// .Capabilities.APIVersions holds it: every "group/version" (core as "v1")
+// and every "group/version/Kind", sorted. Nil when kubeVersion is not
+// indexed.
+func (ix *APIIndex) APIVersions(kubeVersion string) []string {
+	served, ok := ix.served[minorOf(kubeVersion)]
+	if !ok {
+		return nil
+	}
+	seen := map[string]bool{}
+	for g := range served {
+		gv := g.version
+		if g.group != "" {
+			gv = g.group + "/" + g.version
+		}
+		seen[gv] = true
+		seen[gv+"/"+g.kind] = true
+	}
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
