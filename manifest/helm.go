@@ -112,8 +112,8 @@ func missingDependencies(path, root string, ch *chart.Chart) []*Problem {
 		if have[d.Name] {
 			continue
 		}
-		file := filepath.Join(path, "Chart.yaml")
-		probs = append(probs, &Problem{File: file, Pos: dependencyPos(path, root, d.Name), Rule: "helm-dependency",
+		file, pos := dependencyAt(path, root, d.Name)
+		probs = append(probs, &Problem{File: file, Pos: pos, Rule: "helm-dependency",
 			Message: fmt.Sprintf("dependency %q is missing from charts/: run helm dependency build (kubeplan never downloads)", d.Name)})
 	}
 	return probs

@@ -183,6 +183,7 @@ func TestHelmErrors(t *testing.T) {
 		{"nilpointer", b + `nilpointer/templates/configmap.yaml:7:23: helm-template: executing "nilpointer/templates/configmap.yaml" at <.Values.missing.key>: nil pointer evaluating interface {}.key`},
 		{"required", b + "required/templates/secret.yaml:6:16: helm-template: a database password is required: set db.password"},
 		{"missingdep", b + `missingdep/Chart.yaml:9:5: helm-dependency: dependency "redis" is missing from charts/: run helm dependency build (kubeplan never downloads)`},
+		{"requirements", b + `requirements/requirements.yaml:2:5: helm-dependency: dependency "grafana" is missing from charts/: run helm dependency build (kubeplan never downloads)`},
 		{"parse", b + "parse/templates/deployment.yaml:7:1: helm-template: parse error: unclosed action started at parse/templates/deployment.yaml:6"},
 		{"badchart", b + "badchart/Chart.yaml:4:1: helm-chart: chart does not load: cannot load Chart.yaml: error converting YAML to JSON: yaml: line 4: did not find expected ',' or ']'"},
 	} {

@@ -68,33 +68,38 @@ func chartLoadProblem(path string, err error) *Problem {
 	return p
 }
 
-// dependencyPos is where Chart.yaml lists the dependency name (the start
-// of its entry), 1:1 when it cannot be found.
-func dependencyPos(path, root, name string) Pos {
+// dependencyAt is the file and position that declare the dependency name:
+// Chart.yaml's dependencies, or requirements.yaml's for a chart of
+// apiVersion v1; Chart.yaml at 1:1 when neither can be read.
+func dependencyAt(path, root, name string) (string, Pos) {
+	chartFile := filepath.Join(path, "Chart.yaml")
 	if isChartArchive(path) {
-		return Pos{1, 1}
+		return chartFile, Pos{1, 1}
 	}
-	data, err := readFile(filepath.Join(path, "Chart.yaml"), root)
-	if err != nil {
-		return Pos{1, 1}
-	}
-	top := topMapping(data)
-	if top == nil {
-		return Pos{1, 1}
-	}
-	_, deps := mapEntry(top, "dependencies")
-	if deps == nil || deps.Kind != yaml.SequenceNode {
-		return Pos{1, 1}
-	}
-	for _, d := range deps.Content {
-		if d.Kind != yaml.MappingNode {
+	for _, f := range []string{"Chart.yaml", "requirements.yaml"} {
+		data, err := readFile(filepath.Join(path, f), root)
+		if err != nil {
 			continue
 		}
-		if _, n := mapEntry(d, "name"); n != nil && n.Value == name {
-			return Pos{d.Line, d.Column}
+		top := topMapping(data)
+		if top == nil {
+			continue
 		}
+		_, deps := mapEntry(top, "dependencies")
+		if deps == nil || deps.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, d := range deps.Content {
+			if d.Kind != yaml.MappingNode {
+				continue
+			}
+			if _, n := mapEntry(d, "name"); n != nil && n.Value == name {
+				return filepath.Join(path, f), Pos{d.Line, d.Column}
+			}
+		}
+		return filepath.Join(path, f), Pos{deps.Line, deps.Column}
 	}
-	return Pos{deps.Line, deps.Column}
+	return chartFile, Pos{1, 1}
 }
 
 // chartFieldPos is where Chart.yaml sets a top-level field, 1:1 when
