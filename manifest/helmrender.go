@@ -23,6 +23,9 @@ func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, 
 	if h.IncludeCRDs {
 		for _, crd := range ch.CRDObjects() {
 			o, p := Parse(chartFile(chartPath, crd.Filename), crd.File.Data)
+			for _, obj := range o {
+				obj.Chart = chartPath
+			}
 			objs = append(objs, o...)
 			probs = append(probs, p...)
 		}
@@ -53,6 +56,7 @@ func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, 
 				continue
 			}
 			blameValues(obj, src, vals)
+			obj.Chart = chartPath
 			objs = append(objs, obj)
 		}
 	}

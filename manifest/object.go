@@ -21,6 +21,9 @@ type Object struct {
 	// Kustomization is the kustomization directory that produced the
 	// object, empty for plain files.
 	Kustomization string
+	// Chart is the Helm chart (directory or .tgz) that rendered the object,
+	// empty for objects not rendered from a chart by kubeplan itself.
+	Chart string
 
 	APIVersion string
 	Kind       string

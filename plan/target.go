@@ -65,7 +65,8 @@ func (p *planner) prepare(objs []*manifest.Object) ([]*target, error) {
 		case t.scoped && u.GetNamespace() == "":
 			u.SetNamespace(p.opts.Namespace)
 			t.ref.Namespace = p.opts.Namespace
-		case t.scoped && u.GetNamespace() != p.opts.Namespace && !p.opts.AllowOtherNamespaces:
+		case t.scoped && u.GetNamespace() != p.opts.Namespace && !p.opts.AllowOtherNamespaces && o.Chart == "":
+			// (a Helm chart's template that names a namespace means it, as in Helm)
 			fail(fmt.Errorf("names namespace %q but the plan is for namespace %q; remove metadata.namespace or plan with -n %s", u.GetNamespace(), p.opts.Namespace, u.GetNamespace()))
 			continue
 		}

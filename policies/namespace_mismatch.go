@@ -9,12 +9,17 @@ import (
 var namespaceMismatch = Rule{
 	ID:          "namespace-mismatch",
 	Severity:    SeverityError,
-	Description: "metadata.namespace must match --namespace when both are given",
+	Description: "metadata.namespace must match --namespace when both are given (a Helm chart's templates may name other namespaces, as Helm allows)",
 	Check:       eachObject(checkNamespaceMismatch),
 }
 
 func checkNamespaceMismatch(o *manifest.Object, opts Options) []Violation {
 	if opts.Namespace == "" || o.Namespace == "" || o.Namespace == opts.Namespace {
+		return nil
+	}
+	if o.Chart != "" {
+		// A chart's template that names a namespace means it (cert-manager's
+		// RoleBinding in kube-system): Helm applies it there too.
 		return nil
 	}
 	from := opts.NamespaceFrom

@@ -77,6 +77,9 @@ func (f *inputFlags) checkWith(cmd *cobra.Command, s streams, cfg *config.Config
 		Load:     manifest.Options{Exclude: slices.Concat(cfg.ExcludePatterns(), cfg.IgnorePatterns(), f.exclude), Stdin: s.in, Concurrency: f.concurrency},
 		CRDPaths: append(cfg.CRDPaths(), f.crds...),
 	}
+	// A chart among the paths renders as helm template -n NAMESPACE
+	// --kube-version would: .Release.Namespace is the set's namespace.
+	in.Load.Helm = manifest.HelmOptions{Namespace: namespace, KubeVersion: opts.KubeVersion}
 	return in, opts, nil
 }
 
