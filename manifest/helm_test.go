@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
-
 )
 
 const shop = "../testdata/charts/shop"
