@@ -91,7 +91,7 @@ func (d *decrypter) walk(n *yaml.Node, path []string, top bool) error {
 // scalar decrypts one value when it is encrypted and adds it to the MAC.
 func (d *decrypter) scalar(n *yaml.Node, path []string) error {
 	encrypted := d.meta.shouldBeEncrypted(path)
-	if n.Tag == "!!str" && IsEncryptedValue(n.Value) {
+	if encrypted && n.Tag == "!!str" && IsEncryptedValue(n.Value) {
 		plain, typ, err := decryptValue(n.Value, d.key, strings.Join(path, ":")+":")
 		if err != nil {
 			return &Error{Line: n.Line, Col: n.Column, Err: fmt.Errorf("%s: %w", strings.Join(path, "."), err)}

@@ -10,6 +10,10 @@ import (
 // MetadataKey is the top-level key SOPS keeps its metadata under.
 const MetadataKey = "sops"
 
+// DefaultUnencryptedSuffix is the unencrypted_suffix SOPS applies when a
+// file names none of the rules that choose the values it encrypts.
+const DefaultUnencryptedSuffix = "_unencrypted"
+
 // Metadata is what a file's "sops" mapping says.
 type Metadata struct {
 	// Node is the "sops" mapping (for positions).
@@ -122,6 +126,10 @@ func parseMetadata(n *yaml.Node) (*Metadata, error) {
 			}
 			*r.dst = re
 		}
+	}
+	if m.UnencryptedSuffix == "" && m.EncryptedSuffix == "" && m.UnencryptedRegex == nil && m.EncryptedRegex == nil {
+		// SOPS's default, when the file names no rule
+		m.UnencryptedSuffix = DefaultUnencryptedSuffix
 	}
 	readRecipients(m, n)
 	if g := child(n, "key_groups"); g != nil && g.Kind == yaml.SequenceNode && len(g.Content) > 0 {

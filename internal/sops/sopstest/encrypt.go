@@ -1,0 +1,208 @@
+// Package sopstest encrypts YAML files the way SOPS does, for tests that
+// make their own age key (filippo.io/age) and need an encrypted file for
+// it: the decrypter in internal/sops is checked against files made by
+// SOPS itself (testdata/sops), and this encryptor against that decrypter.
+package sopstest
+
+import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha512"
+	"encoding/base64"
+	"fmt"
+	"hash"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"filippo.io/age"
+	"filippo.io/age/armor"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Encrypt encrypts every value under a key matching encryptedRegex (all
+// values when it is empty) for the age recipient, and adds the "sops"
+// metadata to the first document.
+func Encrypt(plain []byte, recipient, encryptedRegex string) ([]byte, error) {
+	rcpt, err := age.ParseX25519Recipient(recipient)
+	if err != nil {
+		return nil, err
+	}
+	var re *regexp.Regexp
+	if encryptedRegex != "" {
+		if re, err = regexp.Compile(encryptedRegex); err != nil {
+			return nil, err
+		}
+	}
+	var docs []*yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(plain))
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		docs = append(docs, &n)
+	}
+	if len(docs) == 0 {
+		return nil, fmt.Errorf("no YAML document")
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	e := &encrypter{key: key, re: re, mac: sha512.New()}
+	for _, d := range docs {
+		if err := e.walk(d.Content[0], nil); err != nil {
+			return nil, err
+		}
+	}
+	var armored bytes.Buffer
+	aw := armor.NewWriter(&armored)
+	w, err := age.Encrypt(aw, rcpt)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(key); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	if err := aw.Close(); err != nil {
+		return nil, err
+	}
+	modified := time.Now().UTC().Format(time.RFC3339)
+	mac, err := seal(key, []byte(fmt.Sprintf("%X", e.mac.Sum(nil))), modified, "str")
+	if err != nil {
+		return nil, err
+	}
+	meta := map[string]any{
+		"age":          []map[string]string{{"recipient": recipient, "enc": armored.String() + "\n"}},
+		"lastmodified": modified,
+		"mac":          mac,
+		"version":      "3.13.3",
+	}
+	if encryptedRegex != "" {
+		meta["encrypted_regex"] = encryptedRegex
+	}
+	var metaNode yaml.Node
+	if err := metaNode.Encode(meta); err != nil {
+		return nil, err
+	}
+	top := docs[0].Content[0]
+	top.Content = append(top.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sops"}, &metaNode)
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(4)
+	for _, d := range docs {
+		if err := enc.Encode(d); err != nil {
+			return nil, err
+		}
+	}
+	return out.Bytes(), enc.Close()
+}
+
+type encrypter struct {
+	key []byte
+	re  *regexp.Regexp
+	mac hash.Hash
+}
+
+func (e *encrypter) walk(n *yaml.Node, path []string) error {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := e.walk(n.Content[i+1], append(path[:len(path):len(path)], n.Content[i].Value)); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if err := e.walk(c, path); err != nil {
+				return err
+			}
+		}
+	case yaml.ScalarNode:
+		return e.scalar(n, path)
+	}
+	return nil
+}
+
+func (e *encrypter) scalar(n *yaml.Node, path []string) error {
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return err
+	}
+	var text, typ string
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case string:
+		text, typ = v, "str"
+	case int:
+		text, typ = strconv.Itoa(v), "int"
+	case float64:
+		text, typ = strconv.FormatFloat(v, 'f', -1, 64), "float"
+	case bool:
+		text, typ = map[bool]string{true: "True", false: "False"}[v], "bool"
+	default:
+		return fmt.Errorf("sopstest: unsupported value %T", v)
+	}
+	e.mac.Write([]byte(text))
+	if e.re != nil && !matchesAny(e.re, path) || e.re == nil && hasSuffix(path, "_unencrypted") || text == "" {
+		return nil
+	}
+	if typ == "bool" {
+		text = strings.ToLower(text)
+	}
+	s, err := seal(e.key, []byte(text), strings.Join(path, ":")+":", typ)
+	if err != nil {
+		return err
+	}
+	n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, "!!str", s, 0
+	return nil
+}
+
+func hasSuffix(path []string, suffix string) bool {
+	for _, k := range path {
+		if strings.HasSuffix(k, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchesAny(re *regexp.Regexp, path []string) bool {
+	for _, k := range path {
+		if re.MatchString(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// seal is one SOPS encrypted value: AES-256-GCM with a 32-byte nonce.
+func seal(key, plain []byte, aad, typ string) (string, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return "", err
+	}
+	gcm, err := cipher.NewGCMWithNonceSize(block, 32)
+	if err != nil {
+		return "", err
+	}
+	iv := make([]byte, 32)
+	if _, err := rand.Read(iv); err != nil {
+		return "", err
+	}
+	ct := gcm.Seal(nil, iv, plain, []byte(aad))
+	data, tag := ct[:len(ct)-gcm.Overhead()], ct[len(ct)-gcm.Overhead():]
+	b := base64.StdEncoding.EncodeToString
+	return fmt.Sprintf("ENC[AES256_GCM,data:%s,iv:%s,tag:%s,type:%s]", b(data), b(iv), b(tag), typ), nil
+}
