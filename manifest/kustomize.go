@@ -69,13 +69,13 @@ func (f originFS) ReadFile(path string) ([]byte, error) {
 //
 // Every file the build reads must resolve inside root (see rootFS), and
 // remote resources are refused before kustomize could fetch them.
-func buildKustomization(dir, root string, allowRemote bool) ([]*Object, []*Problem) {
-	return buildKustomizationWith(dir, root, allowRemote, false)
+func buildKustomization(dir, root string, allowRemote bool, dec Decryption) ([]*Object, []*Problem) {
+	return buildKustomizationWith(dir, root, allowRemote, false, dec)
 }
 
 // buildKustomizationWith is buildKustomization; withOrigins skips the
 // first, traced, build (for tests that compare the two).
-func buildKustomizationWith(dir, root string, allowRemote, withOrigins bool) ([]*Object, []*Problem) {
+func buildKustomizationWith(dir, root string, allowRemote, withOrigins bool, dec Decryption) ([]*Object, []*Problem) {
 	kfile := kustomizationFile(dir)
 	fail := func(err error) ([]*Object, []*Problem) {
 		return nil, []*Problem{{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: err.Error()}}
@@ -95,29 +95,31 @@ func buildKustomizationWith(dir, root string, allowRemote, withOrigins bool) ([]
 		if err != nil {
 			return fail(err)
 		}
+		rfs.dec = dec
 		rm, err := runKustomize(rfs, dir)
 		if err != nil {
-			return nil, []*Problem{kustomizeProblem(kfile, rfs, err)}
+			return nil, rfs.buildProblems(kfile, err)
 		}
 		ix := newSourceIndex(rfs, root)
 		if objs, probs, ok := built(dir, kfile, root, rfs, rm.Resources(), ix.locate); ok {
-			return objs, probs
+			return rfs.markEncrypted(objs, probs)
 		}
 	}
 	rfs, err := newRootFS(dir, root, allowRemote)
 	if err != nil {
 		return fail(err)
 	}
+	rfs.dec = dec
 	rm, err := runKustomize(originFS{FileSystem: rfs, top: abs}, dir)
 	if err != nil {
-		return nil, []*Problem{kustomizeProblem(kfile, rfs, err)}
+		return nil, rfs.buildProblems(kfile, err)
 	}
 	objs, probs, _ := built(dir, kfile, root, rfs, rm.Resources(), func(r *resource.Resource) (source, bool) {
 		src := originSource(dir, r)
 		src.dropOrigin = !userAsked
 		return src, true
 	})
-	return objs, probs
+	return rfs.markEncrypted(objs, probs)
 }
 
 func runKustomize(fsys filesys.FileSystem, dir string) (resmap.ResMap, error) {

@@ -27,6 +27,11 @@ type rootFS struct {
 	kustomizations []readKustomization
 	// helm holds the helmCharts rendered in-process (see inflateHelm).
 	helm *kustomizeHelm
+	// dec says how SOPS-encrypted files are read (see sopsPlain); sops
+	// names the ones read (as displayed), sopsProblems what they raised.
+	dec          Decryption
+	sops         map[string]bool
+	sopsProblems []*Problem
 }
 
 type readKustomization struct {
@@ -96,6 +101,19 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 			f.refuse(path, err)
 		}
 		return nil, err
+	}
+	if maybeSOPS(data) {
+		if plain, probs, ok := sopsPlain(f.display(path), data, f.dec); ok {
+			if f.sops == nil {
+				f.sops = map[string]bool{}
+			}
+			f.sops[f.display(path)] = true
+			f.sopsProblems = append(f.sopsProblems, probs...)
+			if plain == nil {
+				return nil, fmt.Errorf("%s does not decrypt", f.display(path))
+			}
+			return plain, nil
+		}
 	}
 	if isKustomizationName(filepath.Base(path)) {
 		if r := findRemote(data, filepath.Dir(path)); r != nil {

@@ -52,8 +52,8 @@ func TestTracedBuildMatchesOrigins(t *testing.T) {
 			if err != nil {
 				return nil
 			}
-			slowObjs, slowProbs := buildKustomizationWith(p, repo, false, true)
-			fastObjs, fastProbs := buildKustomizationWith(p, repo, false, false)
+			slowObjs, slowProbs := buildKustomizationWith(p, repo, false, true, Decryption{})
+			fastObjs, fastProbs := buildKustomizationWith(p, repo, false, false, Decryption{})
 			compared++
 			if describe(fastProbs) != describe(slowProbs) {
 				t.Errorf("%s: problems differ:\ntraced: %s\norigins: %s", p, describe(fastProbs), describe(slowProbs))

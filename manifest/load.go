@@ -39,6 +39,9 @@ type Options struct {
 	// Helm says how a Helm chart among the paths is rendered (a directory
 	// holding Chart.yaml, or a packaged .tgz): release, namespace, values.
 	Helm HelmOptions
+	// Decryption says how SOPS-encrypted files are read: as in git (for
+	// lint), or decrypted in memory (for plan and apply).
+	Decryption Decryption
 }
 
 // Result is what Load found.
@@ -118,10 +121,10 @@ func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		o, p := Parse("<stdin>", data)
+		o, p := parseFile("<stdin>", data, opts.Decryption)
 		return o, p, nil
 	case t.kustomize:
-		o, p := buildKustomization(t.path, t.root, t.allowRemote)
+		o, p := buildKustomization(t.path, t.root, t.allowRemote, opts.Decryption)
 		return o, p, nil
 	case t.chart:
 		return renderChart(t.path, t.root, t.helm)
@@ -130,7 +133,7 @@ func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	o, p := Parse(t.path, data)
+	o, p := parseFile(t.path, data, opts.Decryption)
 	return o, p, nil
 }
 

@@ -24,6 +24,10 @@ type Object struct {
 	// Chart is the Helm chart (directory or .tgz) that rendered the object,
 	// empty for objects not rendered from a chart by kubeplan itself.
 	Chart string
+	// Encrypted is true for an object read from a SOPS-encrypted file: in
+	// git its values are encrypted (they are decrypted in memory only when
+	// Options.Decrypt is set).
+	Encrypted bool
 
 	APIVersion string
 	Kind       string

@@ -103,6 +103,11 @@ func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
 		return nil, []*Problem{{File: file, Pos: lines.pos(next.Line, next.Column), Rule: "invalid-yaml",
 			Message: `a second YAML document starts here without a "---" line of its own; put "---" alone on a line between documents`}}
 	}
+	return objectsOfNode(file, doc, lines, n)
+}
+
+// objectsOfNode makes the object(s) of one parsed YAML document.
+func objectsOfNode(file string, doc int, lines *lineMap, n *yaml.Node) ([]*Object, []*Problem) {
 	if n == nil || len(n.Content) == 0 {
 		return nil, nil // only comments
 	}

@@ -11,6 +11,7 @@ import (
 type Source struct {
 	t    task
 	data []byte // stdin content, read once by Collect
+	dec  Decryption
 }
 
 // Path is the file or directory the source reads.
@@ -33,7 +34,7 @@ func Collect(paths []string, opts Options) ([]*Source, error) {
 			return nil, err
 		}
 		for _, t := range ts {
-			s := &Source{t: t}
+			s := &Source{t: t, dec: opts.Decryption}
 			if t.stdin {
 				if opts.Stdin == nil {
 					return nil, fmt.Errorf("reading standard input: no input stream")
@@ -53,10 +54,10 @@ func Collect(paths []string, opts Options) ([]*Source, error) {
 // Load parses the source.
 func (s *Source) Load() ([]*Object, []*Problem, error) {
 	if s.t.stdin {
-		o, p := Parse("<stdin>", s.data)
+		o, p := parseFile("<stdin>", s.data, s.dec)
 		return o, p, nil
 	}
-	return runTask(s.t, Options{})
+	return runTask(s.t, Options{Decryption: s.dec})
 }
 
 // MayHoldCRD reports, cheaply and without parsing, whether the source could

@@ -1,0 +1,235 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubeplan/kubeplan/internal/sops"
+)
+
+// Rules of the problems SOPS files raise.
+const (
+	// RuleSOPSDecrypt: a SOPS file could not be decrypted (no key fits, the
+	// MAC does not match): nothing is planned or applied.
+	RuleSOPSDecrypt = "sops-decrypt"
+	// RuleSOPSUnencrypted: a Secret value in a SOPS file is in the clear
+	// where SOPS would have encrypted it: it was added by hand.
+	RuleSOPSUnencrypted = "sops-unencrypted"
+)
+
+// Decryption says what to do with SOPS-encrypted files. The zero value
+// reads them as they are in git, for lint: the "sops" metadata is dropped
+// and every ENC[...] value stands for a value of its type. With Decrypt
+// set, their values are decrypted in memory with Keys (for plan and
+// apply); a file that does not decrypt is a problem and yields no object.
+type Decryption struct {
+	Decrypt bool
+	Keys    *sops.Keys
+}
+
+// maybeSOPS is a cheap test for a file SOPS may have encrypted.
+func maybeSOPS(data []byte) bool {
+	return bytes.Contains(data, []byte("\nsops:")) && bytes.Contains(data, []byte("ENC[AES256_GCM,"))
+}
+
+// parseFile is Parse for a file that may be SOPS-encrypted.
+func parseFile(file string, data []byte, dec Decryption) ([]*Object, []*Problem) {
+	if maybeSOPS(data) {
+		if objs, probs, ok := parseSOPS(file, data, dec); ok {
+			return objs, probs
+		}
+	}
+	return Parse(file, data)
+}
+
+// sopsDoc is one document of a SOPS file.
+type sopsDoc struct {
+	node  *yaml.Node
+	lines *lineMap
+	index int
+}
+
+// parseSOPS reads a SOPS-encrypted file. ok is false when the file is not
+// one (or does not parse: Parse then reports it as for any file).
+func parseSOPS(file string, data []byte, dec Decryption) (objs []*Object, probs []*Problem, ok bool) {
+	docs, probs, ok := readSOPS(file, data, dec)
+	if !ok || docs == nil {
+		return nil, probs, ok
+	}
+	for _, d := range docs {
+		o, p := objectsOfNode(file, d.index, d.lines, d.node)
+		for _, obj := range o {
+			obj.Encrypted = true
+		}
+		objs = append(objs, o...)
+		probs = append(probs, p...)
+	}
+	return objs, probs, true
+}
+
+// sopsPlain is a SOPS-encrypted file as kustomize reads it: its documents
+// decrypted (dec.Decrypt) or with opaque values, without the "sops"
+// metadata, as YAML. ok is false for a file that is not SOPS-encrypted.
+func sopsPlain(file string, data []byte, dec Decryption) (out []byte, probs []*Problem, ok bool) {
+	docs, probs, ok := readSOPS(file, data, dec)
+	if !ok || docs == nil {
+		return nil, probs, ok
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	for _, d := range docs {
+		if err := enc.Encode(d.node); err != nil {
+			return nil, []*Problem{{File: file, Pos: Pos{1, 1}, Rule: RuleSOPSDecrypt, Message: err.Error()}}, true
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return nil, []*Problem{{File: file, Pos: Pos{1, 1}, Rule: RuleSOPSDecrypt, Message: err.Error()}}, true
+	}
+	return buf.Bytes(), probs, true
+}
+
+// readSOPS parses a SOPS-encrypted file and decrypts it (dec.Decrypt) or
+// makes its values opaque and reports values left in the clear. docs is
+// nil when it does not decrypt (probs says why). ok is false when the
+// file is not SOPS-encrypted or does not parse.
+func readSOPS(file string, data []byte, dec Decryption) (docs []sopsDoc, probs []*Problem, ok bool) {
+	if p := checkText(file, data); p != nil {
+		return nil, nil, false
+	}
+	var nodes []*yaml.Node
+	for _, c := range splitDocuments(data) {
+		if len(bytes.TrimSpace(c.data)) == 0 {
+			continue
+		}
+		n, next, err := decodeYAML(c.data)
+		if err != nil || next != nil {
+			return nil, nil, false
+		}
+		if n == nil || len(n.Content) == 0 {
+			continue
+		}
+		docs = append(docs, sopsDoc{node: n, lines: newLineMap(c), index: len(docs)})
+		nodes = append(nodes, n)
+	}
+	m := sops.Find(nodes)
+	if m == nil {
+		return nil, nil, false
+	}
+	first := docs[0]
+	for _, d := range docs {
+		if nodeWithin(d.node, m.Node) {
+			first = d
+			break
+		}
+	}
+	if dec.Decrypt {
+		if err := sops.Decrypt(nodes, m, dec.Keys); err != nil {
+			pos := first.lines.pos(m.Node.Line, m.Node.Column)
+			msg := err.Error()
+			var se *sops.Error
+			if errors.As(err, &se) {
+				pos, msg = first.lines.pos(se.Line, se.Col), se.Err.Error()
+			}
+			return nil, []*Problem{{File: file, Pos: pos, Rule: RuleSOPSDecrypt,
+				Message: "SOPS-encrypted file does not decrypt: " + msg}}, true
+		}
+		return docs, nil, true
+	}
+	for _, d := range docs {
+		probs = append(probs, unencryptedValues(file, d, m)...)
+		opaque(d.node)
+		dropMetadata(d.node)
+	}
+	return docs, probs, true
+}
+
+// nodeWithin reports whether n is inside doc.
+func nodeWithin(doc, n *yaml.Node) bool {
+	if doc == n {
+		return true
+	}
+	for _, c := range doc.Content {
+		if nodeWithin(c, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// unencryptedValues reports the values of a Secret's data and stringData
+// that are in the clear although the file's rules say SOPS encrypts them:
+// someone added them by hand after encrypting.
+func unencryptedValues(file string, d sopsDoc, m *sops.Metadata) []*Problem {
+	top := d.node.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil
+	}
+	if k := mappingValue(top, "kind"); k == nil || k.Value != "Secret" {
+		return nil
+	}
+	var probs []*Problem
+	for _, field := range []string{"data", "stringData"} {
+		v := mappingValue(top, field)
+		if v == nil || v.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			k, val := v.Content[i], v.Content[i+1]
+			if val.Kind != yaml.ScalarNode || val.Value == "" || sops.IsEncryptedValue(val.Value) || !m.ShouldBeEncrypted([]string{field, k.Value}) {
+				continue
+			}
+			probs = append(probs, &Problem{File: file, Pos: d.lines.pos(val.Line, val.Column), Rule: RuleSOPSUnencrypted,
+				Message: fmt.Sprintf("%s.%s is in the clear in a SOPS-encrypted file (added after it was encrypted?); encrypt it: sops --encrypt --in-place %s, or edit the file with sops", field, k.Value, file)})
+		}
+	}
+	return probs
+}
+
+// opaque makes every ENC[...] value stand for a value of its type, so the
+// schema check sees an int where SOPS encrypted an int.
+func opaque(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+		switch sops.EncryptedType(n.Value) {
+		case "int":
+			n.Tag, n.Value = "!!int", "0"
+		case "float":
+			n.Tag, n.Value = "!!float", "0.0"
+		case "bool":
+			n.Tag, n.Value = "!!bool", "false"
+		}
+		return
+	}
+	for _, c := range n.Content {
+		opaque(c)
+	}
+}
+
+// dropMetadata removes the top-level "sops" key of a document.
+func dropMetadata(doc *yaml.Node) {
+	top := doc
+	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
+		top = top.Content[0]
+	}
+	if top.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == sops.MetadataKey {
+			top.Content = append(top.Content[:i], top.Content[i+2:]...)
+			return
+		}
+	}
+}
+
+// mappingValue is the value of key in mapping n, nil when absent.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
