@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/validation/path"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -168,6 +169,9 @@ func secretDataFindings(o *manifest.Object) []Finding {
 		s, ok := data[k].(string)
 		if !ok {
 			continue // the schema reports a wrong type
+		}
+		if o.Encrypted && sops.IsEncryptedValue(s) {
+			continue // SOPS ciphertext of the base64 value
 		}
 		if _, err := base64.StdEncoding.DecodeString(s); err != nil {
 			p := []string{"data", k}

@@ -18,6 +18,9 @@ const (
 	// RuleSOPSUnencrypted: a Secret value in a SOPS file is in the clear
 	// where SOPS would have encrypted it: it was added by hand.
 	RuleSOPSUnencrypted = "sops-unencrypted"
+	// RuleSOPSIdentity: a SOPS file encrypts apiVersion, kind or
+	// metadata.name, so lint cannot tell what the object is.
+	RuleSOPSIdentity = "sops-encrypted-identity"
 )
 
 // Decryption says what to do with SOPS-encrypted files. The zero value
@@ -28,6 +31,9 @@ const (
 type Decryption struct {
 	Decrypt bool
 	Keys    *sops.Keys
+	// KeysErr is why the keys could not be read: it is reported for a
+	// file that needs them.
+	KeysErr error
 }
 
 // maybeSOPS is a cheap test for a file SOPS may have encrypted.
@@ -126,6 +132,10 @@ func readSOPS(file string, data []byte, dec Decryption) (docs []sopsDoc, probs [
 		}
 	}
 	if dec.Decrypt {
+		if dec.KeysErr != nil {
+			return nil, []*Problem{{File: file, Pos: first.lines.pos(m.Node.Line, m.Node.Column), Rule: RuleSOPSDecrypt,
+				Message: "SOPS-encrypted file does not decrypt: reading the keys: " + dec.KeysErr.Error()}}, true
+		}
 		if err := sops.Decrypt(nodes, m, dec.Keys); err != nil {
 			pos := first.lines.pos(m.Node.Line, m.Node.Column)
 			msg := err.Error()
@@ -138,12 +148,42 @@ func readSOPS(file string, data []byte, dec Decryption) (docs []sopsDoc, probs [
 		}
 		return docs, nil, true
 	}
+	var kept []sopsDoc
 	for _, d := range docs {
+		if p := encryptedIdentity(file, d); p != nil {
+			probs = append(probs, p)
+			continue
+		}
 		probs = append(probs, unencryptedValues(file, d, m)...)
 		opaque(d.node)
 		dropMetadata(d.node)
+		kept = append(kept, d)
 	}
-	return docs, probs, true
+	if kept == nil {
+		kept = []sopsDoc{} // not nil: the file was read
+	}
+	return kept, probs, true
+}
+
+// encryptedIdentity reports a document whose apiVersion, kind or name SOPS
+// encrypted (its default, without encrypted_regex): offline, nothing can be
+// checked, and kustomize could not patch it.
+func encryptedIdentity(file string, d sopsDoc) *Problem {
+	top := d.node.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil
+	}
+	fields := []*yaml.Node{mappingValue(top, "apiVersion"), mappingValue(top, "kind")}
+	if md := mappingValue(top, "metadata"); md != nil && md.Kind == yaml.MappingNode {
+		fields = append(fields, mappingValue(md, "name"))
+	}
+	for _, n := range fields {
+		if n != nil && n.Kind == yaml.ScalarNode && sops.IsEncryptedValue(n.Value) {
+			return &Problem{File: file, Pos: d.lines.pos(n.Line, n.Column), Rule: RuleSOPSIdentity, Warning: true,
+				Message: "SOPS encrypted apiVersion, kind and metadata, so this object cannot be checked offline (plan decrypts it); encrypt only the values: sops --encrypt --encrypted-regex '^(data|stringData)$'"}
+		}
+	}
+	return nil
 }
 
 // nodeWithin reports whether n is inside doc.

@@ -13,8 +13,8 @@ func checkPlaintextSecret(o *manifest.Object, _ Options) []Violation {
 	if o.Kind != "Secret" || o.Group() != "" {
 		return nil
 	}
-	if _, ok := o.Content["sops"]; ok {
-		return nil // SOPS-encrypted: the values are ciphertext
+	if _, ok := o.Content["sops"]; ok || o.Encrypted {
+		return nil // SOPS-encrypted: in git the values are ciphertext
 	}
 	for _, field := range []string{"data", "stringData"} {
 		if v, _ := o.Get(field); nonEmpty(v) {

@@ -96,6 +96,7 @@ or "Plan: ..." line) are written to $GITHUB_OUTPUT.
 		RunE: func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
 	}
 	f.input.add(cmd)
+	f.input.addDecrypt(cmd)
 	f.cluster.add(cmd)
 	fl := cmd.Flags()
 	f.git.add(fl, "apply")

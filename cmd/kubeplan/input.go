@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/manifest"
 )
@@ -25,6 +26,31 @@ type inputFlags struct {
 	noticed bool
 	// from is where config discovery starts ("" for the working directory).
 	from string
+	// decrypt is set by plan and apply (addDecrypt): SOPS-encrypted files
+	// are decrypted in memory with the keys of keyFiles and SOPS's
+	// environment variables.
+	decrypt  bool
+	keyFiles []string
+}
+
+// addDecrypt adds --decryption-key-file, for the verbs that send objects
+// to a cluster: SOPS-encrypted files are decrypted in memory.
+func (f *inputFlags) addDecrypt(cmd *cobra.Command) {
+	f.decrypt = true
+	cmd.Flags().StringArrayVar(&f.keyFiles, "decryption-key-file", nil,
+		"file of age identities or an armored PGP private key that decrypts SOPS-encrypted manifests (repeatable; SOPS_AGE_KEY_FILE and SOPS_AGE_KEY are read too)")
+}
+
+// decryption is how files are read: as in git for lint, decrypted for plan
+// and apply. The keys are read at each run, so an interval run sees a
+// rotated key file; a key file that cannot be read fails only a run that
+// needs a key.
+func (f *inputFlags) decryption() manifest.Decryption {
+	if !f.decrypt {
+		return manifest.Decryption{}
+	}
+	keys, err := sops.LoadKeys(sops.KeyOptions{Files: f.keyFiles})
+	return manifest.Decryption{Decrypt: true, Keys: keys, KeysErr: err}
 }
 
 func (f *inputFlags) add(cmd *cobra.Command) {
@@ -77,6 +103,7 @@ func (f *inputFlags) checkWith(cmd *cobra.Command, s streams, cfg *config.Config
 		Load:     manifest.Options{Exclude: slices.Concat(cfg.ExcludePatterns(), cfg.IgnorePatterns(), f.exclude), Stdin: s.in, Concurrency: f.concurrency},
 		CRDPaths: append(cfg.CRDPaths(), f.crds...),
 	}
+	in.Load.Decryption = f.decryption()
 	// A chart among the paths renders as helm template -n NAMESPACE
 	// --kube-version would: .Release.Namespace is the set's namespace.
 	in.Load.Helm = manifest.HelmOptions{Namespace: namespace, KubeVersion: opts.KubeVersion}

@@ -87,6 +87,7 @@ In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, an
 		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(cmd, s, f, args) },
 	}
 	f.input.add(cmd)
+	f.input.addDecrypt(cmd)
 	f.cluster.add(cmd)
 	fl := cmd.Flags()
 	f.git.add(fl, "plan")

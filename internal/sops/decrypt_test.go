@@ -183,3 +183,30 @@ func TestFindIgnoresOtherSopsKeys(t *testing.T) {
 		t.Error("a SOPS file not recognised")
 	}
 }
+
+// Which values SOPS encrypts, by the file's rules (its default is
+// unencrypted_suffix _unencrypted).
+func TestShouldBeEncrypted(t *testing.T) {
+	parse := func(meta string) *Metadata {
+		docs := parseDocs(t, []byte("a: 1\nsops:\n  mac: x\n  version: 3.13.3\n"+meta))
+		return Find(docs)
+	}
+	for _, tc := range []struct {
+		meta string
+		path []string
+		want bool
+	}{
+		{"", []string{"stringData", "password"}, true},
+		{"", []string{"data", "ca_unencrypted"}, false},
+		{"  encrypted_regex: ^(data|stringData)$\n", []string{"stringData", "password"}, true},
+		{"  encrypted_regex: ^(data|stringData)$\n", []string{"metadata", "name"}, false},
+		{"  unencrypted_regex: ^(apiVersion|kind|metadata)$\n", []string{"metadata", "name"}, false},
+		{"  unencrypted_regex: ^(apiVersion|kind|metadata)$\n", []string{"data", "ca_unencrypted"}, true},
+		{"  encrypted_suffix: _secret\n", []string{"data", "db_secret"}, true},
+		{"  encrypted_suffix: _secret\n", []string{"data", "db"}, false},
+	} {
+		if got := parse(tc.meta).ShouldBeEncrypted(tc.path); got != tc.want {
+			t.Errorf("%q %v: %v, want %v", tc.meta, tc.path, got, tc.want)
+		}
+	}
+}
