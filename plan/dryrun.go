@@ -65,7 +65,7 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 // manager owns with a different value come back as conflicts (drift), then,
 // only if there were conflicts, with force, to get the object as it will be.
 func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unstructured) (Change, error) {
-	c := Change{Ref: t.ref, Source: sourceOf(t.src), Object: t.obj.Object}
+	c := Change{Ref: t.ref, Source: sourceOf(t.src), Object: t.obj.Object, Decrypted: t.src != nil && t.src.Encrypted}
 	if live != nil {
 		c.LiveResourceVersion, c.LiveGeneration = live.GetResourceVersion(), live.GetGeneration()
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 )
 
 // savedPlan is the file format of `kubeplan plan --out FILE`; see
@@ -19,8 +21,19 @@ type savedPlan struct {
 
 const savedKind = "KubeplanPlan"
 
-// Save writes p to path, readable only by its owner.
+// Save writes p to path, readable only by its owner. It refuses a plan
+// with objects decrypted from SOPS files: decrypted values never touch
+// disk.
 func Save(path string, p *Plan) error {
+	var files []string
+	for _, c := range p.Changes {
+		if c.Decrypted && !slices.Contains(files, c.Source.File) {
+			files = append(files, c.Source.File)
+		}
+	}
+	if len(files) > 0 {
+		return fmt.Errorf("not saving the plan to %s: it holds values decrypted from SOPS-encrypted files (%s), and kubeplan never writes decrypted values to disk; run kubeplan apply on the manifests instead of on a saved plan", path, strings.Join(files, ", "))
+	}
 	data, err := json.MarshalIndent(savedPlan{Kind: savedKind, Plan: p}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)
