@@ -59,6 +59,7 @@ var rules = sortedRules(
 	duplicateObject,
 	applysetLabel,
 	hpaReplicas,
+	sealedSecretScope,
 )
 
 func sortedRules(rs ...Rule) []Rule {
