@@ -31,6 +31,10 @@ type Options struct {
 	// Progress, when set, is told how many objects are planned so far, as
 	// each is (serialised; render.Progress shows it).
 	Progress func(done, total int)
+	// StrictRefs makes a dangling reference of a pod template (a Secret,
+	// ConfigMap, ServiceAccount or PVC neither the set nor the cluster
+	// has) an error instead of a warning (Plan.Warnings).
+	StrictRefs bool
 	// Pending is what a project this one depends on creates before it is
 	// applied (see PendingOf): objects of those kinds or in those
 	// namespaces cannot be dry-run yet and are planned as created after
@@ -108,6 +112,9 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 		pl.Changes = append(pl.Changes, set.prunes(targets)...)
 	}
 	sortChanges(pl.Changes)
+	if pl.Warnings, err = p.danglingRefs(ctx, targets, pl.Changes); err != nil {
+		return nil, err
+	}
 	return pl, nil
 }
 

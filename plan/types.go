@@ -142,6 +142,18 @@ type Plan struct {
 	Parent       *Parent  `json:"applyset,omitempty"`
 	Revision     string   `json:"revision,omitempty"` // source revision, when known
 	Changes      []Change `json:"changes"`
+	// Warnings are what applying the plan will not fix: pods that will
+	// not start for a reference nothing provides.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Warning is a problem the plan found that applying does not fix.
+type Warning struct {
+	// Ref is the object the warning is about.
+	Ref Ref `json:"ref"`
+	// Source is the field at fault, in the manifests.
+	Source  Source `json:"source,omitempty"`
+	Message string `json:"message"`
 }
 
 // Summary counts the changes of a plan by action.

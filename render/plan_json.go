@@ -38,6 +38,10 @@ const PlanJSONVersion = 1
 //	      "afterCRD": true,             // optional, created after its CRD, not dry-run
 //	      "owner": "Helm release shop in store" // optional, who else owns the object an update takes over
 //	    }
+//	  ],
+//	  "warnings": [                     // optional: what applying will not fix
+//	    {"ref": {...}, "source": {"file": "manifests/deployment.yaml", "line": 31, "column": 19},
+//	     "message": "pods of deployment.apps/web will not start: secret \"db-credentials\" not found"}
 //	  ]
 //	}
 //
@@ -51,6 +55,7 @@ func planJSON(w io.Writer, p *plan.Plan, _ PlanOptions) error {
 		Revision:  p.Revision,
 		ApplySet:  p.Parent,
 		Changes:   jsonChanges(p),
+		Warnings:  p.Warnings,
 	}
 	return writeJSONRaw(w, doc)
 }
@@ -82,6 +87,7 @@ type jsonPlanDoc struct {
 	Revision  string          `json:"revision,omitempty"`
 	ApplySet  *plan.Parent    `json:"applyset,omitempty"`
 	Changes   []jsonChange    `json:"changes"`
+	Warnings  []plan.Warning  `json:"warnings,omitempty"`
 }
 
 type jsonPlanSummary struct {

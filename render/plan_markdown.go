@@ -128,6 +128,16 @@ func mdHead(p *plan.Plan) string {
 	if len(risks) > 0 {
 		h += "\n> [!CAUTION]\n> Applying " + joinAnd(risks) + ".\n"
 	}
+	if len(p.Warnings) > 0 {
+		h += "\n> [!WARNING]\n"
+		for _, w := range p.Warnings {
+			line := mdText(w.Message)
+			if s := w.Source.String(); s != "" {
+				line += " (" + mdCode(s, false) + ")"
+			}
+			h += "> - " + line + "\n"
+		}
+	}
 	return h
 }
 

@@ -84,6 +84,7 @@ func planText(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 		}
 	}
 	t.drift(p, cs)
+	t.warnings(p.Warnings)
 	t.blank()
 	if !p.HasChanges() {
 		t.b.WriteString("No changes. The cluster matches the manifests.\n")
@@ -184,5 +185,20 @@ func (t *textPlan) drift(p *plan.Plan, cs []plan.Change) {
 			}
 			fmt.Fprintf(&t.b, "; git says %s\n", printable(d.Want))
 		}
+	}
+}
+
+// warnings lists what applying will not fix, each with its position.
+func (t *textPlan) warnings(ws []plan.Warning) {
+	if len(ws) == 0 {
+		return
+	}
+	t.blank()
+	for _, w := range ws {
+		line := t.paint(ansiYellow, "Warning:") + " " + w.Message
+		if s := w.Source.String(); s != "" {
+			line += " (" + s + ")"
+		}
+		t.b.WriteString(line + "\n")
 	}
 }

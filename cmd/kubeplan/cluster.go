@@ -17,6 +17,7 @@ type clusterFlags struct {
 	fieldManager    string
 	adopt           bool
 	otherNamespaces bool
+	strictRefs      bool
 	concurrency     int
 	showDefaults    bool
 }
@@ -29,6 +30,7 @@ func (f *clusterFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.fieldManager, "field-manager", "kubeplan", "server-side apply field manager")
 	fl.BoolVar(&f.adopt, "adopt", false, "take over what others own: an ApplySet made by kubectl (its members become prunable), and objects of another ApplySet, a Helm release, Flux or Argo CD")
 	fl.BoolVar(&f.otherNamespaces, "allow-other-namespaces", false, "allow objects that name a namespace other than -n (by default an error)")
+	fl.BoolVar(&f.strictRefs, "strict-refs", false, "make a pod template's reference to a Secret, ConfigMap, ServiceAccount or PVC that neither the manifests nor the cluster has an error (by default a warning)")
 	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
 	fl.BoolVar(&f.showDefaults, "show-defaults", false, "show a created object as the server would store it, defaults included (default: as written)")
 }
@@ -61,7 +63,7 @@ func (f *clusterFlags) lintNamespace(c *kube.Client) string {
 
 func (f *clusterFlags) planOptions(c *kube.Client, as *applyset.Parent, revision string, progress func(done, total int)) plan.Options {
 	return plan.Options{Namespace: c.Namespace, FieldManager: f.fieldManager, ApplySet: as, Adopt: f.adopt,
-		Concurrency: f.concurrency, AllowOtherNamespaces: f.otherNamespaces, Revision: revision, ShowDefaults: f.showDefaults,
+		Concurrency: f.concurrency, AllowOtherNamespaces: f.otherNamespaces, StrictRefs: f.strictRefs, Revision: revision, ShowDefaults: f.showDefaults,
 		Progress: progress}
 }
 
