@@ -76,7 +76,7 @@ func TestRefs(t *testing.T) {
 func TestProvides(t *testing.T) {
 	for _, tc := range []struct {
 		group, kind, doc string
-		want            Key
+		want             Key
 	}{
 		{"", "Secret", "metadata: {name: db}", Key{Secret, "shop", "db"}},
 		{"", "ConfigMap", "metadata: {name: cfg, namespace: other}", Key{ConfigMap, "other", "cfg"}},
