@@ -116,7 +116,7 @@ func TestAPIVersions(t *testing.T) {
 	expect(t, lintSrc(t, src, Options{}),
 		"1:13 removed-api extensions/v1beta1 Deployment was removed in Kubernetes 1.16; use apps/v1 Deployment",
 		"5:13 unknown-api Kubernetes 1.37 does not serve apps/v1beta9 Deployment; Deployment is served as apps/v1",
-		"9:13 unknown-api did you mean kind Deployment?",
+		"10:7 unknown-api did you mean kind Deployment?",
 	)
 }
 
