@@ -88,6 +88,7 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		rep.Findings = append(rep.Findings, applySettings(crdFindings, nil, opts.Rules)...)
 		Sort(rep.Findings)
 	}
+	rep.Findings = Dedupe(rep.Findings)
 	return rep, objs, nil
 }
 

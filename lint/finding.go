@@ -109,3 +109,34 @@ func Sort(fs []Finding) {
 		return a.Message < b.Message
 	})
 }
+
+// placeKey is what makes two findings the same report: one rule saying one
+// thing at one file:line:col.
+type placeKey struct {
+	file      string
+	line, col int
+	rule, msg string
+}
+
+func keyOf(f Finding) placeKey { return placeKey{f.File, f.Line, f.Col, f.Rule, f.Message} }
+
+// Dedupe keeps the first of findings made at the same file:line:col by the
+// same rule, in order. A file several kustomizations or projects read (a
+// base's Secret that three overlays build into three namespaces) yields one
+// finding per build, differing only in the object they name; it is one
+// thing to fix, reported once. Two different messages of one rule at one
+// place (two required fields missing from one mapping) are two problems
+// and both are kept.
+func Dedupe(fs []Finding) []Finding {
+	seen := make(map[placeKey]bool, len(fs))
+	out := fs[:0]
+	for _, f := range fs {
+		k := keyOf(f)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}
