@@ -24,9 +24,9 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 // with their own name prefix: the base's Secret and custom resource become
 // three objects each, named differently, all from one place in one file.
 var overlaysOfOneBase = map[string]string{
-	"base/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- secret.yaml\n- widget.yaml\n",
-	"base/secret.yaml":        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\nstringData:\n  password: hunter2\n",
-	"base/widget.yaml":        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n",
+	"base/kustomization.yaml":           "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- secret.yaml\n- widget.yaml\n",
+	"base/secret.yaml":                  "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\nstringData:\n  password: hunter2\n",
+	"base/widget.yaml":                  "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n",
 	"overlays/dev/kustomization.yaml":   "namespace: dev\nnamePrefix: dev-\nresources:\n- ../../base\n",
 	"overlays/stage/kustomization.yaml": "namespace: stage\nnamePrefix: stage-\nresources:\n- ../../base\n",
 	"overlays/prod/kustomization.yaml":  "namespace: prod\nnamePrefix: prod-\nresources:\n- ../../base\n",
