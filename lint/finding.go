@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"sort"
+
+	"github.com/kubeplan/kubeplan/manifest"
 )
 
 // Severity grades a Finding. The zero value is Info.
@@ -139,4 +141,17 @@ func Dedupe(fs []Finding) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// problemSeverity grades a loading problem: an error unless it is marked a
+// warning (a deprecated kustomize field) or an info (a tool's
+// configuration file, skipped).
+func problemSeverity(p *manifest.Problem) Severity {
+	switch {
+	case p.Info:
+		return Info
+	case p.Warning:
+		return Warning
+	}
+	return Error
 }

@@ -45,6 +45,7 @@ func expect(t *testing.T, rep Report, want ...string) {
 		prefix := parts[0] + " " + parts[1] + " "
 		rest := strings.TrimPrefix(got[i], "error ")
 		rest = strings.TrimPrefix(rest, "warning ")
+		rest = strings.TrimPrefix(rest, "info ")
 		if !strings.HasPrefix(rest, prefix) || !strings.Contains(rest, parts[2]) {
 			t.Errorf("finding %d = %q, want %q", i, got[i], w)
 		}

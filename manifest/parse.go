@@ -127,8 +127,8 @@ func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
 	if !hasKind && !hasAPI {
 		return nil, d.problems // some other YAML file: a values file, a workflow, ...
 	}
-	if av, _ := content["apiVersion"].(string); toolConfig(av) {
-		return nil, d.problems // a tool's configuration (kustomize, skaffold, kind...), never sent to a cluster
+	if av, _ := content["apiVersion"].(string); toolConfig(av, content["kind"]) != "" {
+		return nil, append(d.problems, toolConfigProblem(file, content, root, lines, toolConfig(av, content["kind"]))) // never sent to a cluster
 	}
 	o := &Object{File: file, Doc: doc, Content: content, root: root, lines: lines}
 	probs := d.problems
@@ -150,8 +150,8 @@ func fastObjects(file string, doc int, c chunk, content map[string]any) (objs []
 	if !hasKind && !hasAPI {
 		return nil, nil, true // some other YAML file: a values file, a workflow, ...
 	}
-	if av, _ := content["apiVersion"].(string); toolConfig(av) {
-		return nil, nil, true
+	if av, _ := content["apiVersion"].(string); toolConfig(av, content["kind"]) != "" {
+		return nil, nil, false // a tool's configuration: the full path reports it at its kind
 	}
 	if k, _ := content["kind"].(string); strings.HasSuffix(k, "List") {
 		if _, isList := content["items"]; isList {
