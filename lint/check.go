@@ -57,6 +57,11 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 			crdFindings = append(crdFindings, problemFinding(p))
 		}
 	}
+	var listed *objectList
+	if opts.ListObjects {
+		listed = &objectList{}
+		opts.Loaded = listed.wrap(opts.Loaded)
+	}
 	var rep Report
 	var objs []*manifest.Object
 	if in.KeepObjects {
@@ -89,6 +94,9 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		Sort(rep.Findings)
 	}
 	rep.Findings = Dedupe(rep.Findings)
+	if listed != nil {
+		rep.Linted = listed.list()
+	}
 	return rep, objs, nil
 }
 

@@ -81,6 +81,11 @@ func TestDedupe(t *testing.T) {
 			t.Errorf("finding %d = %+v, want %+v", i, got[i], want[i])
 		}
 	}
+	// the least namespace and name is kept, wherever it comes
+	got = Dedupe([]Finding{other, req1, secret})
+	if len(got) != 2 || got[0] != secret || got[1] != req1 {
+		t.Errorf("got %+v, want the dev Secret's finding first", got)
+	}
 }
 
 // TestCheckDedupes: Check, the one entry point, never reports one rule
@@ -108,5 +113,52 @@ func TestCheckDedupes(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d plaintext-secret findings, want 1: %+v", n, rep.Findings)
+	}
+}
+
+// TestLintedObjects: with ListObjects, Check lists every object linted,
+// streamed or kept, one per document (a base three overlays build is one,
+// named as its deduplicated findings name it); without, nothing.
+func TestLintedObjects(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"plain/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {name: b}\n"}
+	for k, v := range overlaysOfOneBase {
+		files["repo/"+k] = v
+	}
+	writeTree(t, dir, files)
+	plain := filepath.Join(dir, "plain")
+	for _, keep := range []bool{false, true} {
+		rep, _, err := Check(Input{Paths: []string{plain}, KeepObjects: keep}, Options{ListObjects: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []ObjectRef{
+			{File: filepath.Join(plain, "a.yaml"), Line: 1, Object: "configmap/a"},
+			{File: filepath.Join(plain, "a.yaml"), Line: 5, Object: "serviceaccount/b"},
+		}
+		if len(rep.Linted) != len(want) || rep.Linted[0] != want[0] || rep.Linted[1] != want[1] {
+			t.Errorf("keep=%v: linted %+v, want %+v", keep, rep.Linted, want)
+		}
+	}
+	rep, _, err := Check(Input{Paths: []string{plain}}, Options{})
+	if err != nil || rep.Linted != nil {
+		t.Errorf("listed without ListObjects: %+v %v", rep.Linted, err)
+	}
+
+	rep, _, err = Check(Input{Paths: []string{filepath.Join(dir, "repo")}}, Options{ListObjects: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range rep.Linted {
+		got = append(got, filepath.Base(o.File)+":"+itoa(o.Line)+" "+o.Object+" in "+o.Namespace)
+	}
+	if len(got) != 2 || got[0] != "secret.yaml:1 secret/dev-app in dev" || got[1] != "widget.yaml:1 widget.example.com/dev-w in dev" {
+		t.Errorf("linted %q, want the base's Secret and Widget once, as dev builds them", got)
+	}
+	for _, f := range rep.Findings {
+		if f.Namespace != "dev" {
+			t.Errorf("finding names %s in %s, not the listed object", f.Object, f.Namespace)
+		}
 	}
 }

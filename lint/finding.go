@@ -78,6 +78,9 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 	Files    int       `json:"files"`
 	Objects  int       `json:"objects"`
+	// Linted lists the objects linted, one per document, sorted by file
+	// and line; only with Options.ListObjects.
+	Linted []ObjectRef `json:"-"`
 }
 
 // Count returns how many findings have the given severity.
@@ -122,25 +125,41 @@ type placeKey struct {
 
 func keyOf(f Finding) placeKey { return placeKey{f.File, f.Line, f.Col, f.Rule, f.Message} }
 
-// Dedupe keeps the first of findings made at the same file:line:col by the
-// same rule, in order. A file several kustomizations or projects read (a
-// base's Secret that three overlays build into three namespaces) yields one
-// finding per build, differing only in the object they name; it is one
-// thing to fix, reported once. Two different messages of one rule at one
-// place (two required fields missing from one mapping) are two problems
-// and both are kept.
+// Dedupe keeps one of findings made at the same file:line:col by the same
+// rule with the same message, in order. A file several kustomizations or
+// projects read (a base's Secret that three overlays build into three
+// namespaces) yields one finding per build, differing only in the object
+// they name; it is one thing to fix, reported once, naming the object of
+// the least namespace and name (as the report's Linted list does). Two
+// different messages of one rule at one place (two required fields
+// missing from one mapping) are two problems and both are kept.
 func Dedupe(fs []Finding) []Finding {
-	seen := make(map[placeKey]bool, len(fs))
+	var d dedupe
 	out := fs[:0]
 	for _, f := range fs {
-		k := keyOf(f)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, f)
+		d.add(&out, f)
 	}
 	return out
+}
+
+// dedupe remembers where each place's finding is in a slice being built.
+type dedupe struct{ at map[placeKey]int }
+
+// add appends f to *out, or keeps it in place of the finding already there
+// for its place when f names a lesser object.
+func (d *dedupe) add(out *[]Finding, f Finding) {
+	if d.at == nil {
+		d.at = map[placeKey]int{}
+	}
+	k := keyOf(f)
+	if i, ok := d.at[k]; ok {
+		if g := (*out)[i]; lessLabel(f.Namespace, f.Object, g.Namespace, g.Object) {
+			(*out)[i] = f
+		}
+		return
+	}
+	d.at[k] = len(*out)
+	*out = append(*out, f)
 }
 
 // problemSeverity grades a loading problem: an error unless it is marked a
