@@ -48,16 +48,18 @@ func (l *linter) checkAPI(o *manifest.Object) (apiVerdict, []Finding) {
 		return apiCustom, nil
 	}
 	// A Kubernetes group, but not this version or kind. When the version
-	// is served and only the kind is not, the kind is what to fix.
+	// is served and the kind is served by none, the kind is what to fix
+	// (a typo); else the apiVersion.
+	alts := l.index.ByKind(kv, k)
 	at := "apiVersion"
-	if l.index.ServesGroupVersion(kv, g, v) {
+	if len(alts) == 0 && l.index.ServesGroupVersion(kv, g, v) {
 		at = "kind"
 	}
 	msg := fmt.Sprintf("Kubernetes %s does not serve %s %s", kv, o.APIVersion, k)
 	if in := l.index.ServedIn(g, v, k); len(in) > 0 {
 		msg += fmt.Sprintf(" (it is served by %s)", strings.Join(in, ", "))
 	}
-	if alts := l.index.ByKind(kv, k); len(alts) > 0 {
+	if len(alts) > 0 {
 		msg += fmt.Sprintf("; %s is served as %s", k, gvString(alts[0].Group, alts[0].Version))
 	} else if hasLC && lc.Introduced != "" && !versionLE(lc.Introduced, kv) {
 		msg += fmt.Sprintf("; it is introduced in %s", lc.Introduced)

@@ -61,16 +61,19 @@ func TestReplacementHints(t *testing.T) {
 }
 
 // TestUnknownAPIIsForWhatWasNeverServed: a made-up version is reported at
-// the apiVersion, a kind typo at the kind, and neither is a removed API.
+// the apiVersion, a kind typo at the kind, and none is a removed API.
 func TestUnknownAPIIsForWhatWasNeverServed(t *testing.T) {
 	src := "apiVersion: apps/v1\nkind: Deployement\nmetadata: {name: a}\n---\n" +
 		"apiVersion: apps/v7\nkind: Deployment\nmetadata: {name: b}\n---\n" +
-		"apiVersion: policy/v1\nkind: PodSecurityPolicy\nmetadata: {name: c}\n"
+		"apiVersion: policy/v1\nkind: PodSecurityPolicy\nmetadata: {name: c}\n---\n" +
+		"apiVersion: apps/v1\nkind: CronJob\nmetadata: {name: d}\n"
 	rep := lintSrc(t, src, Options{})
 	expect(t, rep,
 		"2:7 unknown-api Kubernetes 1.37 does not serve apps/v1 Deployement; did you mean kind Deployment?",
 		"5:13 unknown-api Kubernetes 1.37 does not serve apps/v7 Deployment; Deployment is served as apps/v1",
 		"10:7 unknown-api Kubernetes 1.37 does not serve policy/v1 PodSecurityPolicy",
+		// a kind served in another group: the apiVersion is what to fix
+		"13:13 unknown-api Kubernetes 1.37 does not serve apps/v1 CronJob; CronJob is served as batch/v1",
 	)
 	for _, f := range rep.Findings {
 		if f.Rule != "unknown-api" || f.Severity != Error {
