@@ -127,8 +127,8 @@ func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
 	if !hasKind && !hasAPI {
 		return nil, d.problems // some other YAML file: a values file, a workflow, ...
 	}
-	if av, _ := content["apiVersion"].(string); toolConfig(av, content["kind"]) != "" {
-		return nil, append(d.problems, toolConfigProblem(file, content, root, lines, toolConfig(av, content["kind"]))) // never sent to a cluster
+	if tool := toolConfig(content); tool != "" {
+		return nil, append(d.problems, toolConfigProblem(file, content, root, lines, tool)) // never sent to a cluster
 	}
 	o := &Object{File: file, Doc: doc, Content: content, root: root, lines: lines}
 	probs := d.problems
@@ -150,7 +150,7 @@ func fastObjects(file string, doc int, c chunk, content map[string]any) (objs []
 	if !hasKind && !hasAPI {
 		return nil, nil, true // some other YAML file: a values file, a workflow, ...
 	}
-	if av, _ := content["apiVersion"].(string); toolConfig(av, content["kind"]) != "" {
+	if toolConfig(content) != "" {
 		return nil, nil, false // a tool's configuration: the full path reports it at its kind
 	}
 	if k, _ := content["kind"].(string); strings.HasSuffix(k, "List") {

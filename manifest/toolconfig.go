@@ -69,15 +69,30 @@ func toolGroup(apiVersion string) string {
 	return toolGroups[group]
 }
 
-// toolConfig says what tool's configuration a document of apiVersion and
-// kind is ("kind's cluster configuration"), or "" for what may be a
-// Kubernetes object.
-func toolConfig(apiVersion string, kind any) string {
-	if t := toolGroup(apiVersion); t != "" {
+// functionAnnotations mark a KRM function's configuration (a kustomize
+// generator or transformer, a kpt function) in any group.
+var functionAnnotations = []string{"config.kubernetes.io/function", "config.k8s.io/function"}
+
+// toolConfig says what tool's configuration a document is ("kind's cluster
+// configuration"), from its apiVersion and kind, or a KRM function's
+// annotation; "" for what may be a Kubernetes object.
+func toolConfig(content map[string]any) string {
+	av, _ := content["apiVersion"].(string)
+	if t := toolGroup(av); t != "" {
 		return t
 	}
-	k, _ := kind.(string)
-	return toolKinds[[2]string{apiVersion, k}]
+	k, _ := content["kind"].(string)
+	if t := toolKinds[[2]string{av, k}]; t != "" {
+		return t
+	}
+	meta, _ := content["metadata"].(map[string]any)
+	annotations, _ := meta["annotations"].(map[string]any)
+	for _, a := range functionAnnotations {
+		if _, ok := annotations[a]; ok {
+			return "a KRM function's configuration (kustomize, kpt)"
+		}
+	}
+	return ""
 }
 
 // toolConfigProblem is the info Problem of a tool's configuration

@@ -98,6 +98,16 @@ deploy:
 	{"component.yaml", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- path: patch.yaml\n", []Pos{{2, 7}}},
 	{"transformer.yaml", "apiVersion: builtin\nkind: PrefixSuffixTransformer\nmetadata:\n  name: prefix\nprefix: dev-\nfieldSpecs:\n- path: metadata/name\n", []Pos{{2, 7}}},
 	{"fn-config.yaml", "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabels\nmetadata:\n  name: labels\nlabels:\n  app: web\n", []Pos{{2, 7}}},
+	{"inflator.yaml", `apiVersion: team.example.com/v1
+kind: ChartInflator
+metadata:
+  name: notimportantname
+  annotations:
+    config.kubernetes.io/function: |
+      exec:
+        path: ./plugins/chart-inflator
+chartName: minecraft
+`, []Pos{{2, 7}}},
 	{"Kptfile", "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\ninfo:\n  description: web app\n", []Pos{{2, 7}}},
 	{"k3d.yaml", "apiVersion: k3d.io/v1alpha5\nkind: Simple\nmetadata:\n  name: dev\nservers: 1\nagents: 2\n", []Pos{{2, 7}}},
 	{"talos.yaml", "apiVersion: v1alpha1\nkind: ExtensionServiceConfig\nname: nut-client\nconfigFiles:\n- content: MONITOR upsmonHost 1 remote username password\n  mountPath: /usr/local/etc/nut/upsmon.conf\n", []Pos{{2, 7}}},
@@ -121,7 +131,9 @@ func TestToolConfigsAreNotObjects(t *testing.T) {
 				t.Errorf("%s: problem %d = %+v, want an info %s at %v", c.name, i, p, RuleToolConfig, c.want[i])
 			}
 		}
-		if MayHoldObject([]byte(c.data)) {
+		// a function's configuration is known by its annotation, which the
+		// cheap sniff does not parse: it leaves that to the parser
+		if c.name != "inflator.yaml" && MayHoldObject([]byte(c.data)) {
 			t.Errorf("%s: may hold an object", c.name)
 		}
 	}
