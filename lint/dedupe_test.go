@@ -72,7 +72,7 @@ func TestDedupe(t *testing.T) {
 	otherRule := secret
 	otherRule.Rule = "invalid-meta"
 	got := Dedupe([]Finding{secret, req1, other, req2, otherRule, req1})
-	want := []Finding{secret, req1, req2, otherRule}
+	want := []Finding{otherRule, secret, req1, req2} // sorted: file, line, column, rule, message
 	if len(got) != len(want) {
 		t.Fatalf("got %d findings, want %d: %+v", len(got), len(want), got)
 	}
@@ -84,7 +84,15 @@ func TestDedupe(t *testing.T) {
 	// the least namespace and name is kept, wherever it comes
 	got = Dedupe([]Finding{other, req1, secret})
 	if len(got) != 2 || got[0] != secret || got[1] != req1 {
-		t.Errorf("got %+v, want the dev Secret's finding first", got)
+		t.Errorf("got %+v, want the dev Secret's finding, then the Service's", got)
+	}
+	var d dedupe
+	var built []Finding
+	for _, f := range []Finding{other, req1, secret, req1} {
+		d.add(&built, f)
+	}
+	if len(built) != 2 || built[0] != secret || built[1] != req1 {
+		t.Errorf("dedupe.add built %+v, want the dev Secret's finding in the place of the prod one", built)
 	}
 }
 

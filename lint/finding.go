@@ -125,24 +125,32 @@ type placeKey struct {
 
 func keyOf(f Finding) placeKey { return placeKey{f.File, f.Line, f.Col, f.Rule, f.Message} }
 
-// Dedupe keeps one of findings made at the same file:line:col by the same
-// rule with the same message, in order. A file several kustomizations or
-// projects read (a base's Secret that three overlays build into three
-// namespaces) yields one finding per build, differing only in the object
-// they name; it is one thing to fix, reported once, naming the object of
-// the least namespace and name (as the report's Linted list does). Two
-// different messages of one rule at one place (two required fields
-// missing from one mapping) are two problems and both are kept.
+// Dedupe sorts findings (Sort) and keeps one of those made at the same
+// file:line:col by the same rule with the same message. A file several
+// kustomizations or projects read (a base's Secret that three overlays
+// build into three namespaces) yields one finding per build, differing
+// only in the object they name; it is one thing to fix, reported once,
+// naming the object of the least namespace and name (as the report's
+// Linted list does). Two different messages of one rule at one place (two
+// required fields missing from one mapping) are two problems and both are
+// kept. Sorted, repeats are neighbours: no memory beyond fs is needed.
 func Dedupe(fs []Finding) []Finding {
-	var d dedupe
+	Sort(fs)
 	out := fs[:0]
 	for _, f := range fs {
-		d.add(&out, f)
+		if n := len(out); n > 0 && keyOf(out[n-1]) == keyOf(f) {
+			if g := out[n-1]; lessLabel(f.Namespace, f.Object, g.Namespace, g.Object) {
+				out[n-1] = f
+			}
+			continue
+		}
+		out = append(out, f)
 	}
 	return out
 }
 
-// dedupe remembers where each place's finding is in a slice being built.
+// dedupe remembers where each place's finding is in a slice being built
+// from several reports (runGroups), so repeats never pile up.
 type dedupe struct{ at map[placeKey]int }
 
 // add appends f to *out, or keeps it in place of the finding already there
