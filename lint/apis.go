@@ -47,30 +47,77 @@ func (l *linter) checkAPI(o *manifest.Object) (apiVerdict, []Finding) {
 	if !l.index.KnownGroup(g) {
 		return apiCustom, nil
 	}
-	// A Kubernetes group, but not this version or kind.
+	// A Kubernetes group, but not this version or kind. When the version
+	// is served and the kind is served by none, the kind is what to fix
+	// (a typo); else the apiVersion.
+	alts := l.index.ByKind(kv, k)
+	at := "apiVersion"
+	if len(alts) == 0 && l.index.ServesGroupVersion(kv, g, v) {
+		at = "kind"
+	}
 	msg := fmt.Sprintf("Kubernetes %s does not serve %s %s", kv, o.APIVersion, k)
 	if in := l.index.ServedIn(g, v, k); len(in) > 0 {
 		msg += fmt.Sprintf(" (it is served by %s)", strings.Join(in, ", "))
 	}
-	if alts := l.index.ByKind(kv, k); len(alts) > 0 {
+	if len(alts) > 0 {
 		msg += fmt.Sprintf("; %s is served as %s", k, gvString(alts[0].Group, alts[0].Version))
 	} else if hasLC && lc.Introduced != "" && !versionLE(lc.Introduced, kv) {
 		msg += fmt.Sprintf("; it is introduced in %s", lc.Introduced)
 	} else if s := l.closeKind(k); s != "" {
 		msg += fmt.Sprintf("; did you mean kind %s?", s)
 	}
-	return apiRejected, []Finding{objectFinding(o, []string{"apiVersion"}, Error, "unknown-api", msg)}
+	return apiRejected, []Finding{objectFinding(o, []string{at}, Error, "unknown-api", msg)}
 }
 
-// replacement names what to use instead of a lifecycle-ended API.
+// replacement names what to use instead of a lifecycle-ended API, served
+// by kv: the recorded replacement, followed while it is itself removed, or
+// else the kind as kv serves it, in the same group first. A List kind is
+// never named. A replacement that is not an API (Pod Security Admission
+// for PodSecurityPolicy) is named as it is.
 func (l *linter) replacement(lc schemas.Lifecycle, kv string) string {
-	if lc.Replacement != "" {
-		return lc.Replacement
+	seen := map[string]bool{}
+	for r := lc.Replacement; r != "" && !seen[r]; {
+		seen[r] = true
+		g, v, k, ok := parseReplacement(r)
+		if !ok {
+			return r
+		}
+		if _, served := l.index.Served(kv, g, v, k); served && !strings.HasSuffix(k, "List") {
+			return r
+		}
+		next, has := l.index.Lifecycle(g, v, k)
+		if !has {
+			break
+		}
+		r = next.Replacement
 	}
+	var best *schemas.APIResource
 	for _, r := range l.index.ByKind(kv, lc.Kind) {
-		return gvString(r.Group, r.Version) + " " + r.Kind
+		if best == nil || (r.Group == lc.Group && best.Group != lc.Group) {
+			best = &r
+		}
 	}
-	return ""
+	if best == nil {
+		return ""
+	}
+	return gvString(best.Group, best.Version) + " " + best.Kind
+}
+
+// parseReplacement reads "group/version Kind" (core: "v1 Kind"); ok is
+// false for anything else.
+func parseReplacement(r string) (group, version, kind string, ok bool) {
+	gv, kind, found := strings.Cut(r, " ")
+	if !found || kind == "" || strings.ContainsAny(kind, " ()") {
+		return "", "", "", false
+	}
+	group, version, found = strings.Cut(gv, "/")
+	if !found {
+		group, version = "", gv
+	}
+	if len(version) < 2 || version[0] != 'v' || version[1] < '0' || version[1] > '9' {
+		return "", "", "", false
+	}
+	return group, version, kind, true
 }
 
 func (l *linter) closeKind(k string) string {

@@ -57,6 +57,11 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 			crdFindings = append(crdFindings, problemFinding(p))
 		}
 	}
+	var listed *objectList
+	if opts.ListObjects {
+		listed = &objectList{}
+		opts.Loaded = listed.wrap(opts.Loaded)
+	}
 	var rep Report
 	var objs []*manifest.Object
 	if in.KeepObjects {
@@ -87,6 +92,10 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	if len(crdFindings) > 0 {
 		rep.Findings = append(rep.Findings, applySettings(crdFindings, nil, opts.Rules)...)
 		Sort(rep.Findings)
+	}
+	rep.Findings = Dedupe(rep.Findings)
+	if listed != nil {
+		rep.Linted = listed.list()
 	}
 	return rep, objs, nil
 }

@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"sort"
+
+	"github.com/kubeplan/kubeplan/manifest"
 )
 
 // Severity grades a Finding. The zero value is Info.
@@ -76,6 +78,9 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 	Files    int       `json:"files"`
 	Objects  int       `json:"objects"`
+	// Linted lists the objects linted, one per document, sorted by file
+	// and line; only with Options.ListObjects.
+	Linted []ObjectRef `json:"-"`
 }
 
 // Count returns how many findings have the given severity.
@@ -108,4 +113,72 @@ func Sort(fs []Finding) {
 		}
 		return a.Message < b.Message
 	})
+}
+
+// placeKey is what makes two findings the same report: one rule saying one
+// thing at one file:line:col.
+type placeKey struct {
+	file      string
+	line, col int
+	rule, msg string
+}
+
+func keyOf(f Finding) placeKey { return placeKey{f.File, f.Line, f.Col, f.Rule, f.Message} }
+
+// Dedupe sorts findings (Sort) and keeps one of those made at the same
+// file:line:col by the same rule with the same message. A file several
+// kustomizations or projects read (a base's Secret that three overlays
+// build into three namespaces) yields one finding per build, differing
+// only in the object they name; it is one thing to fix, reported once,
+// naming the object of the least namespace and name (as the report's
+// Linted list does). Two different messages of one rule at one place (two
+// required fields missing from one mapping) are two problems and both are
+// kept. Sorted, repeats are neighbours: no memory beyond fs is needed.
+func Dedupe(fs []Finding) []Finding {
+	Sort(fs)
+	out := fs[:0]
+	for _, f := range fs {
+		if n := len(out); n > 0 && keyOf(out[n-1]) == keyOf(f) {
+			if g := out[n-1]; lessLabel(f.Namespace, f.Object, g.Namespace, g.Object) {
+				out[n-1] = f
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// dedupe remembers where each place's finding is in a slice being built
+// from several reports (runGroups), so repeats never pile up.
+type dedupe struct{ at map[placeKey]int }
+
+// add appends f to *out, or keeps it in place of the finding already there
+// for its place when f names a lesser object.
+func (d *dedupe) add(out *[]Finding, f Finding) {
+	if d.at == nil {
+		d.at = map[placeKey]int{}
+	}
+	k := keyOf(f)
+	if i, ok := d.at[k]; ok {
+		if g := (*out)[i]; lessLabel(f.Namespace, f.Object, g.Namespace, g.Object) {
+			(*out)[i] = f
+		}
+		return
+	}
+	d.at[k] = len(*out)
+	*out = append(*out, f)
+}
+
+// problemSeverity grades a loading problem: an error unless it is marked a
+// warning (a deprecated kustomize field) or an info (a tool's
+// configuration file, skipped).
+func problemSeverity(p *manifest.Problem) Severity {
+	switch {
+	case p.Info:
+		return Info
+	case p.Warning:
+		return Warning
+	}
+	return Error
 }

@@ -166,9 +166,7 @@ func objectFinding(o *manifest.Object, path []string, sev Severity, rule, msg st
 
 func problemFinding(p *manifest.Problem) Finding {
 	f := Finding{File: p.File, Line: p.Line, Col: p.Col, Severity: Error, Rule: p.Rule, Message: p.Message}
-	if p.Warning {
-		f.Severity = Warning
-	}
+	f.Severity = problemSeverity(p)
 	if p.End.Line > 0 {
 		f.EndLine, f.EndCol = p.End.Line, p.End.Col
 	}

@@ -45,6 +45,7 @@ func expect(t *testing.T, rep Report, want ...string) {
 		prefix := parts[0] + " " + parts[1] + " "
 		rest := strings.TrimPrefix(got[i], "error ")
 		rest = strings.TrimPrefix(rest, "warning ")
+		rest = strings.TrimPrefix(rest, "info ")
 		if !strings.HasPrefix(rest, prefix) || !strings.Contains(rest, parts[2]) {
 			t.Errorf("finding %d = %q, want %q", i, got[i], w)
 		}
@@ -116,7 +117,7 @@ func TestAPIVersions(t *testing.T) {
 	expect(t, lintSrc(t, src, Options{}),
 		"1:13 removed-api extensions/v1beta1 Deployment was removed in Kubernetes 1.16; use apps/v1 Deployment",
 		"5:13 unknown-api Kubernetes 1.37 does not serve apps/v1beta9 Deployment; Deployment is served as apps/v1",
-		"9:13 unknown-api did you mean kind Deployment?",
+		"10:7 unknown-api did you mean kind Deployment?",
 	)
 }
 

@@ -30,6 +30,9 @@ type Options struct {
 	// before any finding is reported (GitHub mode masks the Secret values
 	// in them). It may be called from several goroutines at once.
 	Loaded func([]*manifest.Object)
+	// ListObjects asks Check for Report.Linted, the list of the objects
+	// linted (file, line, name), for views of every object (JUnit).
+	ListObjects bool
 }
 
 // RuleSetting is what a config file says about one rule.

@@ -161,7 +161,7 @@ func runGroups(gs []group, opts Options) (Report, error) {
 		opts.CRDs = append(opts.CRDs[:len(opts.CRDs):len(opts.CRDs)], shared...)
 	}
 	var rep Report
-	seen := map[Finding]bool{}
+	var seen dedupe // by place, not by object: overlays name a base's object each their way
 	keys := make([][]identity, len(gs))
 	for i, g := range gs {
 		r, ids, err := runSourcesKeys(srcs[i], g.options(opts))
@@ -172,10 +172,7 @@ func runGroups(gs []group, opts Options) (Report, error) {
 		rep.Files += r.Files
 		rep.Objects += r.Objects
 		for _, f := range r.Findings {
-			if !seen[f] {
-				seen[f] = true
-				rep.Findings = append(rep.Findings, f)
-			}
+			seen.add(&rep.Findings, f)
 		}
 	}
 	cross, err := crossDuplicates(gs, srcs, keys, opts)

@@ -24,6 +24,7 @@ var checks = []RuleInfo{
 	{ID: "invalid-yaml", Severity: Error, Description: "the file is not valid UTF-8 YAML or JSON (syntax, tabs, binary data, alias bombs, oversized documents)"},
 	{ID: "duplicate-key", Severity: Error, Description: "a mapping sets the same key twice; YAML keeps only one of them"},
 	{ID: "not-an-object", Severity: Error, Description: "a document is a list or a scalar where a Kubernetes object was expected"},
+	{ID: manifest.RuleToolConfig, Severity: Info, Description: "a tool's configuration that looks like an object (kubeconfig, kind, kubeadm, kubelet, skaffold, kustomize, kpt, k3d, Talos, audit Policy, EncryptionConfiguration, ...): recognised by apiVersion and kind, not linted, never applied"},
 	{ID: "schema", Severity: Error, Description: "the object does not match its Kubernetes schema (wrong types, unknown fields, missing required fields)"},
 	{ID: "unknown-api", Severity: Error, Description: "the Kubernetes version does not serve this apiVersion/kind; names what it serves instead"},
 	{ID: "removed-api", Severity: Error, Description: "the apiVersion was removed from Kubernetes; names its replacement"},

@@ -142,7 +142,7 @@ func TestLoadKustomizationFileBuildsDir(t *testing.T) {
 		t.Fatalf("kustomization file: %v %+v", err, res)
 	}
 	objs, probs := Parse("component.yaml", []byte("apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"))
-	if len(objs) != 0 || len(probs) != 0 {
-		t.Errorf("kustomize component reported as an object: %v %v", objs, probs)
+	if len(objs) != 0 || len(probs) != 1 || probs[0].Rule != RuleToolConfig || !probs[0].Info {
+		t.Errorf("kustomize component: want no object and one info %s, got %v %v", RuleToolConfig, objs, probs)
 	}
 }

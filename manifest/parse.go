@@ -132,8 +132,8 @@ func objectsOfNode(file string, doc int, lines *lineMap, n *yaml.Node) ([]*Objec
 	if !hasKind && !hasAPI {
 		return nil, d.problems // some other YAML file: a values file, a workflow, ...
 	}
-	if av, _ := content["apiVersion"].(string); toolConfig(av) {
-		return nil, d.problems // a tool's configuration (kustomize, skaffold, kind...), never sent to a cluster
+	if tool := toolConfig(content); tool != "" {
+		return nil, append(d.problems, toolConfigProblem(file, content, root, lines, tool)) // never sent to a cluster
 	}
 	o := &Object{File: file, Doc: doc, Content: content, root: root, lines: lines}
 	probs := d.problems
@@ -155,8 +155,8 @@ func fastObjects(file string, doc int, c chunk, content map[string]any) (objs []
 	if !hasKind && !hasAPI {
 		return nil, nil, true // some other YAML file: a values file, a workflow, ...
 	}
-	if av, _ := content["apiVersion"].(string); toolConfig(av) {
-		return nil, nil, true
+	if toolConfig(content) != "" {
+		return nil, nil, false // a tool's configuration: the full path reports it at its kind
 	}
 	if k, _ := content["kind"].(string); strings.HasSuffix(k, "List") {
 		if _, isList := content["items"]; isList {

@@ -21,6 +21,9 @@ type Problem struct {
 	// Warning marks a problem that does not stop anything (a deprecated
 	// kustomize field); lint reports it as a warning.
 	Warning bool
+	// Info marks what is only worth knowing (a tool's configuration file
+	// that is skipped); lint reports it as an info.
+	Info bool
 }
 
 func (p *Problem) Error() string {

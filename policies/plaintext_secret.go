@@ -17,7 +17,7 @@ func checkPlaintextSecret(o *manifest.Object, _ Options) []Violation {
 		return nil // SOPS-encrypted: in git the values are ciphertext
 	}
 	for _, field := range []string{"data", "stringData"} {
-		if v, _ := o.Get(field); nonEmpty(v) {
+		if v, _ := o.Get(field); holdsValue(v) {
 			// Never quote a value or key here: the message ends up in logs,
 			// PR comments and SARIF.
 			return []Violation{{
@@ -31,17 +31,18 @@ func checkPlaintextSecret(o *manifest.Object, _ Options) []Violation {
 	return nil
 }
 
-func nonEmpty(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		return false
-	case map[string]any:
-		return len(v) > 0
-	case []any:
-		return len(v) > 0
-	case string:
-		return v != ""
-	default:
-		return true
+// holdsValue reports whether a Secret's data or stringData holds at least
+// one value that is not empty: a map of only "" (or null) values stores
+// nothing secret ("data: {csrf: \"\"}" is a placeholder a controller fills).
+func holdsValue(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false // not a map: not a Secret's data; the schema check reports it
 	}
+	for _, val := range m {
+		if val != nil && val != "" {
+			return true
+		}
+	}
+	return false
 }

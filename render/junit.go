@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/kubeplan/kubeplan/lint"
@@ -15,23 +16,28 @@ const junitSuiteName = "kubeplan lint"
 // lintJUnit writes JUnit XML in the shape Jenkins, GitLab and the common
 // GitHub junit reporters read:
 //
-//   - <testsuites> holds one <testsuite name=FILE> per file with findings, in
-//     the order files first appear among the findings.
-//   - Each suite holds one <testcase> per object with findings (name is the
-//     object, e.g. "deployment.apps/web in prod"), or named after the file
-//     for findings about the file itself; classname is the file.
+//   - <testsuites> holds one <testsuite name=FILE> per file with objects
+//     or findings, sorted by name.
+//   - Each suite holds one <testcase> per object linted (rep.Linted, when
+//     lint listed them: passing objects too), in line order, named after
+//     the object ("deployment.apps/web in prod"); then one per object with
+//     findings that the list lacks; then one named after the file for its
+//     findings about no object. classname is the file. A finding about an
+//     object goes to that object's testcase, even when it is at another
+//     file (an overlay's patch).
 //   - A testcase with error findings gets one <failure> whose message is the
 //     first error and whose text lists every error as
 //     "path:line:col: rule: message". Warnings and infos never fail a
 //     testcase; they are listed the same way in <system-out>.
-//   - With no findings, one passing suite named "kubeplan lint" holds one
-//     testcase saying how many files and objects were checked.
+//   - With no objects listed and no findings, one passing suite named
+//     "kubeplan lint" holds one testcase saying how many files and objects
+//     were checked.
 //
 // Counts: tests = testcases, failures = testcases with a <failure>, errors
 // is always 0 (a tool failure is an error return, not a report).
 func lintJUnit(w io.Writer, rep lint.Report, _ LintOptions) error {
 	doc := junitSuites{Name: junitSuiteName}
-	if len(rep.Findings) == 0 {
+	if len(rep.Findings) == 0 && len(rep.Linted) == 0 {
 		doc.Suites = []*junitSuite{{
 			Name:  junitSuiteName,
 			Tests: 1,
@@ -41,25 +47,12 @@ func lintJUnit(w io.Writer, rep lint.Report, _ LintOptions) error {
 			}},
 		}}
 	}
-	suites := map[string]*junitSuite{}
-	cases := map[[2]string]*junitCase{}
+	b := junitBuilder{suites: map[string]*junitSuite{}, cases: map[[2]string]*junitCase{}, byLabel: map[string][]*junitCase{}}
+	for _, o := range rep.Linted {
+		b.caseFor(o.File, objectRefLabel(o))
+	}
 	for _, f := range rep.Findings {
-		s := suites[f.File]
-		if s == nil {
-			s = &junitSuite{Name: f.File}
-			suites[f.File] = s
-			doc.Suites = append(doc.Suites, s)
-		}
-		name := objectLabel(f)
-		if name == "" {
-			name = f.File
-		}
-		c := cases[[2]string{f.File, name}]
-		if c == nil {
-			c = &junitCase{Name: name, ClassName: f.File}
-			cases[[2]string{f.File, name}] = c
-			s.Cases = append(s.Cases, c)
-		}
+		c := b.caseOfFinding(f)
 		line := fmt.Sprintf("%s: %s: %s\n", position(f), f.Rule, f.Message)
 		if f.Severity == lint.Error {
 			if c.Failure == nil {
@@ -73,6 +66,8 @@ func lintJUnit(w io.Writer, rep lint.Report, _ LintOptions) error {
 			*c.SystemOut += f.Severity.String() + " " + line
 		}
 	}
+	sort.SliceStable(b.order, func(i, j int) bool { return b.order[i].Name < b.order[j].Name })
+	doc.Suites = append(doc.Suites, b.order...)
 	for _, s := range doc.Suites {
 		s.Tests = len(s.Cases)
 		for _, c := range s.Cases {
@@ -84,16 +79,63 @@ func lintJUnit(w io.Writer, rep lint.Report, _ LintOptions) error {
 		doc.Failures += s.Failures
 	}
 
-	var b strings.Builder
-	b.WriteString(xml.Header)
-	enc := xml.NewEncoder(&b)
+	var out strings.Builder
+	out.WriteString(xml.Header)
+	enc := xml.NewEncoder(&out)
 	enc.Indent("", "  ")
 	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("junit: %w", err)
 	}
-	b.WriteByte('\n')
-	_, err := io.WriteString(w, b.String())
+	out.WriteByte('\n')
+	_, err := io.WriteString(w, out.String())
 	return err
+}
+
+// junitBuilder makes the suites and testcases of a report.
+type junitBuilder struct {
+	order   []*junitSuite
+	suites  map[string]*junitSuite
+	cases   map[[2]string]*junitCase // file, name
+	byLabel map[string][]*junitCase  // the testcases of each object label
+}
+
+// caseFor returns the testcase named name in file's suite, made if new.
+func (b *junitBuilder) caseFor(file, name string) *junitCase {
+	if c := b.cases[[2]string{file, name}]; c != nil {
+		return c
+	}
+	s := b.suites[file]
+	if s == nil {
+		s = &junitSuite{Name: file}
+		b.suites[file] = s
+		b.order = append(b.order, s)
+	}
+	c := &junitCase{Name: name, ClassName: file}
+	b.cases[[2]string{file, name}] = c
+	b.byLabel[name] = append(b.byLabel[name], c)
+	s.Cases = append(s.Cases, c)
+	return c
+}
+
+// caseOfFinding is the testcase f belongs to: its object's (the one in f's
+// file when two files hold that object), or its file's.
+func (b *junitBuilder) caseOfFinding(f lint.Finding) *junitCase {
+	name := objectLabel(f)
+	if name == "" {
+		return b.caseFor(f.File, f.File)
+	}
+	if c := b.cases[[2]string{f.File, name}]; c != nil {
+		return c
+	}
+	if cs := b.byLabel[name]; len(cs) > 0 {
+		return cs[0]
+	}
+	return b.caseFor(f.File, name)
+}
+
+// objectRefLabel names a linted object as objectLabel names a finding's.
+func objectRefLabel(o lint.ObjectRef) string {
+	return objectLabel(lint.Finding{Object: o.Object, Namespace: o.Namespace})
 }
 
 type junitSuites struct {

@@ -109,3 +109,82 @@ func TestJUnitEmpty(t *testing.T) {
 		t.Errorf("empty report testcase = %+v", c)
 	}
 }
+
+// objectsReport is mixedReport as lint reports it with Options.ListObjects:
+// the objects linted, two of them passing (one in a file with no finding),
+// and a finding an overlay's patch makes about a base's object.
+func objectsReport() lint.Report {
+	rep := mixedReport()
+	rep.Findings = append(rep.Findings, lint.Finding{File: "overlays/prod/patch.yaml", Line: 7, Col: 9, Severity: lint.Error,
+		Rule: "schema", Message: "spec.template.spec.containers[0].ports[0].containerPort: expected integer", Object: "deployment.apps/web", Namespace: "prod"})
+	lint.Sort(rep.Findings)
+	rep.Linted = []lint.ObjectRef{
+		{File: "apps/web.yaml", Line: 1, Object: "deployment.apps/web", Namespace: "prod"},
+		{File: "apps/web.yaml", Line: 25, Object: "poddisruptionbudget.policy/web"},
+		{File: "apps/web.yaml", Line: 40, Object: "service/web", Namespace: "prod"},
+		{File: "my dir/cm.yaml", Line: 1, Object: "configmap/settings", Namespace: "prod"},
+		{File: "ok.yaml", Line: 1, Object: "serviceaccount/web", Namespace: "prod"},
+	}
+	rep.Objects = len(rep.Linted)
+	rep.Files = 4
+	return rep
+}
+
+func TestJUnitEveryObject(t *testing.T) {
+	golden(t, "lint-objects.junit.golden", render(t, "junit", objectsReport(), testOpts))
+	p := parseJUnit(t, objectsReport())
+	// 5 objects + the file-level case of base/empty.yaml; failing: web,
+	// the PDB, base/empty.yaml.
+	if p.Tests != 6 || p.Failures != 3 || p.Errors != 0 {
+		t.Errorf("testsuites tests=%d failures=%d errors=%d, want 6 3 0", p.Tests, p.Failures, p.Errors)
+	}
+	type want struct {
+		suite string
+		cases []string
+		fails int
+	}
+	wants := []want{
+		{"apps/web.yaml", []string{"deployment.apps/web in prod", "poddisruptionbudget.policy/web", "service/web in prod"}, 2},
+		{"base/empty.yaml", []string{"base/empty.yaml"}, 1},
+		{"my dir/cm.yaml", []string{"configmap/settings in prod"}, 0},
+		{"ok.yaml", []string{"serviceaccount/web in prod"}, 0},
+	}
+	if len(p.Suites) != len(wants) {
+		t.Fatalf("%d suites, want %d: %+v", len(p.Suites), len(wants), p.Suites)
+	}
+	for i, w := range wants {
+		s := p.Suites[i]
+		if s.Name != w.suite || s.Tests != len(w.cases) || s.Failures != w.fails || len(s.Cases) != len(w.cases) {
+			t.Errorf("suite %d: name=%q tests=%d failures=%d cases=%d, want %+v", i, s.Name, s.Tests, s.Failures, len(s.Cases), w)
+			continue
+		}
+		for j, c := range s.Cases {
+			if c.Name != w.cases[j] || c.ClassName != w.suite {
+				t.Errorf("suite %s case %d: %q classname %q", w.suite, j, c.Name, c.ClassName)
+			}
+		}
+	}
+	web := p.Suites[0].Cases[0]
+	if len(web.Failures) != 1 || !strings.Contains(web.Failures[0].Text, "overlays/prod/patch.yaml:7:9: schema: spec.template") ||
+		!strings.Contains(web.Failures[0].Text, "apps/web.yaml:3:1: schema: spec.replicas") {
+		t.Errorf("the overlay's finding is not in the object's testcase: %+v", web.Failures)
+	}
+	if svc := p.Suites[0].Cases[2]; len(svc.Failures) != 0 || svc.SystemOut != nil {
+		t.Errorf("passing object has output: %+v", svc)
+	}
+}
+
+// With objects listed and no finding, every object is a passing testcase.
+func TestJUnitAllPassing(t *testing.T) {
+	rep := objectsReport()
+	rep.Findings = nil
+	p := parseJUnit(t, rep)
+	if p.Tests != 5 || p.Failures != 0 || len(p.Suites) != 3 {
+		t.Fatalf("all passing: tests=%d failures=%d suites=%d, want 5 0 3", p.Tests, p.Failures, len(p.Suites))
+	}
+	for _, s := range p.Suites {
+		if s.Name == junitSuiteName {
+			t.Error("the summary suite is written though objects are listed")
+		}
+	}
+}

@@ -117,6 +117,7 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 		gh = ghview.NewLint(s.env(), s.err)
 		opts.Loaded = gh.Loaded
 	}
+	opts.ListObjects = format == "junit" // a testcase per object, passing ones too
 	rep, _, err := lint.Check(in, opts)
 	if err != nil {
 		return err

@@ -8,7 +8,8 @@
 //     (schema location Dir() + "/" + FileTemplate);
 //   - an index (Index) of the resources each Kubernetes minor in Versions
 //     serves, and of the introduced/deprecated/removed releases of every API
-//     type, for the deprecated-API checks.
+//     type, for the deprecated-API checks, completed and corrected by the
+//     Kubernetes deprecation guide kept by hand in guide.go (Guide).
 //
 // The artifacts (k8s-v<minor>.tar.gz, apis.json.gz, zz_generated.go) are
 // produced by tools/schemagen through `go generate ./lint/schemas/` and

@@ -106,6 +106,7 @@ func parseIndex(gz []byte) (*APIIndex, error) {
 	for _, l := range data.Lifecycle {
 		ix.lifecycle[gvk{l.Group, l.Version, l.Kind}] = l
 	}
+	mergeGuide(ix.lifecycle)
 	return ix, nil
 }
 
@@ -122,8 +123,9 @@ func (ix *APIIndex) ByKind(kubeVersion, kind string) []APIResource {
 	return slices.Clone(ix.byKind[minorOf(kubeVersion)][kind])
 }
 
-// Lifecycle returns the lifecycle recorded for group/version kind. Only
-// types with prerelease-lifecycle markers in k8s.io/api are recorded.
+// Lifecycle returns the lifecycle recorded for group/version kind: types
+// with prerelease-lifecycle markers in k8s.io/api, completed and corrected
+// by the deprecation guide (see guide).
 func (ix *APIIndex) Lifecycle(group, version, kind string) (Lifecycle, bool) {
 	l, ok := ix.lifecycle[gvk{group, version, kind}]
 	return l, ok

@@ -53,3 +53,14 @@ func (ix *APIIndex) APIVersions(kubeVersion string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// ServesGroupVersion reports whether kubeVersion serves any kind of
+// group/version.
+func (ix *APIIndex) ServesGroupVersion(kubeVersion, group, version string) bool {
+	for g := range ix.served[minorOf(kubeVersion)] {
+		if g.group == group && g.version == version {
+			return true
+		}
+	}
+	return false
+}
