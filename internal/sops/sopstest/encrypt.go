@@ -21,6 +21,8 @@ import (
 
 	"filippo.io/age"
 	"filippo.io/age/armor"
+	"github.com/ProtonMail/go-crypto/openpgp"
+	pgparmor "github.com/ProtonMail/go-crypto/openpgp/armor"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -28,10 +30,19 @@ import (
 // values when it is empty) for the age recipient, and adds the "sops"
 // metadata to the first document.
 func Encrypt(plain []byte, recipient, encryptedRegex string) ([]byte, error) {
-	rcpt, err := age.ParseX25519Recipient(recipient)
-	if err != nil {
-		return nil, err
-	}
+	return EncryptFor(plain, Recipients{Age: recipient}, encryptedRegex)
+}
+
+// Recipients are who a file is encrypted for: an age recipient, a PGP
+// key, or both.
+type Recipients struct {
+	Age string
+	PGP *openpgp.Entity
+}
+
+// EncryptFor is Encrypt for the recipients rs.
+func EncryptFor(plain []byte, rs Recipients, encryptedRegex string) ([]byte, error) {
+	var err error
 	var re *regexp.Regexp
 	if encryptedRegex != "" {
 		if re, err = regexp.Compile(encryptedRegex); err != nil {
@@ -62,31 +73,29 @@ func Encrypt(plain []byte, recipient, encryptedRegex string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	var armored bytes.Buffer
-	aw := armor.NewWriter(&armored)
-	w, err := age.Encrypt(aw, rcpt)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(key); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	if err := aw.Close(); err != nil {
-		return nil, err
-	}
 	modified := time.Now().UTC().Format(time.RFC3339)
 	mac, err := seal(key, []byte(fmt.Sprintf("%X", e.mac.Sum(nil))), modified, "str")
 	if err != nil {
 		return nil, err
 	}
 	meta := map[string]any{
-		"age":          []map[string]string{{"recipient": recipient, "enc": armored.String() + "\n"}},
 		"lastmodified": modified,
 		"mac":          mac,
 		"version":      "3.13.3",
+	}
+	if rs.Age != "" {
+		enc, err := ageStanza(key, rs.Age)
+		if err != nil {
+			return nil, err
+		}
+		meta["age"] = []map[string]string{{"recipient": rs.Age, "enc": enc}}
+	}
+	if rs.PGP != nil {
+		enc, err := pgpStanza(key, rs.PGP)
+		if err != nil {
+			return nil, err
+		}
+		meta["pgp"] = []map[string]string{{"fp": fmt.Sprintf("%X", rs.PGP.PrimaryKey.Fingerprint), "enc": enc, "created_at": modified}}
 	}
 	if encryptedRegex != "" {
 		meta["encrypted_regex"] = encryptedRegex
@@ -205,4 +214,51 @@ func seal(key, plain []byte, aad, typ string) (string, error) {
 	data, tag := ct[:len(ct)-gcm.Overhead()], ct[len(ct)-gcm.Overhead():]
 	b := base64.StdEncoding.EncodeToString
 	return fmt.Sprintf("ENC[AES256_GCM,data:%s,iv:%s,tag:%s,type:%s]", b(data), b(iv), b(tag), typ), nil
+}
+
+// ageStanza is the data key encrypted for an age recipient, armored.
+func ageStanza(key []byte, recipient string) (string, error) {
+	rcpt, err := age.ParseX25519Recipient(recipient)
+	if err != nil {
+		return "", err
+	}
+	var armored bytes.Buffer
+	aw := armor.NewWriter(&armored)
+	w, err := age.Encrypt(aw, rcpt)
+	if err != nil {
+		return "", err
+	}
+	if _, err := w.Write(key); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	if err := aw.Close(); err != nil {
+		return "", err
+	}
+	return armored.String() + "\n", nil
+}
+
+// pgpStanza is the data key encrypted for a PGP key, as an armored message.
+func pgpStanza(key []byte, to *openpgp.Entity) (string, error) {
+	var buf bytes.Buffer
+	aw, err := pgparmor.Encode(&buf, "PGP MESSAGE", nil)
+	if err != nil {
+		return "", err
+	}
+	w, err := openpgp.Encrypt(aw, []*openpgp.Entity{to}, nil, nil, nil)
+	if err != nil {
+		return "", err
+	}
+	if _, err := w.Write(key); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	if err := aw.Close(); err != nil {
+		return "", err
+	}
+	return buf.String() + "\n", nil
 }

@@ -2,12 +2,17 @@ package sopstest_test
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"filippo.io/age"
+	"github.com/ProtonMail/go-crypto/openpgp"
+	"github.com/ProtonMail/go-crypto/openpgp/armor"
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeplan/kubeplan/internal/sops"
@@ -75,5 +80,55 @@ func TestEncryptRoundTrip(t *testing.T) {
 		if !strings.Contains(string(enc), "ENC[AES256_GCM,") {
 			t.Errorf("%s: nothing encrypted", tc.file)
 		}
+	}
+}
+
+// A file encrypted for a PGP key decrypts with its armored private key
+// given as a key file, as --decryption-key-file reads it.
+func TestEncryptPGP(t *testing.T) {
+	ent, err := openpgp.NewEntity("kubeplan test", "", "test@example.com", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := os.ReadFile("../../../testdata/sops/plain/db-credentials.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := sopstest.EncryptFor(plain, sopstest.Recipients{PGP: ent}, "^(data|stringData)$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var priv bytes.Buffer
+	w, err := armor.Encode(&priv, openpgp.PrivateKeyType, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ent.SerializePrivate(w, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	keyFile := filepath.Join(t.TempDir(), "key.asc")
+	if err := os.WriteFile(keyFile, priv.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := sops.LoadKeys(sops.KeyOptions{Files: []string{keyFile}, Getenv: func(string) string { return "" }})
+	if err != nil || len(keys.PGP) != 1 {
+		t.Fatalf("keys %v, %v", keys, err)
+	}
+	d := docs(t, enc)
+	if err := sops.Decrypt(d, sops.Find(d), keys); err != nil {
+		t.Fatalf("%v\n%s", err, enc)
+	}
+	var v map[string]any
+	d[0].Decode(&v)
+	if v["stringData"].(map[string]any)["DB_PASSWORD"] != "s3cr3t-Pa55w0rd-orders" {
+		t.Errorf("decrypted %v", v["stringData"])
+	}
+	// Another PGP key: no key fits, the error names the fingerprint.
+	other, _ := openpgp.NewEntity("other", "", "other@example.com", nil)
+	d = docs(t, enc)
+	err = sops.Decrypt(d, sops.Find(d), &sops.Keys{PGP: openpgp.EntityList{other}, Sources: []string{"other.asc"}})
+	if !errors.Is(err, sops.ErrNoKey) || !strings.Contains(err.Error(), fmt.Sprintf("pgp %X", ent.PrimaryKey.Fingerprint)) {
+		t.Errorf("wrong PGP key: %v", err)
 	}
 }
