@@ -62,6 +62,8 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		listed = &objectList{}
 		opts.Loaded = listed.wrap(opts.Loaded)
 	}
+	refs := newRefCollector(opts.Namespace)
+	opts.Loaded = refs.wrap(opts.Loaded)
 	var rep Report
 	var objs []*manifest.Object
 	if in.KeepObjects {
@@ -89,8 +91,8 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 			return Report{}, nil, err
 		}
 	}
-	if len(crdFindings) > 0 {
-		rep.Findings = append(rep.Findings, applySettings(crdFindings, nil, opts.Rules)...)
+	if refFindings := refs.findings(); len(crdFindings) > 0 || len(refFindings) > 0 {
+		rep.Findings = append(rep.Findings, applySettings(append(crdFindings, refFindings...), nil, opts.Rules)...)
 		Sort(rep.Findings)
 	}
 	rep.Findings = Dedupe(rep.Findings)

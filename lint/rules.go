@@ -41,6 +41,7 @@ var checks = []RuleInfo{
 	{ID: "helm-lookup", Severity: Warning, Description: "a Helm template calls lookup, which reads the cluster; rendering offline it returns an empty map"},
 	{ID: ruleInvalidMeta, Severity: Error, Description: "metadata the API server refuses: name, generateName or namespace not a valid DNS name for the kind, label keys and values, annotation keys, annotations over 256 KiB"},
 	{ID: manifest.RuleSOPSDecrypt, Severity: Error, Description: "a SOPS-encrypted file does not decrypt for plan or apply (no key given fits one of its recipients, or its MAC does not match: changed after it was encrypted)"},
+	{ID: ruleDanglingRef, Severity: Info, Description: "a pod template references a Secret, ConfigMap, ServiceAccount or PVC that the linted manifests do not provide (it must exist in the cluster; plan checks it there)"},
 	{ID: manifest.RuleSOPSIdentity, Severity: Warning, Description: "a SOPS-encrypted file encrypts apiVersion, kind or metadata.name, so lint cannot check the object (plan and apply decrypt it); encrypt only data and stringData"},
 	{ID: manifest.RuleSOPSUnencrypted, Severity: Error, Description: "a Secret value in a SOPS-encrypted file is in the clear where SOPS's rules encrypt it (added by hand after encrypting)"},
 	{ID: ruleSecretData, Severity: Error, Description: "a Secret's data value is not base64 (plain text goes under stringData)"},

@@ -1,0 +1,93 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/kubeplan/kubeplan/internal/podrefs"
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// ruleDanglingRef is the info finding for a pod template's reference to a
+// Secret, ConfigMap, ServiceAccount or PVC the linted set does not
+// provide. Offline, lint cannot know whether the cluster has it; plan
+// checks the cluster and warns (plan/refs.go).
+const ruleDanglingRef = "dangling-ref"
+
+// refCollector gathers, through Options.Loaded, what the set provides and
+// the references it does not provide within the batch that holds them.
+// Positions are resolved only for those (rare) candidates, while their
+// object is alive; the rest of the set may still provide them (Check
+// drops those at the end).
+type refCollector struct {
+	namespace string // Options.Namespace: where objects without one go
+	mu        sync.Mutex
+	provided  map[podrefs.Key]bool
+	uses      []refUse
+}
+
+type refUse struct {
+	key     podrefs.Key
+	finding Finding
+}
+
+func newRefCollector(namespace string) *refCollector {
+	return &refCollector{namespace: namespace, provided: map[podrefs.Key]bool{}}
+}
+
+// wrap returns a Loaded hook that collects, then calls next.
+func (c *refCollector) wrap(next func([]*manifest.Object)) func([]*manifest.Object) {
+	return func(objs []*manifest.Object) {
+		c.add(objs)
+		if next != nil {
+			next(objs)
+		}
+	}
+}
+
+func (c *refCollector) ns(o *manifest.Object) string {
+	if o.Namespace != "" {
+		return o.Namespace
+	}
+	return c.namespace
+}
+
+func (c *refCollector) add(objs []*manifest.Object) {
+	local := map[podrefs.Key]bool{}
+	for _, o := range objs {
+		for _, k := range podrefs.Provides(o.Group(), o.Kind, c.ns(o), o.Content) {
+			local[k] = true
+		}
+	}
+	var uses []refUse
+	for _, o := range objs {
+		for _, r := range podrefs.Refs(o.Group(), o.Kind, o.Content) {
+			k := podrefs.Key{Kind: r.Kind, Namespace: c.ns(o), Name: r.Name}
+			if local[k] {
+				continue
+			}
+			msg := fmt.Sprintf("pods of %s need %s %q, which is not in the manifests linted; it must exist in the cluster (kubeplan plan checks)", o.String(), strings.ToLower(r.Kind), r.Name)
+			uses = append(uses, refUse{key: k, finding: objectFinding(o, r.Path, Info, ruleDanglingRef, msg)})
+		}
+	}
+	c.mu.Lock()
+	for k := range local {
+		c.provided[k] = true
+	}
+	c.uses = append(c.uses, uses...)
+	c.mu.Unlock()
+}
+
+// findings are the references nothing in the whole set provides.
+func (c *refCollector) findings() []Finding {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Finding
+	for _, u := range c.uses {
+		if !c.provided[u.key] {
+			out = append(out, u.finding)
+		}
+	}
+	return out
+}
