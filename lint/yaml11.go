@@ -23,19 +23,28 @@ const ruleYAML11 = "yaml11-value"
 // value gets one finding. Its cost on a clean object is one walk of the
 // content: the source tree is consulted only for candidate values.
 func (l *linter) yaml11Check(o *manifest.Object, verdict apiVerdict, findings []Finding) []Finding {
+	w := yaml11Walk{typeErrs: hasStringTypeError(findings)}
+	w.walk(o.Content, make([]string, 0, 16))
+	if len(w.candidates) == 0 {
+		return findings // nearly always: no schema, no source tree needed
+	}
 	root, top := l.schemaRoot(o, verdict)
-	w := yaml11Walk{o: o, root: root, top: top, typeErrs: hasStringTypeError(findings)}
-	w.walk(o.Content, nil)
-	if len(w.found) == 0 {
+	var found []Finding
+	for _, path := range w.candidates {
+		if f, ok := yaml11Finding(o, path, yaml11Want(root, top, path)); ok {
+			found = append(found, f)
+		}
+	}
+	if len(found) == 0 {
 		return findings
 	}
 	out := findings[:0:0]
 	for _, f := range findings {
-		if !w.replaces(f) {
+		if !yaml11Replaces(found, f) {
 			out = append(out, f)
 		}
 	}
-	return append(out, w.found...)
+	return append(out, found...)
 }
 
 // schemaRoot is the raw JSON schema of o (its document, for "$ref"s, and
@@ -66,11 +75,12 @@ func hasStringTypeError(fs []Finding) bool {
 	return false
 }
 
+// yaml11Walk collects the paths of the values worth a look: strings YAML
+// 1.1 reads otherwise, and, when the schema check found a boolean or number
+// where a string is wanted, every boolean and number.
 type yaml11Walk struct {
-	o         *manifest.Object
-	root, top map[string]any
-	typeErrs  bool
-	found     []Finding
+	typeErrs   bool
+	candidates [][]string
 }
 
 func (w *yaml11Walk) walk(v any, path []string) {
@@ -85,27 +95,27 @@ func (w *yaml11Walk) walk(v any, path []string) {
 		}
 	case string:
 		if yaml12String(v) {
-			w.check(path)
+			w.candidates = append(w.candidates, append([]string(nil), path...))
 		}
 	case bool, int64, float64:
 		if w.typeErrs {
-			w.check(path)
+			w.candidates = append(w.candidates, append([]string(nil), path...))
 		}
 	}
 }
 
-// check looks at the scalar at path: its schema type, then its source.
-func (w *yaml11Walk) check(path []string) {
-	want := w.wantAt(path)
+// yaml11Finding is the finding about the scalar at path, which the schema
+// wants to be want ("string", "boolean" or "" for neither), if it is plain
+// and YAML 1.1 reads it otherwise.
+func yaml11Finding(o *manifest.Object, path []string, want string) (Finding, bool) {
 	if want == "" {
-		return
+		return Finding{}, false
 	}
-	text, plain, ok := w.o.ScalarSource(path...)
+	text, plain, ok := o.ScalarSource(path...)
 	if !ok || !plain {
-		return
+		return Finding{}, false
 	}
 	kind, value := yaml11Reading(text)
-	path = append([]string(nil), path...)
 	field := fieldPath(path)
 	switch {
 	case want == "string" && yaml11Surprising(text, kind):
@@ -117,19 +127,20 @@ func (w *yaml11Walk) check(path []string) {
 		if _, base60 := yaml11Base60(text); base60 {
 			msg = fmt.Sprintf("%s: YAML 1.1 reads the unquoted %s as the base-60 number %s, and a string is wanted here; quote it: %q", field, text, value, text)
 		}
-		w.found = append(w.found, objectFinding(w.o, path, Error, ruleYAML11, msg))
+		return objectFinding(o, path, Error, ruleYAML11, msg), true
 	case want == "boolean" && kind == "boolean" && yaml12String(text):
-		w.found = append(w.found, objectFinding(w.o, path, Warning, ruleYAML11,
-			fmt.Sprintf("%s: YAML 1.1 (kubectl, Helm) reads the unquoted %s as %s, YAML 1.2 (kubeplan, kustomize) as the string %q, which is no boolean; write %s", field, text, value, text, value)))
+		return objectFinding(o, path, Warning, ruleYAML11,
+			fmt.Sprintf("%s: YAML 1.1 (kubectl, Helm) reads the unquoted %s as %s, YAML 1.2 (kubeplan, kustomize) as the string %q, which is no boolean; write %s", field, text, value, text, value)), true
 	}
+	return Finding{}, false
 }
 
-// replaces reports a schema finding about a value this rule reports.
-func (w *yaml11Walk) replaces(f Finding) bool {
+// yaml11Replaces reports a schema finding about a value found reports.
+func yaml11Replaces(found []Finding, f Finding) bool {
 	if f.Rule != "schema" && f.Rule != "crd-schema" {
 		return false
 	}
-	for _, y := range w.found {
+	for _, y := range found {
 		if f.File == y.File && f.Line == y.Line && f.Col == y.Col && f.Field == y.Field {
 			return true
 		}
@@ -137,17 +148,18 @@ func (w *yaml11Walk) replaces(f Finding) bool {
 	return false
 }
 
-// wantAt is "string" or "boolean" when that is the only scalar type the
-// schema allows at path, "" otherwise. Labels and annotations are strings
-// in every object, whatever its schema says of metadata.
-func (w *yaml11Walk) wantAt(path []string) string {
+// yaml11Want is "string" or "boolean" when that is the only scalar type
+// the schema (root, top: see schemaRoot) allows at path, "" otherwise.
+// Labels and annotations are strings in every object, whatever its schema
+// says of metadata.
+func yaml11Want(root, top map[string]any, path []string) string {
 	if len(path) == 3 && path[0] == "metadata" && (path[1] == "labels" || path[1] == "annotations") {
 		return "string"
 	}
-	if w.top == nil {
+	if top == nil {
 		return ""
 	}
-	return yaml11OnlyType(yaml11Types(w.root, yaml11SchemaAt(w.root, w.top, path)))
+	return yaml11OnlyType(yaml11Types(root, yaml11SchemaAt(root, top, path)))
 }
 
 func yaml11ContainsAny(s string, subs ...string) bool {

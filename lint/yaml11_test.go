@@ -3,8 +3,9 @@ package lint
 import (
 	"fmt"
 	"strings"
-
 	"testing"
+
+	"github.com/kubeplan/kubeplan/manifest"
 )
 
 const yaml11Deployment = `apiVersion: apps/v1
@@ -165,6 +166,52 @@ func TestYAML11Reading(t *testing.T) {
 	for _, c := range cases {
 		if k, v := yaml11Reading(c.in); k != c.kind || v != c.value {
 			t.Errorf("yaml11Reading(%q) = %q, %q; want %q, %q", c.in, k, v, c.kind, c.value)
+		}
+	}
+}
+
+// TestYAML11CleanObjectIsFree holds the rule's cost on a clean object (the
+// common case: quoted "true" and "8080" are strings to every reader, only
+// a yes/no/on/off or a base-60 number needs a look at the source) to one
+// walk of its content: no allocation, so no schema lookup and no source
+// tree built.
+func TestYAML11CleanObjectIsFree(t *testing.T) {
+	src := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels: {app: web}\n" +
+		"  annotations: {prometheus.io/scrape: \"true\", note: \"1.30\"}\nspec:\n  replicas: 3\n" +
+		"  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n" +
+		"    spec:\n      containers:\n        - name: web\n          image: nginx:1.30\n" +
+		"          env: [{name: A, value: \"false\"}, {name: B, value: \"8080\"}]\n"
+	objs, probs := manifest.Parse("clean.yaml", []byte(src))
+	if len(objs) != 1 || len(probs) != 0 {
+		t.Fatalf("objects %d, problems %v", len(objs), probs)
+	}
+	l, err := newLinter(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := l.yaml11Check(objs[0], apiBuiltin, nil); len(fs) != 0 {
+		t.Fatalf("findings on a clean object: %v", fs)
+	}
+	if n := testing.AllocsPerRun(100, func() { l.yaml11Check(objs[0], apiBuiltin, nil) }); n != 0 {
+		t.Errorf("yaml11Check allocates %v times on a clean object, want 0", n)
+	}
+}
+
+func BenchmarkYAML11Check(b *testing.B) {
+	var sb strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&sb, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web%d\n  labels: {app: web}\n"+
+			"spec:\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.30\n"+
+			"          env:\n            - name: A\n              value: hello\n            - name: B\n              value: \"8080\"\n", i)
+	}
+	objs, _ := manifest.Parse("bench.yaml", []byte(sb.String()))
+	l, err := newLinter(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, o := range objs {
+			l.yaml11Check(o, apiBuiltin, nil)
 		}
 	}
 }

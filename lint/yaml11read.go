@@ -98,8 +98,8 @@ func yaml11Base60(s string) (string, bool) {
 // base-60 numbers. Only these can be unquoted strings in an object's
 // content; every other YAML 1.1 boolean or number is one in YAML 1.2 too.
 func yaml12String(s string) bool {
-	if len(s) > 3 && !strings.Contains(s, ":") {
-		return false
+	if len(s) > 3 && (s[0] < '0' || s[0] > '9') && s[0] != '-' && s[0] != '+' || len(s) > 3 && !strings.Contains(s, ":") {
+		return false // most strings: a long word, or no base-60 number
 	}
 	switch s {
 	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON",
