@@ -121,3 +121,27 @@ func TestSyntaxErrorsDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestSyntaxPosBudget checks the prefix search gives up within its budget
+// on a large document whose mistake is far below the line yaml.v3 names,
+// and that the error is still reported, at yaml.v3's line.
+func TestSyntaxPosBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n")
+	for i := range 30000 {
+		b.WriteString("  key" + strconv.Itoa(i) + ": value\n")
+	}
+	b.WriteString(" misplaced: x\n")
+	data := []byte(b.String())
+	d := newDocText(data)
+	if _, ok := d.blockError(1); ok {
+		t.Error("blockError found the mistake past its budget")
+	}
+	if d.parses > maxPrefixParses || d.parsed > maxPrefixBytes {
+		t.Errorf("parsed %d prefixes, %d bytes; the budget is %d and %d", d.parses, d.parsed, maxPrefixParses, maxPrefixBytes)
+	}
+	_, probs := Parse("big.yaml", data)
+	if len(probs) != 1 || probs[0].Rule != "invalid-yaml" {
+		t.Fatalf("got %v, want one invalid-yaml problem", probs)
+	}
+}

@@ -12,33 +12,37 @@ import (
 // named on, whose prefix fails to parse, then the first column on it that
 // makes the prefix fail the same way.
 func (t *docText) blockError(reported int) (syntaxSpot, bool) {
-	parses := 0
-	for l := max(1, reported-1); l <= t.lines() && parses < maxPrefixParses; l++ {
+	for l := max(1, reported-1); l <= t.lines(); l++ {
 		text := t.text(l)
 		if c := bytes.TrimSpace(text); len(c) == 0 || c[0] == '#' {
 			continue
 		}
-		parses++
-		msg := t.prefixError(t.start[l-1] + len(text))
+		msg, ok := t.prefixError(t.start[l-1] + len(text))
+		if !ok {
+			break
+		}
 		if msg == "" || endsEarly(msg) {
 			continue
 		}
-		return t.blockColumn(l, msg, parses), true
+		return t.blockColumn(l, msg), true
 	}
 	return syntaxSpot{}, false
 }
 
 // blockColumn is the place on line l of the error msg its prefix ends in.
-func (t *docText) blockColumn(l int, msg string, parses int) syntaxSpot {
+func (t *docText) blockColumn(l int, msg string) syntaxSpot {
 	text := t.text(l)
 	ind := t.indent(l)
 	at := ind // byte offset of the token the parser could not fit
-	for i := ind + 1; i <= len(text) && parses < maxPrefixParses; i++ {
+	for i := ind + 1; i <= len(text); i++ {
 		if i < len(text) && !utf8.RuneStart(text[i]) {
 			continue
 		}
-		parses++
-		if t.prefixError(t.start[l-1]+i) == msg {
+		m, ok := t.prefixError(t.start[l-1] + i)
+		if !ok {
+			break
+		}
+		if m == msg {
 			at = i - 1
 			break
 		}

@@ -20,9 +20,13 @@ import (
 // characters that cannot start a token and unknown aliases are found by
 // reading the reported line.
 
-// maxPrefixParses bounds the parses spent looking for one error's place; a
-// document whose mistake is further away keeps the parser's own line.
-const maxPrefixParses = 400
+// maxPrefixParses and maxPrefixBytes bound the parsing spent looking for
+// one error's place; a document whose mistake is further away, or a very
+// large one, keeps the parser's own line.
+const (
+	maxPrefixParses = 400
+	maxPrefixBytes  = 32 << 20
+)
 
 // syntaxSpot is where a syntax error is, relative to its document (1-based
 // line and column), and advice on fixing it ("" for none).
@@ -53,6 +57,8 @@ func syntaxPos(data []byte, line int, msg string) (syntaxSpot, bool) {
 type docText struct {
 	data  []byte
 	start []int // byte offset of each line; start[i] is line i+1
+	// parses and parsed count the prefixes parsed and their bytes.
+	parses, parsed int
 }
 
 func newDocText(data []byte) *docText {
@@ -87,8 +93,14 @@ func (t *docText) indent(l int) int {
 func (t *docText) col(l, i int) int { return utf8.RuneCount(t.text(l)[:i]) + 1 }
 
 // prefixError parses data[:end] and returns yaml.v3's message without its
-// "yaml: line N: " head, "" when that prefix parses.
-func (t *docText) prefixError(end int) string {
+// "yaml: line N: " head, "" when that prefix parses. ok is false when the
+// budget for parsing is spent.
+func (t *docText) prefixError(end int) (_ string, ok bool) {
+	if t.parses >= maxPrefixParses || t.parsed+end > maxPrefixBytes {
+		return "", false
+	}
+	t.parses++
+	t.parsed += end
 	msg := ""
 	func() {
 		defer func() {
@@ -102,9 +114,9 @@ func (t *docText) prefixError(end int) string {
 		}
 	}()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		return m[2]
+		return m[2], true
 	}
-	return strings.TrimPrefix(msg, "yaml: ")
+	return strings.TrimPrefix(msg, "yaml: "), true
 }
 
 // endsEarly reports messages a cut-off prefix can cause on its own: an
