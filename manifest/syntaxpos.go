@@ -25,7 +25,7 @@ import (
 // large one, keeps the parser's own line.
 const (
 	maxPrefixParses = 400
-	maxPrefixBytes  = 32 << 20
+	maxPrefixBytes  = 4 << 20
 )
 
 // syntaxSpot is where a syntax error is, relative to its document (1-based
