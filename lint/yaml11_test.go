@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -213,5 +215,43 @@ func BenchmarkYAML11Check(b *testing.B) {
 		for _, o := range objs {
 			l.yaml11Check(o, apiBuiltin, nil)
 		}
+	}
+}
+
+// TestYAML11Kustomize checks values of a kustomization's objects are
+// judged as written where they were set: in the base, or in an overlay's
+// patch.
+func TestYAML11Kustomize(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"base/kustomization.yaml": "resources:\n- cm.yaml\n",
+		"base/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags\ndata:\n  cache: off\n  quoted: \"on\"\n",
+		"prod/kustomization.yaml": "resources:\n- ../base\npatches:\n- path: patch.yaml\n",
+		"prod/patch.yaml":         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flags\ndata:\n  debug: yes\n  quoted: 'no'\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep, _, err := Check(Input{Paths: []string{filepath.Join(dir, "prod")}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		rel, _ := filepath.Rel(dir, f.File)
+		got = append(got, fmt.Sprintf("%s:%d:%d %s %s", filepath.ToSlash(rel), f.Line, f.Col, f.Rule, f.Field))
+	}
+	want := []string{"base/cm.yaml:6:10 yaml11-value data.cache", "prod/patch.yaml:6:10 yaml11-value data.debug"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
