@@ -112,6 +112,7 @@ func (l *linter) checkObject(o *manifest.Object) ([]Finding, error) {
 	case apiCustom:
 		findings = append(findings, l.checkCustom(o)...)
 	}
+	findings = l.yaml11Check(o, verdict, findings)
 	return findings, nil
 }
 

@@ -22,6 +22,7 @@ type RuleInfo struct {
 // checks are the findings lint itself makes.
 var checks = []RuleInfo{
 	{ID: "invalid-yaml", Severity: Error, Description: "the file is not valid UTF-8 YAML or JSON (syntax, tabs, binary data, alias bombs, oversized documents)"},
+	{ID: ruleYAML11, Severity: Error, Description: "an unquoted value YAML 1.1 (kubectl, Helm, Argo CD) reads as a boolean or number where a string is wanted (on, yes, NO, 0755, 1e3, 1:20): quote it; a warning for yes/on/no/off where a boolean is wanted"},
 	{ID: "duplicate-key", Severity: Error, Description: "a mapping sets the same key twice; YAML keeps only one of them"},
 	{ID: "not-an-object", Severity: Error, Description: "a document is a list or a scalar where a Kubernetes object was expected"},
 	{ID: manifest.RuleToolConfig, Severity: Info, Description: "a tool's configuration that looks like an object (kubeconfig, kind, kubeadm, kubelet, skaffold, kustomize, kpt, k3d, Talos, audit Policy, EncryptionConfiguration, ...): recognised by apiVersion and kind, not linted, never applied"},

@@ -108,8 +108,8 @@ func TestBadInputCorpus(t *testing.T) {
 		{file: "nested-lists.yaml", problem: &wantProblem{"invalid-yaml", 6, 205, "nested more than 200 levels deep"}},
 		{file: "scalar.yaml", problem: &wantProblem{"not-an-object", 2, 1, "document is a scalar"}},
 		{file: "tabs.yaml", problem: &wantProblem{"invalid-yaml", 6, 1, "tab character in indentation"}},
-		{file: "unclosed-flow.yaml", problem: &wantProblem{"invalid-yaml", 5, 3, "did not find expected ',' or '}'"}},
-		{file: "undefined-alias.yaml", problem: &wantProblem{"invalid-yaml", 5, 3, "unknown anchor 'nowhere' referenced"}},
+		{file: "unclosed-flow.yaml", problem: &wantProblem{"invalid-yaml", 5, 11, "did not find expected ',' or '}'"}},
+		{file: "undefined-alias.yaml", problem: &wantProblem{"invalid-yaml", 5, 11, "unknown anchor 'nowhere' referenced"}},
 		{file: "utf16.yaml", problem: &wantProblem{"invalid-yaml", 1, 1, "UTF-16"}},
 	}
 	seen := map[string]bool{"README.md": true}

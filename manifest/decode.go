@@ -164,7 +164,10 @@ func scalar(n *yaml.Node) any {
 			return b
 		}
 	case "!!int":
-		if i, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
+		// A leading zero is octal to YAML 1.1 and so to kubectl, Helm and
+		// yaml.v3 itself (defaultMode: 0644 is 420); only YAML 1.2's core
+		// schema reads 644. Such values go to yaml.v3 below.
+		if i, err := strconv.ParseInt(n.Value, 10, 64); err == nil && !leadingZero(n.Value) {
 			return i
 		}
 		var i int64
@@ -193,6 +196,13 @@ func scalar(n *yaml.Node) any {
 		}
 	}
 	return n.Value
+}
+
+// leadingZero reports an integer written with a leading zero ("0644",
+// "-017"), which YAML 1.1 reads as octal.
+func leadingZero(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return len(s) > 1 && s[0] == '0'
 }
 
 func countNodes(n *yaml.Node) int {

@@ -250,6 +250,12 @@ func yamlProblem(file string, c chunk, lm *lineMap, err error) *Problem {
 	}
 	text := lines[line-1]
 	col := 1 + len(text) - len(bytes.TrimLeft(text, " "))
+	if spot, ok := syntaxPos(c.data, line, msg); ok {
+		line, col = spot.line, spot.col
+		if spot.hint != "" {
+			msg += "; " + spot.hint
+		}
+	}
 	if strings.Contains(msg, "cannot start any token") || strings.Contains(msg, "tab character") {
 		// The parser may name the line before the tab: look from there.
 		for l := line; l <= len(lines) && l <= line+1; l++ {
