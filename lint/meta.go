@@ -54,9 +54,10 @@ func dns1035Label(name string, prefix bool) []string {
 
 // subdomainGroups are the built-in API groups whose kinds the API server
 // names as DNS-1123 subdomains (k8s.io/kubernetes pkg/apis/*/validation).
-// Custom resources are named so too.
+// Custom resources are named so too. (policy's PodDisruptionBudget names
+// are only path segments: its validation does not check the name.)
 var subdomainGroups = map[string]bool{
-	"": true, "apps": true, "batch": true, "policy": true, "autoscaling": true,
+	"": true, "apps": true, "batch": true, "autoscaling": true,
 	"networking.k8s.io": true, "storage.k8s.io": true, "scheduling.k8s.io": true,
 	"apiextensions.k8s.io": true, "admissionregistration.k8s.io": true,
 	"discovery.k8s.io": true, "node.k8s.io": true, "events.k8s.io": true,

@@ -39,6 +39,7 @@ var checks = []RuleInfo{
 	{ID: "helm-lookup", Severity: Warning, Description: "a Helm template calls lookup, which reads the cluster; rendering offline it returns an empty map"},
 	{ID: ruleInvalidMeta, Severity: Error, Description: "metadata the API server refuses: name, generateName or namespace not a valid DNS name for the kind, label keys and values, annotation keys, annotations over 256 KiB"},
 	{ID: ruleSecretData, Severity: Error, Description: "a Secret's data value is not base64 (plain text goes under stringData)"},
+	{ID: ruleInvalidValue, Severity: Error, Description: "a value the API server refuses though its type fits the schema: quantities, enums, ports, names of containers, ports and volumes, label selectors that miss the pod template, duplicates, references to missing volumes, required fields the schema does not mark"},
 }
 
 // Rules lists every rule id lint can report, sorted by id.
