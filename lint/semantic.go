@@ -189,8 +189,8 @@ func (s *sem) items(path []string, f func(item []string, m map[string]any)) {
 
 // relaxedRequired reports a schema finding about a field the OpenAPI
 // schema lists as required but the API server accepts missing: an HTTP
-// header's value, and a StatefulSet volume's claimName (a volume named as
-// a volumeClaimTemplate is replaced by the claim).
+// header's value, and the claimName of a StatefulSet's volume named as one
+// of its volumeClaimTemplates (the claim replaces that volume).
 func relaxedRequired(o *manifest.Object, f Finding) bool {
 	if f.Rule != "schema" || !strings.Contains(f.Message, "missing required field") {
 		return false
@@ -198,5 +198,19 @@ func relaxedRequired(o *manifest.Object, f Finding) bool {
 	if strings.Contains(f.Message, `"value"`) && strings.Contains(f.Field, ".httpHeaders[") {
 		return true
 	}
-	return o.Kind == "StatefulSet" && strings.Contains(f.Message, `"claimName"`) && strings.HasPrefix(f.Field, "spec.template.spec.volumes[")
+	const vols = "spec.template.spec.volumes["
+	if o.Group() != "apps" || o.Kind != "StatefulSet" || !strings.Contains(f.Message, `"claimName"`) || !strings.HasPrefix(f.Field, vols) {
+		return false
+	}
+	i, _, _ := strings.Cut(strings.TrimPrefix(f.Field, vols), "]")
+	name, _ := o.Get("spec", "template", "spec", "volumes", i, "name")
+	claims, _ := o.Get("spec", "volumeClaimTemplates")
+	for _, c := range listOf(claims) {
+		m, _ := c.(map[string]any)
+		meta, _ := m["metadata"].(map[string]any)
+		if n, ok := meta["name"].(string); ok && n != "" && n == name {
+			return true
+		}
+	}
+	return false
 }

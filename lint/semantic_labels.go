@@ -166,6 +166,12 @@ func (s *sem) selectorMatchesTemplate(selPath, tmplPath []string, kind string) {
 	labels := s.m(labelsPath)
 	if !sel.matches(labels) {
 		where := labelsPath
+		for _, k := range sortedKeys(sel.labels) {
+			if v, ok := labels[k].(string); ok && v != sel.labels[k] {
+				where = at(labelsPath, k) // the label whose value differs
+				break
+			}
+		}
 		if !s.has(where) {
 			where = tmplPath
 		}
