@@ -34,7 +34,9 @@ func checkIngress(s *sem) {
 			path, _ := pm["path"].(string)
 			switch pt {
 			case "":
-				s.required(at(pp, "pathType"), "pathType must be specified (Prefix, Exact or ImplementationSpecific)")
+				if s.has(at(pp, "pathType")) { // missing, the schema reports it
+					s.required(at(pp, "pathType"), "pathType must be specified (Prefix, Exact or ImplementationSpecific)")
+				}
 			case "Exact", "Prefix":
 				if !strings.HasPrefix(path, "/") {
 					s.bad(at(pp, "path"), "Invalid value: %q: must be an absolute path", path)
