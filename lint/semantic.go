@@ -147,6 +147,22 @@ func (s *sem) has(path []string) bool {
 	return ok && v != nil
 }
 
+// enumIn is enum for the field key of the mapping m at base: it reads m
+// directly and makes the path only for a finding (lint runs these checks
+// on every object).
+func (s *sem) enumIn(m map[string]any, base []string, key string, allowed ...string) {
+	v, ok := m[key].(string)
+	if !ok || v == "" {
+		return
+	}
+	for _, a := range allowed {
+		if v == a {
+			return
+		}
+	}
+	s.enum(at(base, key), allowed...)
+}
+
 // enum reports a string at path outside allowed; "" and missing are left
 // to the server's defaults (and required checks).
 func (s *sem) enum(path []string, allowed ...string) {

@@ -7,7 +7,7 @@ import (
 // container checks one container (or init container) of a pod: its name
 // (unique in the pod), image, enums, ports, env, resources, probes and
 // volume mounts (which must name a volume of the pod).
-func (s *sem) container(c []string, volumes map[string]bool, names map[string]bool, init bool) {
+func (s *sem) container(c []string, cm map[string]any, volumes map[string]bool, names map[string]bool, init bool) {
 	if name, ok := s.str(at(c, "name")); ok && name != "" {
 		if ms := validation.IsDNS1123Label(name); len(ms) > 0 {
 			s.msgs(at(c, "name"), name, ms)
@@ -21,20 +21,35 @@ func (s *sem) container(c []string, volumes map[string]bool, names map[string]bo
 	if img, ok := s.str(at(c, "image")); !s.has(at(c, "image")) || (ok && img == "") {
 		s.required(at(c, "image"), "every container needs an image")
 	}
-	s.enum(at(c, "imagePullPolicy"), "Always", "IfNotPresent", "Never")
-	s.enum(at(c, "terminationMessagePolicy"), "File", "FallbackToLogsOnError")
+	s.enumIn(cm, c, "imagePullPolicy", "Always", "IfNotPresent", "Never")
+	s.enumIn(cm, c, "terminationMessagePolicy", "File", "FallbackToLogsOnError")
 	if init {
-		s.enum(at(c, "restartPolicy"), "Always")
+		s.enumIn(cm, c, "restartPolicy", "Always")
 	}
-	s.containerPorts(at(c, "ports"))
-	s.env(at(c, "env"))
-	s.envFrom(at(c, "envFrom"))
-	s.resources(at(c, "resources"))
+	// Absent fields are skipped here, without making their paths.
+	if cm["ports"] != nil {
+		s.containerPorts(at(c, "ports"))
+	}
+	if cm["env"] != nil {
+		s.env(at(c, "env"))
+	}
+	if cm["envFrom"] != nil {
+		s.envFrom(at(c, "envFrom"))
+	}
+	if cm["resources"] != nil {
+		s.resources(at(c, "resources"))
+	}
 	for _, probe := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
-		s.probe(at(c, probe), probe != "readinessProbe")
+		if cm[probe] != nil {
+			s.probe(at(c, probe), probe != "readinessProbe")
+		}
 	}
-	for _, hook := range []string{"postStart", "preStop"} {
-		s.handler(at(c, "lifecycle", hook), true)
+	if lc, ok := cm["lifecycle"].(map[string]any); ok {
+		for _, hook := range []string{"postStart", "preStop"} {
+			if lc[hook] != nil {
+				s.handler(at(c, "lifecycle", hook), true)
+			}
+		}
 	}
 	mounts := map[string]bool{}
 	s.items(at(c, "volumeMounts"), func(vm []string, m map[string]any) {
@@ -79,7 +94,7 @@ func (s *sem) containerPorts(path []string) {
 		if n, ok := asInt(m["hostPort"]); ok && n != 0 {
 			s.portNum(at(pp, "hostPort"), n)
 		}
-		s.enum(at(pp, "protocol"), "SCTP", "TCP", "UDP")
+		s.enumIn(m, pp, "protocol", "SCTP", "TCP", "UDP")
 	})
 }
 
@@ -106,16 +121,17 @@ func (s *sem) portNumOrName(path []string) {
 // probe checks a probe: one handler, thresholds; successThreshold must be
 // 1 for liveness and startup probes.
 func (s *sem) probe(path []string, liveness bool) {
-	if s.m(path) == nil {
+	m := s.m(path)
+	if m == nil {
 		return
 	}
 	s.handler(path, false)
 	for _, f := range []string{"initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold", "terminationGracePeriodSeconds"} {
-		if n, ok := s.num(at(path, f)); ok && n < 0 {
+		if n, ok := asInt(m[f]); ok && n < 0 {
 			s.bad(at(path, f), "Invalid value: %d: must be greater than or equal to 0", n)
 		}
 	}
-	if n, ok := s.num(at(path, "successThreshold")); ok && liveness && n != 1 && n > 0 {
+	if n, ok := asInt(m["successThreshold"]); ok && liveness && n != 1 && n > 0 {
 		s.bad(at(path, "successThreshold"), "Invalid value: %d: must be 1 for liveness and startup probes", n)
 	}
 }
@@ -143,30 +159,32 @@ func (s *sem) handler(path []string, hook bool) {
 	case n > 1:
 		s.bad(path, "Forbidden: may not specify more than 1 handler type")
 	}
-	if s.has(at(path, "httpGet")) {
-		g := at(path, "httpGet")
-		if !s.has(at(g, "port")) {
-			s.required(at(g, "port"), "the port to probe, a number or a container port's name")
+	if g, ok := m["httpGet"].(map[string]any); ok {
+		gp := at(path, "httpGet")
+		if g["port"] == nil {
+			s.required(at(gp, "port"), "the port to probe, a number or a container port's name")
 		}
-		s.portNumOrName(at(g, "port"))
-		s.enum(at(g, "scheme"), "HTTP", "HTTPS")
-		s.items(at(g, "httpHeaders"), func(h []string, m map[string]any) {
-			if name, _ := m["name"].(string); name != "" {
-				s.msgs(at(h, "name"), name, validation.IsHTTPHeaderName(name))
-			}
-		})
+		s.portNumOrName(at(gp, "port"))
+		s.enumIn(g, gp, "scheme", "HTTP", "HTTPS")
+		if g["httpHeaders"] != nil {
+			s.items(at(gp, "httpHeaders"), func(h []string, m map[string]any) {
+				if name, _ := m["name"].(string); name != "" {
+					s.msgs(at(h, "name"), name, validation.IsHTTPHeaderName(name))
+				}
+			})
+		}
 	}
-	if s.has(at(path, "exec")) && len(s.list(at(path, "exec", "command"))) == 0 {
+	if e, ok := m["exec"].(map[string]any); ok && len(listOf(e["command"])) == 0 {
 		s.required(at(path, "exec", "command"), "the command to run")
 	}
-	if s.has(at(path, "tcpSocket")) {
-		if !s.has(at(path, "tcpSocket", "port")) {
+	if t, ok := m["tcpSocket"].(map[string]any); ok {
+		if t["port"] == nil {
 			s.required(at(path, "tcpSocket", "port"), "the port to probe")
 		}
 		s.portNumOrName(at(path, "tcpSocket", "port"))
 	}
-	if s.has(at(path, "grpc")) {
-		if n, ok := s.num(at(path, "grpc", "port")); ok {
+	if g, ok := m["grpc"].(map[string]any); ok {
+		if n, ok := asInt(g["port"]); ok {
 			s.portNum(at(path, "grpc", "port"), n)
 		}
 	}

@@ -170,7 +170,12 @@ func (s *sem) envFrom(path []string) {
 // (a string, trimmed, or a number); ok is false when it is missing or
 // invalid, which it reports.
 func (s *sem) quantity(path []string) (resource.Quantity, bool) {
-	v := s.get(path)
+	return s.quantityOf(s.get(path), path, nil)
+}
+
+// quantityOf is quantity for the value v, found at path, or at base+key
+// when path is nil (made only for a finding).
+func (s *sem) quantityOf(v any, path, base []string, key ...string) (resource.Quantity, bool) {
 	var str string
 	switch v := v.(type) {
 	case nil:
@@ -185,6 +190,9 @@ func (s *sem) quantity(path []string) (resource.Quantity, bool) {
 	}
 	q, err := resource.ParseQuantity(str)
 	if err != nil {
+		if path == nil {
+			path = at(base, key...)
+		}
 		s.bad(path, "Invalid value: %q: %v; write a quantity such as 500m, 2, 256Mi or 1Gi", v, err)
 		return q, false
 	}

@@ -13,13 +13,12 @@ func (s *sem) labels(path []string) { s.labelMap(path) }
 func (s *sem) labelMap(path []string) {
 	m := s.m(path)
 	for _, k := range sortedKeys(m) {
-		kp := at(path, k)
 		for _, msg := range validation.IsQualifiedName(k) {
-			s.badKey(kp, "Invalid value: %q: label key %s", k, msg)
+			s.badKey(at(path, k), "Invalid value: %q: label key %s", k, msg)
 		}
 		if v, ok := m[k].(string); ok {
 			for _, msg := range validation.IsValidLabelValue(v) {
-				s.bad(kp, "Invalid value: %q: label value %s", v, msg)
+				s.bad(at(path, k), "Invalid value: %q: label value %s", v, msg)
 			}
 		}
 	}

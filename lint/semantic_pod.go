@@ -45,8 +45,8 @@ func (s *sem) podSpec(path []string, r restart) {
 		s.bad(at(path, "containers"), "Required value: a pod needs at least one container")
 	}
 	for _, field := range []string{"initContainers", "containers"} {
-		s.items(at(path, field), func(c []string, _ map[string]any) {
-			s.container(c, volumes, names, field == "initContainers")
+		s.items(at(path, field), func(c []string, cm map[string]any) {
+			s.container(c, cm, volumes, names, field == "initContainers")
 		})
 	}
 	s.tolerations(at(path, "tolerations"))

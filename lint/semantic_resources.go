@@ -50,22 +50,25 @@ func (s *sem) resources(path []string) {
 // resourceList checks one list of container resources and returns the
 // valid quantities by name.
 func (s *sem) resourceList(path []string) map[string]resource.Quantity {
-	out := map[string]resource.Quantity{}
-	for _, name := range sortedKeys(s.m(path)) {
-		rp := at(path, name)
-		q, ok := s.quantity(rp)
+	m := s.m(path)
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]resource.Quantity, len(m))
+	for _, name := range sortedKeys(m) {
+		q, ok := s.quantityOf(m[name], nil, path, name)
 		if !ok {
 			continue
 		}
 		if !standardContainerResource(name) {
 			if !strings.Contains(name, "/") {
-				s.badKey(rp, "Invalid value: %q: must be a standard resource type (cpu, memory, ephemeral-storage, hugepages-*) or fully qualified (example.com/gpu)", name)
+				s.badKey(at(path, name), "Invalid value: %q: must be a standard resource type (cpu, memory, ephemeral-storage, hugepages-*) or fully qualified (example.com/gpu)", name)
 				continue
 			}
-			s.msgs(rp, name, validation.IsQualifiedName(name))
+			s.msgs(at(path, name), name, validation.IsQualifiedName(name))
 		}
 		if q.Sign() < 0 {
-			s.bad(rp, "Invalid value: %q: must be greater than or equal to 0", q.String())
+			s.bad(at(path, name), "Invalid value: %q: must be greater than or equal to 0", q.String())
 			continue
 		}
 		out[name] = q
