@@ -38,6 +38,7 @@ func TestIntegrationDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	checkBases(t, dc, ns)
 	start := time.Now()
 	server, err := ServerVerdicts(context.Background(), dc, ns, ms, 16)
 	if err != nil {
@@ -59,11 +60,6 @@ func TestIntegrationDifferential(t *testing.T) {
 	kpRows, kcRows := Table(ms, server, kp), Table(ms, server, kc)
 	t.Logf("\n%s", Markdown(kpRows, kcRows))
 
-	// Each base must be valid, so that every rejection is the mutation's.
-	bases, _ := Bases()
-	if got := len(bases); got == 0 {
-		t.Fatal("no bases")
-	}
 	total := kpRows[len(kpRows)-1]
 	if total.ServerRejects == 0 || total.BothAccept == 0 {
 		t.Fatalf("the server rejected %d of %d mutations: the run did not measure anything", total.ServerRejects, total.Mutations)
@@ -92,5 +88,49 @@ func report(t *testing.T, what string, ms []Mutation, server, tool []Verdict, pi
 			lines = lines[:400]
 		}
 		t.Logf("%d %s:\n%s", n, what, strings.Join(lines, "\n"))
+	}
+}
+
+// checkBases makes sure every base object is valid for the API server,
+// kubeplan and kubeconform, so that each rejection of a mutation is the
+// mutation's.
+func checkBases(t *testing.T, dc dynamic.Interface, ns string) {
+	t.Helper()
+	bases, err := Bases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []Mutation
+	for i, b := range bases {
+		ms = append(ms, Mutation{ID: i, Kind: b["kind"].(string), Where: "(base)", Object: b})
+	}
+	server, err := ServerVerdicts(context.Background(), dc, ns, ms, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := WriteFiles(dir, ms); err != nil {
+		t.Fatal(err)
+	}
+	kp, err := LintVerdicts(dir, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc, err := KubeconformVerdicts(ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range ms {
+		for _, v := range []struct {
+			tool string
+			v    Verdict
+		}{{"the API server", server[i]}, {"kubeplan", kp[i]}, {"kubeconform", kc[i]}} {
+			if v.v.Rejected {
+				t.Errorf("base %d (%s) is invalid for %s: %s", i, m.Kind, v.tool, v.v.Message)
+			}
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 }
