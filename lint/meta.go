@@ -73,7 +73,12 @@ func nameRule(o *manifest.Object) (nameFunc, string) {
 	case g == "" && o.Kind == "Namespace":
 		return dnsLabel, "a DNS-1123 label"
 	case g == "" && o.Kind == "Service":
-		return dns1035Label, "a DNS-1035 label"
+		// DNS-1035 before 1.36; RelaxedServiceNameValidation (GA in
+		// 1.37) allows a leading digit. The older rule would flag names
+		// a 1.37 server accepts.
+		return dnsLabel, "a DNS-1123 label"
+	case g == "apps" && o.Kind == "StatefulSet":
+		return dnsLabel, "a DNS-1123 label" // its pods' hostnames
 	case g == "networking.k8s.io" && o.Kind == "IPAddress":
 		// named by the address itself, IPv6 colons included
 		return path.ValidatePathSegmentName, "a path segment"

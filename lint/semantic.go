@@ -65,6 +65,7 @@ var semanticChecks = map[string]func(*sem){
 	"rbac.authorization.k8s.io/ClusterRoleBinding": func(s *sem) { s.binding(true) },
 	"autoscaling/HorizontalPodAutoscaler":          checkHPA,
 	"policy/PodDisruptionBudget":                   checkPDB,
+	"/Namespace":                                   checkNamespace,
 }
 
 // p makes a path.

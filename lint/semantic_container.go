@@ -8,14 +8,15 @@ import (
 // (unique in the pod), image, enums, ports, env, resources, probes and
 // volume mounts (which must name a volume of the pod).
 func (s *sem) container(c []string, cm map[string]any, volumes map[string]bool, names map[string]bool, init bool) {
-	if name, ok := s.str(at(c, "name")); ok && name != "" {
+	switch name, ok := cm["name"].(string); {
+	case ok && name != "":
 		if ms := validation.IsDNS1123Label(name); len(ms) > 0 {
 			s.msgs(at(c, "name"), name, ms)
 		} else if names[name] {
 			s.bad(at(c, "name"), "Duplicate value: %q: container names must be unique within the pod (init containers included); rename one", name)
 		}
 		names[name] = true
-	} else if !s.has(at(c, "name")) {
+	case ok: // "" (a missing name the schema reports)
 		s.required(at(c, "name"), "every container needs a name")
 	}
 	if img, ok := s.str(at(c, "image")); !s.has(at(c, "image")) || (ok && img == "") {

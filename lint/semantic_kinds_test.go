@@ -1,6 +1,9 @@
 package lint
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSemanticWorkloads(t *testing.T) {
 	runSemanticCases(t, []semanticCase{
@@ -256,6 +259,30 @@ spec:
 `, []string{
 			`6:17 invalid-value spec.minAvailable: Invalid value: "120%": must not be greater than 100%`,
 			`7:19 invalid-value spec.maxUnavailable: Invalid value: minAvailable and maxUnavailable cannot be both set`,
+		}},
+		{"Namespace: Pod Security labels; a Job name too long for its pods' label; an empty container name", `apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+  labels:
+    pod-security.kubernetes.io/enforce: strict
+    pod-security.kubernetes.io/warn: restricted
+    pod-security.kubernetes.io/warn-version: "1.30"
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: ` + strings.Repeat("j", 64) + `
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: "", image: example.com/job:1}]
+`, []string{
+			`6:41 invalid-value metadata.labels["pod-security.kubernetes.io/enforce"]: Invalid value: "strict": must be one of privileged, baseline, restricted`,
+			`8:46 invalid-value Invalid value: "1.30": must be "latest" or "v1.x"`,
+			`13:9 invalid-value metadata.name: Invalid value: must be no more than 63 characters: the Job's pods get its name as the label batch.kubernetes.io/job-name`,
+			`18:27 invalid-value spec.template.spec.containers[0].name: Required value`,
 		}},
 		{"ConfigMap and Secret keys; PVC access mode and size", `apiVersion: v1
 kind: ConfigMap

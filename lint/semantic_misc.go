@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/base64"
+	"regexp"
 
 	"k8s.io/apimachinery/pkg/api/validation/path"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -225,5 +226,25 @@ func (s *sem) metricTarget(t []string) {
 	}
 	if n, ok := s.num(at(t, "averageUtilization")); ok && n < 1 {
 		s.bad(at(t, "averageUtilization"), "Invalid value: %d: must be greater than 0", n)
+	}
+}
+
+// podSecurityLevels are the levels of the Pod Security admission labels.
+var podSecurityLevels = map[string]bool{"privileged": true, "baseline": true, "restricted": true}
+
+var podSecurityVersion = regexp.MustCompile(`^(latest|v1\.([0-9]|[1-9][0-9]*))$`)
+
+// checkNamespace checks the Pod Security admission labels, which the API
+// server's admission refuses when their values are not a level or version.
+func checkNamespace(s *sem) {
+	labels := s.m(p("metadata", "labels"))
+	for _, mode := range []string{"enforce", "audit", "warn"} {
+		key := "pod-security.kubernetes.io/" + mode
+		if v, ok := labels[key].(string); ok && !podSecurityLevels[v] {
+			s.bad(p("metadata", "labels", key), "Invalid value: %q: must be one of privileged, baseline, restricted", v)
+		}
+		if v, ok := labels[key+"-version"].(string); ok && !podSecurityVersion.MatchString(v) {
+			s.bad(p("metadata", "labels", key+"-version"), "Invalid value: %q: must be \"latest\" or \"v1.x\"", v)
+		}
 	}
 }

@@ -94,6 +94,9 @@ func (s *sem) job(prefix []string) {
 	s.labels(at(prefix, "metadata", "labels"))
 	s.annotations(at(prefix, "metadata", "annotations"))
 	manual, _ := s.get(at(spec, "manualSelector")).(bool)
+	if name := s.o.Name; prefix == nil && !manual && len(name) > validation.LabelValueMaxLength {
+		s.bad(p("metadata", "name"), "Invalid value: must be no more than %d characters: the Job's pods get its name as the label batch.kubernetes.io/job-name", validation.LabelValueMaxLength)
+	}
 	if manual {
 		s.selectorMatchesTemplate(at(spec, "selector"), at(spec, "template"), "job")
 	} else if s.has(at(spec, "selector")) {

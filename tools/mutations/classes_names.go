@@ -3,13 +3,14 @@ package mutations
 import "strings"
 
 // badNames are not DNS-1123 subdomains (nor labels).
-var badNames = []string{"Frontend_App", "-web", "web.", "web app", strings.Repeat("a", 254)}
+var badNames = []string{"Frontend_App", "-web", "web.", "web app", strings.Repeat("a", 254),
+	strings.Repeat("a", 64), "web.v2", "1web"}
 
 // badLabelValues are not label values.
-var badLabelValues = []string{"bad value!", "-edge", strings.Repeat("v", 64)}
+var badLabelValues = []string{"bad value!", "-edge", strings.Repeat("v", 64), "", "a.b_c-D"}
 
 // badKeys are not qualified names (label and annotation keys).
-var badKeys = []string{"a/b/c", "Bad Key", "example.com/", "-dash"}
+var badKeys = []string{"a/b/c", "Bad Key", "example.com/", "-dash", "Example.com/x", "x/" + strings.Repeat("k", 64)}
 
 // names puts invalid names, label values and keys where they go: the
 // object's name, labels and annotations, the pod template's labels, the
@@ -39,7 +40,7 @@ func names(g *gen) {
 				g.add(InvalidName, n.p, "annotation key "+quote(k), renameKey(g.base, n.p, k))
 			}
 		case isString && last == "name" && len(n.p) >= 3 && nameOfItem(n.p):
-			for _, b := range []string{"Web_1", "web.1", "http-alt-port-name-too-long", "-x"} {
+			for _, b := range []string{"Web_1", "web.1", "http-alt-port-name-too-long", "-x", "", "9090", strings.Repeat("c", 64)} {
 				g.add(InvalidName, n.p, "item name "+quote(b), set(g.base, n.p, b))
 			}
 		}

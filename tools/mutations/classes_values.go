@@ -6,7 +6,8 @@ import (
 
 // badQuantities are strings resource.ParseQuantity refuses, and a
 // negative amount.
-var badQuantities = []string{"100mm", "1.5.5Gi", "abc", "10 Gi", "1Kb", "0.5.", "1e", "", "Mi", "-1"}
+var badQuantities = []string{"100mm", "1.5.5Gi", "abc", "10 Gi", "1Kb", "0.5.", "1e", "", "Mi", "-1",
+	"1.5Gib", "+-1", " 2Gi ", "0x1F", "1e3m", "-0.5"}
 
 // quantityField reports whether p holds a resource quantity.
 func quantityField(p path) bool {
@@ -64,8 +65,10 @@ func enums(g *gen) {
 			continue
 		}
 		alts := []string{"Sometimes"}
-		if l := strings.ToLower(s); l != s {
-			alts = append(alts, l)
+		for _, a := range []string{strings.ToLower(s), strings.ToUpper(s), s + " "} {
+			if a != s {
+				alts = append(alts, a)
+			}
 		}
 		for _, a := range alts {
 			g.add(InvalidEnum, n.p, quote(s)+" -> "+quote(a), set(g.base, n.p, a))
