@@ -6,10 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// labels checks the label keys and values of a map at path (a pod
+// labelMap checks the label keys and values of a map at path (a pod
 // template's labels, a node selector, a selector's matchLabels).
-func (s *sem) labels(path []string) { s.labelMap(path) }
-
 func (s *sem) labelMap(path []string) {
 	m := s.m(path)
 	for _, k := range sortedKeys(m) {
@@ -87,7 +85,7 @@ func (sel *selector) empty() bool { return len(sel.labels) == 0 && len(sel.exprs
 // labelSelector checks a LabelSelector (matchLabels; matchExpressions'
 // keys, operators and values) and returns it, or nil when it is missing or
 // cannot be read.
-func (s *sem) labelSelector(path []string, _ bool) *selector {
+func (s *sem) labelSelector(path []string) *selector {
 	m := s.m(path)
 	if m == nil {
 		return nil
@@ -153,7 +151,7 @@ func (s *sem) selectorMatchesTemplate(selPath, tmplPath []string, kind string) {
 	if !s.has(selPath) {
 		return // the schema (or defaulting) answers for a missing selector
 	}
-	sel := s.labelSelector(selPath, true)
+	sel := s.labelSelector(selPath)
 	if sel == nil {
 		return
 	}

@@ -110,7 +110,7 @@ func (s *sem) ingressBackend(path []string) {
 // checkNetworkPolicy checks selectors, peers, ports and policy types.
 func checkNetworkPolicy(s *sem) {
 	spec := p("spec")
-	s.labelSelector(at(spec, "podSelector"), false)
+	s.labelSelector(at(spec, "podSelector"))
 	for i, t := range s.list(at(spec, "policyTypes")) {
 		if ts, ok := t.(string); ok && ts != "Ingress" && ts != "Egress" {
 			s.bad(at(spec, "policyTypes", idx(i)), "Unsupported value: %q: supported values: \"Ingress\", \"Egress\"", ts)
@@ -150,8 +150,8 @@ func checkNetworkPolicy(s *sem) {
 				if m["ipBlock"] != nil && n > 1 {
 					s.bad(peer, "Forbidden: may not specify both ipBlock and another peer")
 				}
-				s.labelSelector(at(peer, "podSelector"), false)
-				s.labelSelector(at(peer, "namespaceSelector"), false)
+				s.labelSelector(at(peer, "podSelector"))
+				s.labelSelector(at(peer, "namespaceSelector"))
 				s.ipBlock(at(peer, "ipBlock"))
 			})
 		})

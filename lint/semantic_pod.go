@@ -15,7 +15,7 @@ const (
 
 // podTemplate checks a pod template: its labels and annotations, its spec.
 func (s *sem) podTemplate(path []string, r restart) {
-	s.labels(at(path, "metadata", "labels"))
+	s.labelMap(at(path, "metadata", "labels"))
 	s.annotations(at(path, "metadata", "annotations"))
 	s.podSpec(at(path, "spec"), r)
 }
@@ -62,9 +62,8 @@ func (s *sem) podSpec(path []string, r restart) {
 		} else {
 			s.msgs(at(c, "topologyKey"), k, validation.IsQualifiedName(k))
 		}
-		s.labelSelector(at(c, "labelSelector"), false)
+		s.labelSelector(at(c, "labelSelector"))
 	})
-	s.items(at(path, "imagePullSecrets"), func(c []string, m map[string]any) {})
 }
 
 // restartPolicy checks a pod's restartPolicy against what its controller

@@ -72,7 +72,7 @@ func checkStatefulSet(s *sem) {
 			s.msgs(at(c, "metadata", "name"), name, validation.IsDNS1123Subdomain(name))
 			s.claims[name] = true
 		}
-		s.labels(at(c, "metadata", "labels"))
+		s.labelMap(at(c, "metadata", "labels"))
 		s.pvcSpec(at(c, "spec"))
 	})
 	s.workload(restartAlways, "statefulset")
@@ -91,7 +91,7 @@ func (s *sem) job(prefix []string) {
 	s.replicasLike(spec, "parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished")
 	s.enum(at(spec, "completionMode"), "NonIndexed", "Indexed")
 	s.enum(at(spec, "podReplacementPolicy"), "TerminatingOrFailed", "Failed")
-	s.labels(at(prefix, "metadata", "labels"))
+	s.labelMap(at(prefix, "metadata", "labels"))
 	s.annotations(at(prefix, "metadata", "annotations"))
 	manual, _ := s.get(at(spec, "manualSelector")).(bool)
 	if name := s.o.Name; prefix == nil && !manual && len(name) > validation.LabelValueMaxLength {
@@ -100,7 +100,7 @@ func (s *sem) job(prefix []string) {
 	if manual {
 		s.selectorMatchesTemplate(at(spec, "selector"), at(spec, "template"), "job")
 	} else if s.has(at(spec, "selector")) {
-		s.labelSelector(at(spec, "selector"), false)
+		s.labelSelector(at(spec, "selector"))
 	}
 	s.podTemplate(at(spec, "template"), restartJob)
 }
