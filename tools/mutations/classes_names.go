@@ -4,7 +4,7 @@ import "strings"
 
 // badNames are not DNS-1123 subdomains (nor labels).
 var badNames = []string{"Frontend_App", "-web", "web.", "web app", strings.Repeat("a", 254),
-	strings.Repeat("a", 64), "web.v2", "1web"}
+	strings.Repeat("a", 64), "web.v2", "1web", "web-v2", strings.Repeat("a", 63)} // the last two are valid
 
 // badLabelValues are not label values.
 var badLabelValues = []string{"bad value!", "-edge", strings.Repeat("v", 64), "", "a.b_c-D"}

@@ -4,10 +4,11 @@ import (
 	"strings"
 )
 
-// badQuantities are strings resource.ParseQuantity refuses, and a
-// negative amount.
+// badQuantities are strings resource.ParseQuantity refuses, negative
+// amounts, and valid spellings a tool must not refuse.
 var badQuantities = []string{"100mm", "1.5.5Gi", "abc", "10 Gi", "1Kb", "0.5.", "1e", "", "Mi", "-1",
-	"1.5Gib", "+-1", " 2Gi ", "0x1F", "1e3m", "-0.5"}
+	"1.5Gib", "+-1", " 2Gi ", "0x1F", "1e3m", "-0.5",
+	"1.5", "1e3", "0.1Ki"} // the last three are valid: a tool must accept them
 
 // quantityField reports whether p holds a resource quantity.
 func quantityField(p path) bool {
@@ -80,8 +81,8 @@ func enums(g *gen) {
 var portFields = map[string]bool{"containerPort": true, "hostPort": true, "port": true, "targetPort": true,
 	"nodePort": true, "endPort": true, "number": true}
 
-// badPorts are out of 1-65535.
-var badPorts = []int64{0, -1, 65536, 100000}
+// badPorts are out of 1-65535, with the two ends of the range.
+var badPorts = []int64{0, -1, 65536, 100000, 65535, 1} // 65535 and 1 are valid
 
 // ports puts numbers out of range where ports go, named ports included.
 func ports(g *gen) {
