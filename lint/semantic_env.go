@@ -7,11 +7,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// envFieldPaths are the fields env vars may read with fieldRef.
+// envFieldPaths are the fields env vars may read with fieldRef (labels and
+// annotations only one at a time: metadata.labels['app']).
 var envFieldPaths = map[string]bool{
 	"metadata.name": true, "metadata.namespace": true, "metadata.uid": true, "spec.nodeName": true,
 	"spec.serviceAccountName": true, "status.hostIP": true, "status.hostIPs": true, "status.podIP": true,
-	"status.podIPs": true, "metadata.labels": true, "metadata.annotations": true,
+	"status.podIPs": true,
 }
 
 // env checks a container's env: names, and a valueFrom with exactly one

@@ -163,6 +163,23 @@ spec:
 			`7:26 invalid-value nodePort: Forbidden: may not be used when ` + "`type`" + ` is 'ClusterIP'`,
 			`16:26 invalid-value nodePort: Invalid value: 80000: not in the node port range`,
 		}},
+		{"valid Services: an empty targetPort (defaults to port), a local policy with externalIPs, a headless one without ports", `apiVersion: v1
+kind: Service
+metadata:
+  name: 1web
+spec:
+  externalIPs: [192.0.2.10]
+  externalTrafficPolicy: Local
+  ports: [{port: 80, targetPort: ""}]
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: db
+spec:
+  clusterIP: None
+  selector: {app: db}
+`, nil},
 		{"Ingress: missing pathType, relative path, both port fields", `apiVersion: networking.k8s.io/v1
 kind: Ingress
 metadata:

@@ -21,9 +21,9 @@ func checkService(s *sem) {
 	s.enum(at(spec, "internalTrafficPolicy"), "Cluster", "Local")
 	s.enum(at(spec, "ipFamilyPolicy"), "SingleStack", "PreferDualStack", "RequireDualStack")
 	s.labelMap(at(spec, "selector"))
-	external := typ == "NodePort" || typ == "LoadBalancer"
+	external := typ == "NodePort" || typ == "LoadBalancer" || (typ == "ClusterIP" && len(s.list(at(spec, "externalIPs"))) > 0)
 	if v, ok := s.str(at(spec, "externalTrafficPolicy")); ok && v != "" && !external {
-		s.bad(at(spec, "externalTrafficPolicy"), "Invalid value: %q: may only be set for externally-accessible services (type NodePort or LoadBalancer)", v)
+		s.bad(at(spec, "externalTrafficPolicy"), "Invalid value: %q: may only be set for externally-accessible services (type NodePort or LoadBalancer, or with externalIPs)", v)
 	}
 	headless, _ := s.str(at(spec, "clusterIP"))
 	ports := s.list(at(spec, "ports"))
@@ -49,7 +49,7 @@ func checkService(s *sem) {
 		s.enum(at(pp, "protocol"), "SCTP", "TCP", "UDP")
 		if n, ok := asInt(m["targetPort"]); ok && n != 0 {
 			s.portNum(at(pp, "targetPort"), n)
-		} else if _, isString := m["targetPort"].(string); isString {
+		} else if tp, isString := m["targetPort"].(string); isString && tp != "" { // "" defaults to port
 			s.portNumOrName(at(pp, "targetPort"))
 		}
 		if n, ok := asInt(m["nodePort"]); ok && n != 0 {
