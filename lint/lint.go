@@ -109,6 +109,7 @@ func (l *linter) checkObject(o *manifest.Object) ([]Finding, error) {
 		if err := c.schema.Validate(o.Content); err != nil {
 			findings = append(findings, schemaFindings(o, c, err, "schema")...)
 		}
+		findings = semanticFindings(o, findings)
 	case apiCustom:
 		findings = append(findings, l.checkCustom(o)...)
 	}

@@ -55,9 +55,10 @@ func dns1035Label(name string, prefix bool) []string {
 
 // subdomainGroups are the built-in API groups whose kinds the API server
 // names as DNS-1123 subdomains (k8s.io/kubernetes pkg/apis/*/validation).
-// Custom resources are named so too.
+// Custom resources are named so too. (policy's PodDisruptionBudget names
+// are only path segments: its validation does not check the name.)
 var subdomainGroups = map[string]bool{
-	"": true, "apps": true, "batch": true, "policy": true, "autoscaling": true,
+	"": true, "apps": true, "batch": true, "autoscaling": true,
 	"networking.k8s.io": true, "storage.k8s.io": true, "scheduling.k8s.io": true,
 	"apiextensions.k8s.io": true, "admissionregistration.k8s.io": true,
 	"discovery.k8s.io": true, "node.k8s.io": true, "events.k8s.io": true,
@@ -73,7 +74,12 @@ func nameRule(o *manifest.Object) (nameFunc, string) {
 	case g == "" && o.Kind == "Namespace":
 		return dnsLabel, "a DNS-1123 label"
 	case g == "" && o.Kind == "Service":
-		return dns1035Label, "a DNS-1035 label"
+		// DNS-1035 before 1.36; RelaxedServiceNameValidation (GA in
+		// 1.37) allows a leading digit. The older rule would flag names
+		// a 1.37 server accepts.
+		return dnsLabel, "a DNS-1123 label"
+	case g == "apps" && o.Kind == "StatefulSet":
+		return dnsLabel, "a DNS-1123 label" // its pods' hostnames
 	case g == "networking.k8s.io" && o.Kind == "IPAddress":
 		// named by the address itself, IPv6 colons included
 		return path.ValidatePathSegmentName, "a path segment"

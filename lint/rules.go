@@ -46,6 +46,7 @@ var checks = []RuleInfo{
 	{ID: manifest.RuleSOPSIdentity, Severity: Warning, Description: "a SOPS-encrypted file encrypts apiVersion, kind or metadata.name, so lint cannot check the object (plan and apply decrypt it); encrypt only data and stringData"},
 	{ID: manifest.RuleSOPSUnencrypted, Severity: Error, Description: "a Secret value in a SOPS-encrypted file is in the clear where SOPS's rules encrypt it (added by hand after encrypting)"},
 	{ID: ruleSecretData, Severity: Error, Description: "a Secret's data value is not base64 (plain text goes under stringData)"},
+	{ID: ruleInvalidValue, Severity: Error, Description: "a value the API server refuses though its type fits the schema: quantities, enums, ports, names of containers, ports and volumes, label selectors that miss the pod template, duplicates, references to missing volumes, required fields the schema does not mark"},
 }
 
 // Rules lists every rule id lint can report, sorted by id.
