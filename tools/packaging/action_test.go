@@ -21,7 +21,7 @@ func TestActionMetadata(t *testing.T) {
 	}
 	wantInputs := map[string]string{
 		"command": "plan", "path": ".", "namespace": "", "applyset": "", "kubeconfig": "",
-		"github-token": "${{ github.token }}", "comment": "true", "extra-args": "", "output-file": "",
+		"github-token": "${{ github.token }}", "comment": "true", "extra-args": "", "output-file": "", "version": "",
 	}
 	for name, def := range wantInputs {
 		in, ok := a.Inputs[name]
@@ -52,21 +52,32 @@ func TestActionMetadata(t *testing.T) {
 	}
 
 	steps := a.Runs.Steps
-	if len(steps) != 3 {
-		t.Fatalf("%d steps, want setup-go, build, run", len(steps))
+	if len(steps) != 5 {
+		t.Fatalf("%d steps, want install, setup-go, cache, build, run", len(steps))
 	}
-	setup := steps[0]
-	if setup.Uses != "actions/setup-go@v5" ||
-		setup.With["go-version-file"] != "${{ github.action_path }}/go.mod" ||
-		setup.With["cache-dependency-path"] != "${{ github.action_path }}/go.sum" {
-		t.Errorf("setup-go step = %+v, want actions/setup-go@v5 with go-version-file and cache-dependency-path from the action's directory", setup)
+	if steps[0].ID != "install" {
+		t.Errorf("the first step's id is %q, want install", steps[0].ID)
 	}
-	build := steps[1]
-	if !isBuildStep(build) || build.WorkingDirectory != "${{ github.action_path }}" ||
+	const fromSource = "steps.install.outputs.mode == 'source'"
+	setup := steps[1]
+	if setup.Uses != "actions/setup-go@v5" || setup.If != fromSource ||
+		setup.With["go-version-file"] != "${{ github.action_path }}/go.mod" || setup.With["cache"] != "false" {
+		t.Errorf("setup-go step = %+v, want actions/setup-go@v5 for a source build, go-version-file from the action's directory, its own cache off", setup)
+	}
+	// setup-go's cache hashes go.sum with hashFiles, which ignores files
+	// outside the workspace, where the action lives: it never restored
+	// anything. The key is hashed by the install step instead.
+	cache := steps[2]
+	if cache.Uses != "actions/cache@v4" || cache.If != fromSource || cache.With["key"] != "${{ steps.install.outputs.cache-key }}" ||
+		!strings.Contains(cache.With["path"], "~/.cache/go-build") || !strings.Contains(cache.With["path"], "~/go/pkg/mod") {
+		t.Errorf("cache step = %+v, want actions/cache@v4 of the Go build and module caches keyed by the install step", cache)
+	}
+	build := steps[3]
+	if !isBuildStep(build) || build.If != fromSource || build.WorkingDirectory != "${{ github.action_path }}" ||
 		!strings.Contains(build.Run, `go build `) || !strings.Contains(build.Run, `-o "$RUNNER_TEMP/kubeplan" ./cmd/kubeplan`) {
-		t.Errorf("build step = %+v, want go build -o \"$RUNNER_TEMP/kubeplan\" ./cmd/kubeplan in the action's directory", build)
+		t.Errorf("build step = %+v, want go build -o \"$RUNNER_TEMP/kubeplan\" ./cmd/kubeplan in the action's directory, for a source build", build)
 	}
-	run := steps[2]
+	run := steps[4]
 	if run.ID != "run" {
 		t.Errorf("the last step's id is %q, want run (the outputs read steps.run.outputs)", run.ID)
 	}
@@ -78,11 +89,13 @@ func TestActionMetadata(t *testing.T) {
 	for name := range a.Inputs {
 		ref := "${{ inputs." + name + " }}"
 		found := false
-		for _, v := range run.Env {
-			found = found || v == ref
+		for _, st := range []actionStep{steps[0], run} {
+			for _, v := range st.Env {
+				found = found || v == ref
+			}
 		}
 		if !found {
-			t.Errorf("input %s does not reach the run step through env:", name)
+			t.Errorf("input %s does not reach the install or run step through env:", name)
 		}
 	}
 }

@@ -31,8 +31,7 @@ type workflowJob struct {
 }
 
 type workflowStep struct {
-	actionStep `yaml:",inline"`
-	If         string `yaml:"if"`
+	actionStep `yaml:",inline"` // with its if:
 }
 
 // stringList is needs:, a string or a list of them.

@@ -58,6 +58,7 @@ type actionStep struct {
 	Shell            string            `yaml:"shell"`
 	Run              string            `yaml:"run"`
 	WorkingDirectory string            `yaml:"working-directory"`
+	If               string            `yaml:"if"`
 	Env              map[string]string `yaml:"env"`
 }
 
@@ -114,6 +115,26 @@ func eval(t *testing.T, s string, ctx func(string) (string, bool)) string {
 	})
 }
 
+var ifRE = regexp.MustCompile(`^\s*([a-z0-9_.-]+)\s*(==|!=)\s*'([^']*)'\s*$`)
+
+// evalIf evaluates a step's if: condition; action.yml may only compare a
+// context value with a string literal (steps.ID.outputs.X == 'text').
+func evalIf(t *testing.T, cond string, ctx func(string) (string, bool)) bool {
+	t.Helper()
+	if cond == "" {
+		return true
+	}
+	m := ifRE.FindStringSubmatch(cond)
+	if m == nil {
+		t.Fatalf("action.yml has the condition %q, which the test runner does not know", cond)
+	}
+	v, ok := ctx(m[1])
+	if !ok {
+		t.Fatalf("the condition %q uses an unknown expression", cond)
+	}
+	return (v == m[3]) == (m[2] == "==")
+}
+
 // runAction runs the composite action in a.
 func runAction(t *testing.T, a *actionMeta, re runEnv) runResult {
 	t.Helper()
@@ -152,7 +173,7 @@ func runAction(t *testing.T, a *actionMeta, re runEnv) runResult {
 	}
 	var stdout, stderr, summary strings.Builder
 	for i, st := range a.Runs.Steps {
-		if st.Uses != "" || (re.skip != nil && re.skip(st)) {
+		if st.Uses != "" || (re.skip != nil && re.skip(st)) || !evalIf(t, st.If, ctx) {
 			continue
 		}
 		name := eval(t, st.Name, ctx)
