@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
@@ -29,6 +30,8 @@ func ApplyQuestion(w io.Writer) {
 // Version is what kubeplan version prints.
 type Version struct {
 	Kubeplan string // kubeplan's version
+	Commit   string // the source commit, "" when unknown
+	Date     string // when it was built (RFC 3339), "" when unknown
 	Schemas  string // the Kubernetes version of the built-in schemas
 	// APIFrom and APITo are the Kubernetes versions the API index covers.
 	APIFrom, APITo string
@@ -36,7 +39,18 @@ type Version struct {
 
 // PrintVersion writes v as one line.
 func PrintVersion(w io.Writer, v Version) error {
-	_, err := fmt.Fprintf(w, "kubeplan %s (Kubernetes schemas %s, API index %s to %s)\n", v.Kubeplan, v.Schemas, v.APIFrom, v.APITo)
+	var build []string
+	if v.Commit != "" {
+		build = append(build, "commit "+v.Commit)
+	}
+	if v.Date != "" {
+		build = append(build, "built "+v.Date)
+	}
+	prefix := ""
+	if len(build) > 0 {
+		prefix = strings.Join(build, ", ") + "; "
+	}
+	_, err := fmt.Fprintf(w, "kubeplan %s (%sKubernetes schemas %s, API index %s to %s)\n", v.Kubeplan, prefix, v.Schemas, v.APIFrom, v.APITo)
 	return err
 }
 
