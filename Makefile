@@ -6,7 +6,7 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: build demo test vet bench bench-lint bench-plan bench-apply bench-projects bench-helm generate fuzz clean testcluster screenshot
+.PHONY: build demo test vet release-check release-snapshot bench bench-lint bench-plan bench-apply bench-projects bench-helm generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -22,9 +22,19 @@ vet:
 	$(GO) vet ./...
 
 # The integration tests run against bin/testcluster, so `make test` builds it first.
-test: vet testcluster
+test: vet testcluster release-check
 	$(GO) test ./...
 	cd testcluster && $(GO) vet ./... && $(GO) test ./...
+
+# Release builds with goreleaser, pinned as a Go tool in tools.mod: its dependency tree stays out of
+# go.mod and go.sum (and out of `go mod download`). release-check validates .goreleaser.yaml;
+# release-snapshot builds every archive and checksums.txt into dist/, unpublished.
+GORELEASER := $(GO) tool -modfile=tools.mod goreleaser
+release-check:
+	$(GORELEASER) check
+
+release-snapshot:
+	$(GORELEASER) release --snapshot --clean
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
 bench: bench-lint bench-plan bench-apply bench-projects bench-helm
