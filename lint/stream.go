@@ -134,15 +134,17 @@ func setKey(o *manifest.Object, namespace string) string {
 	return o.Group() + "/" + o.Kind + "/" + ns + "/" + o.Name
 }
 
-// setWideFindings runs the set-wide rules over the objects that share a key
-// with another, and the autoscalers and the workloads setting replicas they
-// scale: only those can break a set-wide rule, and only those are loaded
-// again, so a clean set of any size costs nothing here.
+// setWideFindings runs the set-wide rules: duplicate-object over the
+// records (streamDuplicates), and the others over the autoscalers and the
+// workloads setting replicas they scale, which alone are loaded again. A
+// clean set of any size costs nothing here.
 func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) ([]Finding, error) {
-	byKey := map[string][]identity{}
+	out, err := streamDuplicates(srcs, records, opts)
+	if err != nil {
+		return nil, err
+	}
 	pairs := map[string][2]bool{} // workload -> has autoscaler, has workload
 	for _, r := range records {
-		byKey[r.key] = append(byKey[r.key], r)
 		if r.scales != "" {
 			p := pairs[r.scales]
 			if r.autoscaler {
@@ -155,12 +157,12 @@ func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) 
 	}
 	var group []identity
 	for _, r := range records {
-		if len(byKey[r.key]) > 1 || pairs[r.scales] == [2]bool{true, true} {
+		if r.scales != "" && pairs[r.scales] == [2]bool{true, true} {
 			group = append(group, r)
 		}
 	}
 	if len(group) == 0 {
-		return nil, nil
+		return out, nil
 	}
 	loaded := map[int][]*manifest.Object{}
 	var objs []*manifest.Object
@@ -176,7 +178,7 @@ func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) 
 			objs = append(objs, loaded[r.src][r.obj])
 		}
 	}
-	return applySettings(runSetWide(objs, opts), objs, opts.Rules), nil
+	return append(out, applySettings(runSetWide(objs, opts, duplicateRule), objs, opts.Rules)...), nil
 }
 
 // scaleKey is the workload an autoscaler targets, or the workload itself
@@ -222,9 +224,15 @@ func (l *linter) checkBatch(objs []*manifest.Object, probs []*manifest.Problem) 
 	return out, nil
 }
 
-// runSetWide runs the rules that need the whole set.
-func runSetWide(objs []*manifest.Object, opts Options) []Finding {
-	return runPolicyRules(objs, opts, true)
+// runSetWide runs the rules that need the whole set, but the except one.
+func runSetWide(objs []*manifest.Object, opts Options, except string) []Finding {
+	var out []Finding
+	for _, r := range policies.All() {
+		if r.SetWide && r.ID != except && !ruleOff(opts, r.ID) {
+			out = append(out, runRule(r, objs, opts)...)
+		}
+	}
+	return out
 }
 
 // runPolicyRules runs the enabled built-in rules whose SetWide matches.
@@ -234,13 +242,20 @@ func runPolicyRules(objs []*manifest.Object, opts Options, setWide bool) []Findi
 		if r.SetWide != setWide {
 			continue
 		}
-		if s, ok := opts.Rules[r.ID]; ok && s.Off {
+		if ruleOff(opts, r.ID) {
 			continue
 		}
-		sev, _ := ParseSeverity(r.Severity)
-		for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace, NamespaceFrom: opts.NamespaceFrom}) {
-			out = append(out, objectFinding(v.Object, v.Path, sev, r.ID, v.Message))
-		}
+		out = append(out, runRule(r, objs, opts)...)
+	}
+	return out
+}
+
+// runRule runs one built-in rule over objs.
+func runRule(r policies.Rule, objs []*manifest.Object, opts Options) []Finding {
+	sev, _ := ParseSeverity(r.Severity)
+	var out []Finding
+	for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace, NamespaceFrom: opts.NamespaceFrom}) {
+		out = append(out, objectFinding(v.Object, v.Path, sev, r.ID, v.Message))
 	}
 	return out
 }
