@@ -30,6 +30,10 @@ type Options struct {
 	// before any finding is reported (GitHub mode masks the Secret values
 	// in them). It may be called from several goroutines at once.
 	Loaded func([]*manifest.Object)
+
+	// crdCacheBytes bounds the compiled CRD schemas kept (0:
+	// DefaultCRDCacheBytes); tests set it.
+	crdCacheBytes int64
 }
 
 // RuleSetting is what a config file says about one rule.

@@ -26,20 +26,28 @@ func runSourcesKeys(srcs []*manifest.Source, opts Options) (Report, []identity, 
 		return Report{}, nil, err
 	}
 
-	// Phase 1: sources that may define CRDs are loaded whole, up front.
+	// Phase 1: sources that may define CRDs are loaded up front; of their
+	// CRDs only compressed schemas are kept (crdSet), compiled when a
+	// custom resource needs them.
 	type loaded struct {
 		objs  []*manifest.Object
 		probs []*manifest.Problem
 		ok    bool
 	}
 	pre := make([]loaded, len(srcs))
-	crdObjs := append([]*manifest.Object{}, opts.CRDs...)
+	for _, o := range opts.CRDs {
+		if err := l.crds.add(o, crdRef{obj: o}); err != nil {
+			return Report{}, nil, err
+		}
+	}
+	var first, rest []int // phase 2's order: the loaded sources first, to drop them early
 	for i, s := range srcs {
 		may, err := s.MayHoldCRD()
 		if err != nil {
 			return Report{}, nil, err
 		}
 		if !may {
+			rest = append(rest, i)
 			continue
 		}
 		objs, probs, err := s.Load()
@@ -47,10 +55,14 @@ func runSourcesKeys(srcs []*manifest.Source, opts Options) (Report, []identity, 
 			return Report{}, nil, err
 		}
 		pre[i] = loaded{objs, probs, true}
-		crdObjs = append(crdObjs, objs...)
+		first = append(first, i)
+		for j, o := range objs {
+			if err := l.crds.add(o, crdRef{src: i, idx: j}); err != nil {
+				return Report{}, nil, err
+			}
+		}
 	}
 	var findings []Finding
-	l.crds, findings = collectCRDs(crdObjs)
 
 	// Phase 2: every source, in parallel, keeping only findings and, for
 	// the set-wide rules, a small record of each object's identity.
@@ -86,13 +98,21 @@ func runSourcesKeys(srcs []*manifest.Source, opts Options) (Report, []identity, 
 	}
 	var g errgroup.Group
 	g.SetLimit(workers(opts.Concurrency))
-	for i := range srcs {
+	for _, i := range append(first, rest...) {
 		g.Go(func() error {
 			checkSource(i)
 			return nil
 		})
 	}
 	_ = g.Wait()
+	crdFindings, err := l.crds.schemaFindings(func(i int) ([]*manifest.Object, error) {
+		objs, _, err := srcs[i].Load()
+		return objs, err
+	})
+	if err != nil {
+		return Report{}, nil, err
+	}
+	findings = append(findings, applySettings(crdFindings, nil, opts.Rules)...)
 
 	rep := Report{Files: len(srcs)}
 	var records []identity
