@@ -49,67 +49,87 @@ func newCRDSet() *crdSet {
 	return &crdSet{versions: map[string]*crdVersion{}, schemas: map[[32]byte]*crdSchema{}}
 }
 
-// add indexes the versions of o if it is an apiextensions.k8s.io/v1 CRD.
-// Only what a check needs is kept: each distinct openAPIV3Schema as
-// compressed JSON, none of o's maps or parse tree.
-func (cs *crdSet) add(o *manifest.Object, at crdRef) error {
+// crdDraft is one CRD version read from its object, before it joins a
+// crdSet: its schema is already compact, compressed JSON.
+type crdDraft struct {
+	key string
+	cv  *crdVersion
+	url string
+	sum [32]byte
+	z   []byte // nil when the version has no schema
+	n   int64  // uncompressed size
+}
+
+// crdDrafts reads the versions of o if it is an apiextensions.k8s.io/v1
+// CRD. Only what a check needs is kept: each openAPIV3Schema as
+// compressed JSON, none of o's maps or parse tree. It is safe to call
+// from several goroutines.
+func crdDrafts(o *manifest.Object, at crdRef) ([]crdDraft, error) {
 	if o.Kind != "CustomResourceDefinition" || o.Group() != "apiextensions.k8s.io" || o.Version() != "v1" {
-		return nil
+		return nil, nil
 	}
 	group := o.GetString("spec", "group")
 	kind := o.GetString("spec", "names", "kind")
 	versions, _ := mustGet(o, "spec", "versions").([]any)
 	if group == "" || kind == "" {
-		return nil // the schema check reports the missing fields
+		return nil, nil // the schema check reports the missing fields
 	}
-	var start manifest.Pos
+	start := o.Start()
+	var out []crdDraft
 	for i, vv := range versions {
 		vm, _ := vv.(map[string]any)
 		name, _ := vm["name"].(string)
 		if name == "" {
 			continue
 		}
-		key := crdKey(group, name, kind)
-		if _, dup := cs.versions[key]; dup {
-			continue
-		}
-		if start.Line == 0 {
-			start = o.Start()
-		}
-		cv := &crdVersion{at: at, file: o.File, line: start.Line, index: i, name: name}
-		cv.served, _ = vm["served"].(bool)
+		d := crdDraft{key: crdKey(group, name, kind), cv: &crdVersion{at: at, file: o.File, line: start.Line, index: i, name: name}}
+		d.cv.served, _ = vm["served"].(bool)
 		sch, _ := vm["schema"].(map[string]any)
 		if raw, ok := sch["openAPIV3Schema"].(map[string]any); ok {
-			s, err := cs.schemaOf(raw, fmt.Sprintf("mem:///crd/%s/%s/%s.json", group, name, kind))
+			b, err := json.Marshal(raw)
 			if err != nil {
-				return fmt.Errorf("keeping the schema of %s: %w", key, err)
+				return nil, fmt.Errorf("keeping the schema of %s: %w", d.key, err)
 			}
-			cv.schema = s
+			if d.z, err = compress(b); err != nil {
+				return nil, fmt.Errorf("keeping the schema of %s: %w", d.key, err)
+			}
+			d.sum, d.n = sha256.Sum256(b), int64(len(b))
+			d.url = fmt.Sprintf("mem:///crd/%s/%s/%s.json", group, name, kind)
 		}
-		cs.versions[key] = cv
-		cs.all = append(cs.all, cv)
+		out = append(out, d)
 	}
+	return out, nil
+}
+
+// add indexes the versions of o, see crdDrafts.
+func (cs *crdSet) add(o *manifest.Object, at crdRef) error {
+	ds, err := crdDrafts(o, at)
+	if err != nil {
+		return err
+	}
+	cs.merge(ds)
 	return nil
 }
 
-// schemaOf returns the shared crdSchema of raw, adding it when new.
-func (cs *crdSet) schemaOf(raw map[string]any, url string) (*crdSchema, error) {
-	b, err := json.Marshal(raw)
-	if err != nil {
-		return nil, err
+// merge adds drafts: the first version of a group/version/kind wins, and
+// versions with the same schema share one crdSchema.
+func (cs *crdSet) merge(ds []crdDraft) {
+	for _, d := range ds {
+		if _, dup := cs.versions[d.key]; dup {
+			continue
+		}
+		if d.z != nil {
+			s, ok := cs.schemas[d.sum]
+			if !ok {
+				s = &crdSchema{url: d.url, data: d.z, size: d.n}
+				cs.schemas[d.sum] = s
+				cs.order = append(cs.order, s)
+			}
+			d.cv.schema = s
+		}
+		cs.versions[d.key] = d.cv
+		cs.all = append(cs.all, d.cv)
 	}
-	sum := sha256.Sum256(b)
-	if s, ok := cs.schemas[sum]; ok {
-		return s, nil
-	}
-	z, err := compress(b)
-	if err != nil {
-		return nil, err
-	}
-	s := &crdSchema{url: url, data: z, size: int64(len(b))}
-	cs.schemas[sum] = s
-	cs.order = append(cs.order, s)
-	return s, nil
 }
 
 // collectCRDs indexes every apiextensions.k8s.io/v1 CRD of objs (in

@@ -99,7 +99,7 @@ func (s *crdSchema) compile() (*crdCompiled, error) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("reading the kept schema: %w", err)
 	}
-	doc := crdToJSONSchema(raw, true)
+	doc := shareSubschemas(crdToJSONSchema(raw, true))
 	sch, err := compileSchema(s.url, doc)
 	if err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func (s *crdSchema) compile() (*crdCompiled, error) {
 }
 
 // skeleton keeps of a JSON schema only the structure knownFields walks
-// (properties and the keywords that nest schemas), dropping descriptions,
+// (properties, definitions and the keywords that nest schemas), dropping descriptions,
 // enums and the rest, which are most of a CRD's size.
 func skeleton(v any) any {
 	m, ok := v.(map[string]any)
@@ -127,6 +127,13 @@ func skeleton(v any) any {
 			out[k] = np
 		case "items", "additionalProperties", "not":
 			out[k] = skeleton(x)
+		case "definitions":
+			defs, _ := x.(map[string]any)
+			nd := make(map[string]any, len(defs))
+			for dk, dv := range defs {
+				nd[dk] = skeleton(dv)
+			}
+			out[k] = nd
 		case "allOf", "anyOf", "oneOf":
 			list, _ := x.([]any)
 			nl := make([]any, len(list))

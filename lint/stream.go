@@ -26,9 +26,11 @@ func runSourcesKeys(srcs []*manifest.Source, opts Options) (Report, []identity, 
 		return Report{}, nil, err
 	}
 
-	// Phase 1: sources that may define CRDs are loaded up front; of their
-	// CRDs only compressed schemas are kept (crdSet), compiled when a
-	// custom resource needs them.
+	// Phase 1: sources that may define CRDs are read first, in parallel;
+	// of their CRDs only compressed schemas are kept (crdSet), compiled
+	// when a custom resource needs them. Files are read again in phase 2
+	// rather than held meanwhile; kustomize and chart sources,
+	// costly to make again, are kept until phase 2, which takes them first.
 	type loaded struct {
 		objs  []*manifest.Object
 		probs []*manifest.Problem
@@ -40,28 +42,46 @@ func runSourcesKeys(srcs []*manifest.Source, opts Options) (Report, []identity, 
 			return Report{}, nil, err
 		}
 	}
-	var first, rest []int // phase 2's order: the loaded sources first, to drop them early
+	drafts := make([][]crdDraft, len(srcs))
+	kept := make([]bool, len(srcs))
+	var p1 errgroup.Group
+	p1.SetLimit(workers(opts.Concurrency))
 	for i, s := range srcs {
-		may, err := s.MayHoldCRD()
-		if err != nil {
-			return Report{}, nil, err
-		}
-		if !may {
-			rest = append(rest, i)
-			continue
-		}
-		objs, probs, err := s.Load()
-		if err != nil {
-			return Report{}, nil, err
-		}
-		pre[i] = loaded{objs, probs, true}
-		first = append(first, i)
-		for j, o := range objs {
-			if err := l.crds.add(o, crdRef{src: i, idx: j}); err != nil {
-				return Report{}, nil, err
+		p1.Go(func() error {
+			may, err := s.MayHoldCRD()
+			if err != nil || !may {
+				return err
 			}
+			objs, probs, err := s.Load()
+			if err != nil {
+				return err
+			}
+			for j, o := range objs {
+				ds, err := crdDrafts(o, crdRef{src: i, idx: j})
+				if err != nil {
+					return err
+				}
+				drafts[i] = append(drafts[i], ds...)
+			}
+			if s.Kustomize() || s.Chart() {
+				pre[i], kept[i] = loaded{objs, probs, true}, true
+			}
+			return nil
+		})
+	}
+	if err := p1.Wait(); err != nil {
+		return Report{}, nil, err
+	}
+	var first, rest []int // phase 2's order: the kept sources first, to drop them early
+	for i := range srcs {
+		l.crds.merge(drafts[i])
+		if kept[i] {
+			first = append(first, i)
+		} else {
+			rest = append(rest, i)
 		}
 	}
+	drafts = nil
 	var findings []Finding
 
 	// Phase 2: every source, in parallel, keeping only findings and, for
