@@ -177,7 +177,7 @@ func TestCRDCacheBound(t *testing.T) {
 	sa := cs.versions[crdKey("example.com", "v1", "A")].schema
 	sb := cs.versions[crdKey("example.com", "v1", "B")].schema
 	sc := cs.versions[crdKey("example.com", "v1", "C")].schema
-	cache := newCRDCache(sa.size + sb.size) // room for two
+	cache := newCRDCache(sa.size + sb.size)          // room for two
 	for _, s := range []*crdSchema{sa, sb, sa, sc} { // A used again: B is the least recent when C comes
 		if _, err := s.get(cache); err != nil {
 			t.Fatal(err)
