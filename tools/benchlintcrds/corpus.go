@@ -41,7 +41,7 @@ func crdTypes() []crdType {
 	for n := range out {
 		kind := fmt.Sprintf("%s%d", kindWords[n%len(kindWords)], n/len(kindWords))
 		vs := []string{"v1"}
-		if n%3 == 0 {
+		if n%4 == 0 {
 			vs = append(vs, "v1beta1")
 		}
 		out[n] = crdType{n: n, group: groups[n%len(groups)], kind: kind, plural: strings.ToLower(kind) + "s", versions: vs}
