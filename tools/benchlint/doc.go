@@ -2,7 +2,7 @@
 // the same generated corpus, with the same schemas, offline. It is what
 // `make bench-lint` runs:
 //
-//	go run ./tools/benchlint [-runs 5] [-dir .bench/lint] [-resources 20000] [-files 2000] [-doc docs/benchmarks.md]
+//	go run ./tools/benchlint [-runs 5] [-findings-runs 3] [-dir .bench/lint] [-resources 20000] [-files 2000] [-doc docs/benchmarks.md]
 //
 // Steps, one file each:
 //
@@ -27,6 +27,12 @@
 //     verdict against the target (kubeplan wall <= 0.5x kubeconform's, peak
 //     RSS <= 1.0x), and the Markdown section written into docs/benchmarks.md
 //     with -doc.
+//
+//   - findings.go: the findings variant, after the comparison: the corpus
+//     five times over (every object five times, the CRD once: 80% of the
+//     objects are duplicate-object findings) against five copies with
+//     renamed namespaces (no duplicates), kubeplan alone; the target is a
+//     peak RSS at most 2x with the findings (-findings-runs 0 skips it).
 //
 // Runs alternate (kubeconform, kubeplan, kubeconform, ...) after one
 // warm-up of each, so that load from other processes hits both alike; the
