@@ -13,16 +13,21 @@
 //     type, an enum or a required field violated). ensureCorpus regenerates
 //     it only when it is missing or the parameters changed, which
 //     params.go records beside it (corpus.json).
+//
 //   - crdschema.go: the Widget openAPIV3Schema converted to the strict JSON
 //     schema kubeconform expects (widget-example-v1.json), next to the
 //     built-in schemas kubeplan extracts (schemas.Dir()), so both tools use
 //     the same schemas.
+//
 //   - tools.go: rebuilds bin/kubeplan and installs bin/kubeconform from the
 //     Go module proxy when it is missing (bin/ is not committed).
+//
 //   - measure.go: runs a tool as a child process and records wall time,
 //     user+sys CPU and peak RSS (rusage Maxrss).
+//
 //   - detect.go: reads both tools' JSON output and compares the invalid
 //     objects and files they report with what the generator made invalid.
+//
 //   - stats.go, report.go, machine.go: medians, ratios, the PASS/FAIL
 //     verdict against the target (kubeplan wall <= 0.5x kubeconform's, peak
 //     RSS <= 1.0x), and the Markdown section written into docs/benchmarks.md
