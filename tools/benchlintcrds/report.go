@@ -76,6 +76,12 @@ func (r *result) markdown() string {
 		return fmt.Sprintf("**%.2f×**", r.pairRatio(i))
 	})
 	row("median CPU (user+sys)", func(_ int, s benchkit.Summary) string { return fmt.Sprintf("%.2f s", s.MedianCPU.Seconds()) })
+	row("CPU / kubeconform's", func(i int, s benchkit.Summary) string {
+		if i == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%.2f×", benchkit.Div(float64(s.MedianCPU), float64(kc.MedianCPU)))
+	})
 	row("peak RSS (max over runs)", func(_ int, s benchkit.Summary) string { return fmt.Sprintf("%d MiB", s.PeakRSS/1024) })
 	row("peak RSS / kubeconform's", func(i int, s benchkit.Summary) string {
 		if i == 0 {
