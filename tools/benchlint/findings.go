@@ -74,35 +74,37 @@ func measureFindings(kp tool, benchDir string, runs int) (*findingsResult, error
 	dup.Args = []string{"lint", "-o", "json", "dup"}
 	distinct.Args = []string{"lint", "-o", "json", "distinct"}
 	res.DupCmd, res.DistinctCmd = dup.CommandLine(), distinct.CommandLine()
-	for _, w := range []struct {
-		t   tool
-		det *string
-	}{{dup, &res.DupDet}, {distinct, &res.DistinctDet}} {
-		_, out, err := w.t.Run(0)
-		if err != nil {
-			return nil, err
-		}
-		sum, objects, rules, err := kubeplanCounts(out)
-		if err != nil {
-			return nil, err
-		}
-		*w.det = sum
-		if w.det == &res.DupDet {
-			res.DupFindings, res.Objects = rules["duplicate-object"], objects
-		}
+	// The timed runs come first and their output is read only at the end:
+	// a child's peak RSS (rusage) is never below this process's own at
+	// the time it starts it (Linux counts the memory exec replaces), so
+	// this process must not have grown by reading large outputs before.
+	if _, _, err := distinct.Run(0); err != nil { // warm-up
+		return nil, err
 	}
+	var dupOut, distinctOut []byte
 	for i := 0; i < runs; i++ {
-		a, _, err := distinct.Run(0)
+		a, out, err := distinct.Run(0)
 		if err != nil {
 			return nil, err
 		}
-		b, _, err := dup.Run(0)
+		distinctOut = out
+		b, out, err := dup.Run(0)
 		if err != nil {
 			return nil, err
 		}
+		dupOut = out
 		res.Distinct, res.Dup = append(res.Distinct, a), append(res.Dup, b)
 		step("findings run %d/%d: distinct %s %s, duplicated %s %s", i+1, runs, secs(a.Wall), mib(a.MaxRSS), secs(b.Wall), mib(b.MaxRSS))
 	}
+	var err error
+	if res.DistinctDet, _, _, err = kubeplanCounts(distinctOut); err != nil {
+		return nil, err
+	}
+	var rules map[string]int
+	if res.DupDet, res.Objects, rules, err = kubeplanCounts(dupOut); err != nil {
+		return nil, err
+	}
+	res.DupFindings = rules["duplicate-object"]
 	res.LoadAfter = benchkit.LoadAverage()
 	return res, nil
 }
