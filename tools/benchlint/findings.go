@@ -65,6 +65,7 @@ type findingsResult struct {
 	Objects, DupFindings  int
 	DupCmd, DistinctCmd   string
 	LoadBefore, LoadAfter string
+	RSSFrom               string // how peak RSS was measured
 }
 
 // measureFindings runs kp over dup and distinct, runs times each.
@@ -74,21 +75,23 @@ func measureFindings(kp tool, benchDir string, runs int) (*findingsResult, error
 	dup.Args = []string{"lint", "-o", "json", "dup"}
 	distinct.Args = []string{"lint", "-o", "json", "distinct"}
 	res.DupCmd, res.DistinctCmd = dup.CommandLine(), distinct.CommandLine()
-	// The timed runs come first and their output is read only at the end:
-	// a child's peak RSS (rusage) is never below this process's own at
-	// the time it starts it (Linux counts the memory exec replaces), so
-	// this process must not have grown by reading large outputs before.
+	dup, dupRSS := timed(dup, benchDir)
+	distinct, distinctRSS := timed(distinct, benchDir)
+	res.RSSFrom = "the child's `rusage.ru_maxrss`, which is never below this benchmark process's own peak"
+	if dupRSS != "" {
+		res.RSSFrom = "`/usr/bin/time -f %M` around kubeplan (rusage from a small parent: exact)"
+	}
 	if _, _, err := distinct.Run(0); err != nil { // warm-up
 		return nil, err
 	}
 	var dupOut, distinctOut []byte
 	for i := 0; i < runs; i++ {
-		a, out, err := distinct.Run(0)
+		a, out, err := runTimed(distinct, distinctRSS)
 		if err != nil {
 			return nil, err
 		}
 		distinctOut = out
-		b, out, err := dup.Run(0)
+		b, out, err := runTimed(dup, dupRSS)
 		if err != nil {
 			return nil, err
 		}
@@ -130,6 +133,7 @@ func (r *findingsResult) markdown() string {
 	p("- Commands: `%s` and `%s` (in `.bench/lint`).\n", r.DupCmd, r.DistinctCmd)
 	p("- kubeplan's summaries: duplicated: %s; distinct: %s.\n", r.DupDet, r.DistinctDet)
 	p("- Text output lists at most 100 findings per rule and counts the rest (`-o json` lists all); these runs write JSON, all findings.\n")
+	p("- Peak RSS: %s.\n", r.RSSFrom)
 	p("- Load average (1 min) before/after: %s / %s.\n", r.LoadBefore, r.LoadAfter)
 	return b.String()
 }
