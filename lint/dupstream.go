@@ -10,9 +10,12 @@ import (
 	"github.com/kubeplan/kubeplan/policies"
 )
 
-// dupPair is a duplicate and the first object with its key, as the stream
-// recorded them.
-type dupPair struct{ first, dup identity }
+// dupPair is where a duplicate and the first object with its key are:
+// source and index in it (the keys are not needed any more).
+type dupPair struct{ first, dup objAt }
+
+// objAt is an object's source and index in it.
+type objAt struct{ src, obj int32 }
 
 // streamDuplicates runs duplicate-object over the stream's identity records
 // without holding the set: for each source holding first copies, it loads
@@ -34,7 +37,7 @@ func streamDuplicates(srcs []*manifest.Source, records []identity, opts Options)
 			first[r.key] = r
 			continue
 		}
-		bySrc[f.src] = append(bySrc[f.src], dupPair{f, r})
+		bySrc[f.src] = append(bySrc[f.src], dupPair{objAt{int32(f.src), int32(f.obj)}, objAt{int32(r.src), int32(r.obj)}})
 	}
 	if len(bySrc) == 0 {
 		return nil, nil
@@ -64,12 +67,12 @@ func duplicatesFrom(srcs []*manifest.Source, fs int, pairs []dupPair, rule polic
 		return nil, err
 	}
 	sev, _ := ParseSeverity(rule.Severity)
-	slices.SortStableFunc(pairs, func(a, b dupPair) int { return a.dup.src - b.dup.src })
+	slices.SortStableFunc(pairs, func(a, b dupPair) int { return int(a.dup.src - b.dup.src) })
 	var out []Finding
 	for i := 0; i < len(pairs); {
-		ds := pairs[i].dup.src
+		ds := int(pairs[i].dup.src)
 		j := i
-		for j < len(pairs) && pairs[j].dup.src == ds {
+		for j < len(pairs) && int(pairs[j].dup.src) == ds {
 			j++
 		}
 		dups := firsts
@@ -81,7 +84,7 @@ func duplicatesFrom(srcs []*manifest.Source, fs int, pairs []dupPair, rule polic
 		var found []Finding
 		var objs []*manifest.Object // for the ignore annotations
 		for _, p := range pairs[i:j] {
-			if p.first.obj >= len(firsts) || p.dup.obj >= len(dups) {
+			if int(p.first.obj) >= len(firsts) || int(p.dup.obj) >= len(dups) {
 				continue // the source changed since: nothing to compare
 			}
 			pair := []*manifest.Object{firsts[p.first.obj], dups[p.dup.obj]}
