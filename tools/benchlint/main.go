@@ -100,12 +100,14 @@ func run(args []string) error {
 	if err := warmUp(res, kc, kp); err != nil {
 		return err
 	}
+	kcT, kcRSS := timed(kc, benchDir)
+	kpT, kpRSS := timed(kp, benchDir)
 	for i := 0; i < *runs; i++ {
-		a, _, err := kc.Run(0)
+		a, _, err := runTimed(kcT, kcRSS)
 		if err != nil {
 			return err
 		}
-		b, _, err := kp.Run(0)
+		b, _, err := runTimed(kpT, kpRSS)
 		if err != nil {
 			return err
 		}

@@ -15,11 +15,12 @@ import (
 // /usr/bin/time, a small process, which reports its own child's peak RSS
 // exactly; runTimed reads it back. Without /usr/bin/time, t runs as is.
 func timed(t tool, dir string) (tool, string) {
+	name := strings.ReplaceAll(t.Name+"-"+t.Args[len(t.Args)-1], "/", "_")
 	bin, err := exec.LookPath("/usr/bin/time")
 	if err != nil {
 		return t, ""
 	}
-	out := filepath.Join(dir, "rss-"+strings.ReplaceAll(t.Args[len(t.Args)-1], "/", "_")+".txt")
+	out := filepath.Join(dir, "rss-"+name+".txt")
 	w := t
 	w.Bin = bin
 	w.Args = append([]string{"-f", "%M", "-o", out, t.Bin}, t.Args...)
