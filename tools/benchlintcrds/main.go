@@ -111,10 +111,15 @@ func run(args []string) error {
 		}
 		step("warm-up %s: %d invalid objects", t.Name, res.Found[i].Invalid)
 	}
+	timedTools := make([]tool, len(tools))
+	rssFiles := make([]string, len(tools))
+	for i, t := range tools {
+		timedTools[i], rssFiles[i] = timed(t, benchDir)
+	}
 	for r := 0; r < *runs; r++ {
 		var line []string
 		for i, t := range tools {
-			s, _, err := t.Run(0)
+			s, _, err := runTimed(timedTools[i], rssFiles[i])
 			if err != nil {
 				return err
 			}

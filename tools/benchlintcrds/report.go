@@ -113,6 +113,6 @@ func (r *result) markdown() string {
 	}
 	mc := r.Machine
 	p("- kubeplan version: %s. Machine: %d CPUs (%s), %s RAM, %s; commit %s; %s.\n", r.KPVersion, mc.NumCPU, mc.CPUModel, mc.MemTotal, mc.GoVersion, mc.Commit, r.When.UTC().Format("2006-01-02 15:04 UTC"))
-	p("- Load average (1 min) before/after: %s / %s. Wall time includes process start; peak RSS is the child's `rusage.ru_maxrss`.\n", r.LoadBefore, r.LoadAfter)
+	p("- Load average (1 min) before/after: %s / %s. Wall time includes process start; peak RSS is `/usr/bin/time -f %%M` around each timed run (a child's `ru_maxrss` seen from this process is never below this process's own peak, which generating the corpus raises).\n", r.LoadBefore, r.LoadAfter)
 	return b.String()
 }
