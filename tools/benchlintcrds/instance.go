@@ -55,7 +55,7 @@ func customResource(t crdType, ns string, j int, defect string) map[string]any {
 
 func podTemplateValue(t crdType, role string, j int) map[string]any {
 	var env []any
-	for k := range 8 {
+	for k := range 4 {
 		env = append(env, map[string]any{"name": fmt.Sprintf("SETTING_%d", k), "value": fmt.Sprintf("value-%d-%d", j, k)})
 	}
 	env = append(env, map[string]any{"name": "PASSWORD", "valueFrom": map[string]any{"secretKeyRef": map[string]any{"name": "creds", "key": "password"}}})
