@@ -11,7 +11,7 @@ import (
 )
 
 // findingsTitle is the docs section of the findings variant.
-const findingsTitle = "lint: memory with 80,000 findings"
+const findingsTitle = "## lint: memory with 80,000 findings"
 
 // copies is how many times the findings variant repeats the corpus.
 const copies = 5
@@ -121,7 +121,7 @@ func (r *findingsResult) markdown() string {
 	if ratio > 2 {
 		verdict = "FAIL"
 	}
-	p("## %s\n\n", findingsTitle)
+	p("%s\n\n", findingsTitle)
 	p("Part of `make bench-lint` (`go run ./tools/benchlint`; `-findings-runs 0` skips it).\n\n")
 	p("Target: %d objects with %d duplicate-object findings take at most 2× the peak RSS of the same corpus with none.\n\n", r.Objects, r.DupFindings)
 	p("**Result: %s** — peak RSS %.2f×.\n\n", verdict, ratio)

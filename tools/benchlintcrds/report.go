@@ -9,7 +9,7 @@ import (
 	"github.com/kubeplan/kubeplan/tools/benchkit"
 )
 
-const sectionTitle = "lint-crds: kubeplan vs kubeconform on a CRD-heavy corpus"
+const sectionTitle = "## lint-crds: kubeplan vs kubeconform on a CRD-heavy corpus"
 
 // result is one benchmark run: tools[0] is kubeconform, the others kubeplan.
 type result struct {
@@ -43,7 +43,7 @@ func verdict(ok bool) string {
 func (r *result) markdown() string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	p("## %s\n\n", sectionTitle)
+	p("%s\n\n", sectionTitle)
 	p("Command: `make bench-lint-crds` (`go run ./tools/benchlintcrds`; add `-doc docs/benchmarks.md` to rewrite this section, `-kubeplan PATH` to measure another build).\n\n")
 	p("Target: kubeplan takes at most 0.5× kubeconform's wall time and at most 1.0× its peak RSS.\n\n")
 	kc := benchkit.Summarize(r.Samples[0])
