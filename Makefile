@@ -6,7 +6,7 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: build demo test vet release-check release-snapshot bench bench-lint bench-plan bench-apply bench-projects bench-helm generate fuzz clean testcluster screenshot
+.PHONY: build demo test vet release-check release-snapshot bench bench-lint bench-lint-crds bench-plan bench-apply bench-projects bench-helm generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -37,10 +37,16 @@ release-snapshot:
 	$(GORELEASER) release --snapshot --clean
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-plan bench-apply bench-projects bench-helm
+bench: bench-lint bench-lint-crds bench-plan bench-apply bench-projects bench-helm
 
 bench-lint:
 	$(GO) run ./tools/benchlint
+
+# kubeplan lint (CEL on and off) vs kubeconform -strict on a generated CRD-heavy corpus of the kubeflow
+# shape (100 CRDs with large schemas and CEL rules, 2,369 objects), kubeconform reading the schemas its own
+# scripts/openapi2jsonschema.py makes from the same CRDs (python3 with pyyaml).
+bench-lint-crds:
+	$(GO) run ./tools/benchlintcrds
 
 # kubeplan lint CHART vs helm template CHART | kubeconform -strict -summary on testdata/charts/bench (50
 # templates, 2 subcharts), 10 runs alternating; builds helm v4.3.1 into .bench/helm/bin the first time.

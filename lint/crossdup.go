@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/policies"
@@ -48,30 +50,44 @@ func crossDuplicates(gs []group, srcs [][]*manifest.Source, keys [][]identity, o
 			first[k] = place{i, id}
 		}
 	}
-	loaded := map[[2]int][]*manifest.Object{}
-	object := func(p place) (*manifest.Object, error) {
+	// Pairs by the source of their first copy, then of the second: one
+	// source of each side is loaded at a time, not every project's objects.
+	slices.SortStableFunc(pairs, func(a, b [2]place) int {
+		return cmp.Or(cmp.Compare(a[0].g, b[0].g), cmp.Compare(a[0].id.src, b[0].id.src),
+			cmp.Compare(a[1].g, b[1].g), cmp.Compare(a[1].id.src, b[1].id.src))
+	})
+	type slot struct {
+		key  [2]int
+		objs []*manifest.Object
+		ok   bool
+	}
+	var sides [2]slot // the source last loaded for each side of a pair
+	object := func(side int, p place) (*manifest.Object, error) {
 		k := [2]int{p.g, p.id.src}
-		objs, ok := loaded[k]
-		if !ok {
-			var err error
-			if objs, _, err = srcs[p.g][p.id.src].Load(); err != nil {
+		sl := &sides[side]
+		if other := sides[1-side]; other.ok && other.key == k {
+			*sl = other
+		}
+		if !sl.ok || sl.key != k {
+			objs, _, err := srcs[p.g][p.id.src].Load()
+			if err != nil {
 				return nil, err
 			}
-			loaded[k] = objs
+			*sl = slot{k, objs, true}
 		}
-		if p.id.obj >= len(objs) {
+		if p.id.obj >= len(sl.objs) {
 			return nil, nil // the source changed since: nothing to compare
 		}
-		return objs[p.id.obj], nil
+		return sl.objs[p.id.obj], nil
 	}
 	sev, _ := ParseSeverity(rule.Severity)
 	var out []Finding
 	for _, pair := range pairs {
-		a, err := object(pair[0])
+		a, err := object(0, pair[0])
 		if err != nil {
 			return nil, err
 		}
-		b, err := object(pair[1])
+		b, err := object(1, pair[1])
 		if err != nil {
 			return nil, err
 		}

@@ -16,10 +16,13 @@ import (
 const ruleDanglingRef = "dangling-ref"
 
 // refCollector gathers, through Options.Loaded, what the set provides and
-// the references it does not provide within the batch that holds them.
-// Positions are resolved only for those (rare) candidates, while their
-// object is alive; the rest of the set may still provide them (Check
-// drops those at the end).
+// the references it does not provide within the batch that holds them; the
+// rest of the set may still provide them (Check drops those at the end).
+// Such references are common (a ServiceAccount or Secret made elsewhere),
+// so a finding sits at the object's first line and names the field: the
+// exact position would parse every such object's position tree, which the
+// fast decoder spares lint on large repositories. plan reports them at the
+// field itself.
 type refCollector struct {
 	namespace string // Options.Namespace: where objects without one go
 	mu        sync.Mutex
@@ -67,8 +70,11 @@ func (c *refCollector) add(objs []*manifest.Object) {
 			if local[k] {
 				continue
 			}
-			msg := fmt.Sprintf("pods of %s need %s %q, which is not in the manifests linted; it must exist in the cluster (kubeplan plan checks)", o.String(), strings.ToLower(r.Kind), r.Name)
-			uses = append(uses, refUse{key: k, finding: objectFinding(o, r.Path, Info, ruleDanglingRef, msg)})
+			field := fieldPath(r.Path)
+			msg := fmt.Sprintf("pods of %s need %s %q (%s), which is not in the manifests linted; it must exist in the cluster (kubeplan plan checks)", o.String(), strings.ToLower(r.Kind), r.Name, field)
+			start := o.Start()
+			uses = append(uses, refUse{key: k, finding: Finding{File: o.File, Line: start.Line, Col: start.Col, Severity: Info,
+				Rule: ruleDanglingRef, Message: msg, Object: o.String(), Namespace: o.Namespace, Field: field}})
 		}
 	}
 	c.mu.Lock()

@@ -19,7 +19,8 @@ type linter struct {
 	opts        Options
 	kubeVersion string
 	index       *schemas.APIIndex
-	crds        map[string]*crdVersion
+	crds        *crdSet
+	crdCache    *crdCache
 }
 
 var builtins builtinSchemas
@@ -38,15 +39,20 @@ func run(res *manifest.Result, opts Options) (Report, error) {
 	for _, p := range res.Problems {
 		findings = append(findings, problemFinding(p))
 	}
-	crdFindings := []Finding{}
-	l.crds, crdFindings = collectCRDs(append(append([]*manifest.Object{}, res.Objects...), opts.CRDs...))
-	findings = append(findings, crdFindings...)
+	if l.crds, err = collectCRDs(append(append([]*manifest.Object{}, res.Objects...), opts.CRDs...)); err != nil {
+		return Report{}, err
+	}
 
 	perObject, err := l.checkAll(res.Objects)
 	if err != nil {
 		return Report{}, err
 	}
 	findings = append(findings, perObject...)
+	crdFindings, err := l.crds.schemaFindings(nil) // every CRD is in memory
+	if err != nil {
+		return Report{}, err
+	}
+	findings = append(findings, crdFindings...)
 	findings = append(findings, runPolicies(res.Objects, opts)...)
 	findings = applySettings(findings, res.Objects, opts.Rules)
 	Sort(findings)
@@ -66,7 +72,7 @@ func newLinter(opts Options) (*linter, error) {
 	if err := builtins.init(); err != nil {
 		return nil, err
 	}
-	return &linter{opts: opts, kubeVersion: kv, index: idx}, nil
+	return &linter{opts: opts, kubeVersion: kv, index: idx, crds: newCRDSet(), crdCache: newCRDCache(opts.crdCacheBytes)}, nil
 }
 
 // checkAll validates every object, in parallel, keeping input order.
@@ -119,7 +125,7 @@ func (l *linter) checkObject(o *manifest.Object) ([]Finding, error) {
 
 // checkCustom validates a custom resource against its CRD.
 func (l *linter) checkCustom(o *manifest.Object) []Finding {
-	cv, ok := l.crds[crdKey(o.Group(), o.Version(), o.Kind)]
+	cv, ok := l.crds.versions[crdKey(o.Group(), o.Version(), o.Kind)]
 	if !ok {
 		sev := Error
 		hint := "add the CustomResourceDefinition to the linted files or pass it with --crds, or use --ignore-missing-schemas"
@@ -131,17 +137,24 @@ func (l *linter) checkCustom(o *manifest.Object) []Finding {
 	}
 	if !cv.served {
 		return []Finding{objectFinding(o, []string{"apiVersion"}, Error, "crd-schema",
-			fmt.Sprintf("version %s of %s is not served by its CustomResourceDefinition (%s:%d)", o.Version(), o.Kind, cv.crd.File, cv.crd.Start().Line))}
+			fmt.Sprintf("version %s of %s is not served by its CustomResourceDefinition (%s:%d)", o.Version(), o.Kind, cv.file, cv.line))}
 	}
-	if cv.compiled == nil {
+	if cv.schema == nil {
 		return nil
 	}
+	c, err := cv.schema.get(l.crdCache)
+	if err != nil {
+		return nil // reported on the CRD (crdSet.schemaFindings)
+	}
 	var findings []Finding
-	if err := cv.compiled.schema.Validate(o.Content); err != nil {
-		findings = append(findings, schemaFindings(o, cv.compiled, err, "crd-schema")...)
+	if err := c.schema.Validate(o.Content); err != nil {
+		findings = append(findings, schemaFindings(o, &c.compiled, err, "crd-schema")...)
+	}
+	if ruleOff(l.opts, "crd-validation") {
+		return findings
 	}
 	var vs []celViolation
-	checkCEL(cv.raw, o.Content, nil, &vs)
+	checkCEL(c.cel, o.Content, nil, &vs)
 	for _, v := range vs {
 		findings = append(findings, objectFinding(o, v.path, Error, "crd-validation", fieldPrefix(v.path)+v.message))
 	}

@@ -33,6 +33,10 @@ type Options struct {
 	// ListObjects asks Check for Report.Linted, the list of the objects
 	// linted (file, line, name), for views of every object (JUnit).
 	ListObjects bool
+
+	// crdCacheBytes bounds the compiled CRD schemas kept (0:
+	// DefaultCRDCacheBytes); tests set it.
+	crdCacheBytes int64
 }
 
 // RuleSetting is what a config file says about one rule.

@@ -26,31 +26,63 @@ func runSourcesKeys(srcs []*manifest.Source, opts Options) (Report, []identity, 
 		return Report{}, nil, err
 	}
 
-	// Phase 1: sources that may define CRDs are loaded whole, up front.
+	// Phase 1: sources that may define CRDs are read first, in parallel;
+	// of their CRDs only compressed schemas are kept (crdSet), compiled
+	// when a custom resource needs them. Files are read again in phase 2
+	// rather than held meanwhile; kustomize and chart sources,
+	// costly to make again, are kept until phase 2, which takes them first.
 	type loaded struct {
 		objs  []*manifest.Object
 		probs []*manifest.Problem
 		ok    bool
 	}
 	pre := make([]loaded, len(srcs))
-	crdObjs := append([]*manifest.Object{}, opts.CRDs...)
-	for i, s := range srcs {
-		may, err := s.MayHoldCRD()
-		if err != nil {
+	for _, o := range opts.CRDs {
+		if err := l.crds.add(o, crdRef{obj: o}); err != nil {
 			return Report{}, nil, err
 		}
-		if !may {
-			continue
-		}
-		objs, probs, err := s.Load()
-		if err != nil {
-			return Report{}, nil, err
-		}
-		pre[i] = loaded{objs, probs, true}
-		crdObjs = append(crdObjs, objs...)
 	}
+	drafts := make([][]crdDraft, len(srcs))
+	kept := make([]bool, len(srcs))
+	var p1 errgroup.Group
+	p1.SetLimit(workers(opts.Concurrency))
+	for i, s := range srcs {
+		p1.Go(func() error {
+			may, err := s.MayHoldCRD()
+			if err != nil || !may {
+				return err
+			}
+			objs, probs, err := s.Load()
+			if err != nil {
+				return err
+			}
+			for j, o := range objs {
+				ds, err := crdDrafts(o, crdRef{src: i, idx: j})
+				if err != nil {
+					return err
+				}
+				drafts[i] = append(drafts[i], ds...)
+			}
+			if s.Kustomize() || s.Chart() {
+				pre[i], kept[i] = loaded{objs, probs, true}, true
+			}
+			return nil
+		})
+	}
+	if err := p1.Wait(); err != nil {
+		return Report{}, nil, err
+	}
+	var first, rest []int // phase 2's order: the kept sources first, to drop them early
+	for i := range srcs {
+		l.crds.merge(drafts[i])
+		if kept[i] {
+			first = append(first, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	drafts = nil
 	var findings []Finding
-	l.crds, findings = collectCRDs(crdObjs)
 
 	// Phase 2: every source, in parallel, keeping only findings and, for
 	// the set-wide rules, a small record of each object's identity.
@@ -86,13 +118,21 @@ func runSourcesKeys(srcs []*manifest.Source, opts Options) (Report, []identity, 
 	}
 	var g errgroup.Group
 	g.SetLimit(workers(opts.Concurrency))
-	for i := range srcs {
+	for _, i := range append(first, rest...) {
 		g.Go(func() error {
 			checkSource(i)
 			return nil
 		})
 	}
 	_ = g.Wait()
+	crdFindings, err := l.crds.schemaFindings(func(i int) ([]*manifest.Object, error) {
+		objs, _, err := srcs[i].Load()
+		return objs, err
+	})
+	if err != nil {
+		return Report{}, nil, err
+	}
+	findings = append(findings, applySettings(crdFindings, nil, opts.Rules)...)
 
 	rep := Report{Files: len(srcs)}
 	var records []identity
@@ -134,15 +174,17 @@ func setKey(o *manifest.Object, namespace string) string {
 	return o.Group() + "/" + o.Kind + "/" + ns + "/" + o.Name
 }
 
-// setWideFindings runs the set-wide rules over the objects that share a key
-// with another, and the autoscalers and the workloads setting replicas they
-// scale: only those can break a set-wide rule, and only those are loaded
-// again, so a clean set of any size costs nothing here.
+// setWideFindings runs the set-wide rules: duplicate-object over the
+// records (streamDuplicates), and the others over the autoscalers and the
+// workloads setting replicas they scale, which alone are loaded again. A
+// clean set of any size costs nothing here.
 func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) ([]Finding, error) {
-	byKey := map[string][]identity{}
+	out, err := streamDuplicates(srcs, records, opts)
+	if err != nil {
+		return nil, err
+	}
 	pairs := map[string][2]bool{} // workload -> has autoscaler, has workload
 	for _, r := range records {
-		byKey[r.key] = append(byKey[r.key], r)
 		if r.scales != "" {
 			p := pairs[r.scales]
 			if r.autoscaler {
@@ -155,12 +197,12 @@ func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) 
 	}
 	var group []identity
 	for _, r := range records {
-		if len(byKey[r.key]) > 1 || pairs[r.scales] == [2]bool{true, true} {
+		if r.scales != "" && pairs[r.scales] == [2]bool{true, true} {
 			group = append(group, r)
 		}
 	}
 	if len(group) == 0 {
-		return nil, nil
+		return out, nil
 	}
 	loaded := map[int][]*manifest.Object{}
 	var objs []*manifest.Object
@@ -176,7 +218,7 @@ func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) 
 			objs = append(objs, loaded[r.src][r.obj])
 		}
 	}
-	return applySettings(runSetWide(objs, opts), objs, opts.Rules), nil
+	return append(out, applySettings(runSetWide(objs, opts, duplicateRule), objs, opts.Rules)...), nil
 }
 
 // scaleKey is the workload an autoscaler targets, or the workload itself
@@ -222,9 +264,15 @@ func (l *linter) checkBatch(objs []*manifest.Object, probs []*manifest.Problem) 
 	return out, nil
 }
 
-// runSetWide runs the rules that need the whole set.
-func runSetWide(objs []*manifest.Object, opts Options) []Finding {
-	return runPolicyRules(objs, opts, true)
+// runSetWide runs the rules that need the whole set, but the except one.
+func runSetWide(objs []*manifest.Object, opts Options, except string) []Finding {
+	var out []Finding
+	for _, r := range policies.All() {
+		if r.SetWide && r.ID != except && !ruleOff(opts, r.ID) {
+			out = append(out, runRule(r, objs, opts)...)
+		}
+	}
+	return out
 }
 
 // runPolicyRules runs the enabled built-in rules whose SetWide matches.
@@ -234,13 +282,20 @@ func runPolicyRules(objs []*manifest.Object, opts Options, setWide bool) []Findi
 		if r.SetWide != setWide {
 			continue
 		}
-		if s, ok := opts.Rules[r.ID]; ok && s.Off {
+		if ruleOff(opts, r.ID) {
 			continue
 		}
-		sev, _ := ParseSeverity(r.Severity)
-		for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace, NamespaceFrom: opts.NamespaceFrom}) {
-			out = append(out, objectFinding(v.Object, v.Path, sev, r.ID, v.Message))
-		}
+		out = append(out, runRule(r, objs, opts)...)
+	}
+	return out
+}
+
+// runRule runs one built-in rule over objs.
+func runRule(r policies.Rule, objs []*manifest.Object, opts Options) []Finding {
+	sev, _ := ParseSeverity(r.Severity)
+	var out []Finding
+	for _, v := range r.Check(objs, policies.Options{Namespace: opts.Namespace, NamespaceFrom: opts.NamespaceFrom}) {
+		out = append(out, objectFinding(v.Object, v.Path, sev, r.ID, v.Message))
 	}
 	return out
 }

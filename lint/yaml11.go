@@ -57,8 +57,13 @@ func (l *linter) schemaRoot(o *manifest.Object, verdict apiVerdict) (root, top m
 			return m, m
 		}
 	case apiCustom:
-		if cv, ok := l.crds[crdKey(o.Group(), o.Version(), o.Kind)]; ok && cv.raw != nil {
-			return cv.raw, cv.raw
+		cv, ok := l.crds.versions[crdKey(o.Group(), o.Version(), o.Kind)]
+		if !ok || cv.schema == nil {
+			return nil, nil
+		}
+		if c, err := cv.schema.get(l.crdCache); err == nil {
+			m, _ := c.raw.(map[string]any)
+			return m, m
 		}
 	}
 	return nil, nil

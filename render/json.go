@@ -1,6 +1,10 @@
 package render
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/kubeplan/kubeplan/lint"
@@ -58,7 +62,48 @@ func lintJSON(w io.Writer, rep lint.Report, _ LintOptions) error {
 		},
 		Findings: findings,
 	}
-	return writeJSONRaw(w, doc)
+	return writeLintJSON(w, doc)
+}
+
+// writeLintJSON writes doc as writeJSONRaw would, but one finding at a
+// time, so that memory does not grow with the findings beyond the report
+// itself (80,000 findings are 40 MB of JSON).
+func writeLintJSON(w io.Writer, doc jsonLintDoc) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"summary\": ", doc.Version)
+	if err := encNoHTMLEscape(bw, doc.Summary, "  "); err != nil {
+		return err
+	}
+	if len(doc.Findings) == 0 {
+		bw.WriteString(",\n  \"findings\": []\n}\n")
+		return bw.Flush()
+	}
+	bw.WriteString(",\n  \"findings\": [\n")
+	for i, f := range doc.Findings {
+		if i > 0 {
+			bw.WriteString(",\n")
+		}
+		bw.WriteString("    ")
+		if err := encNoHTMLEscape(bw, f, "    "); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("\n  ]\n}\n")
+	return bw.Flush()
+}
+
+// encNoHTMLEscape writes v indented under prefix without escaping <, >
+// and & (as writeJSONRaw), without a trailing newline.
+func encNoHTMLEscape(w io.Writer, v any, prefix string) error {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.SetIndent(prefix, "  ")
+	if err := e.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	return err
 }
 
 type jsonLintDoc struct {

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/kubeplan/kubeplan/lint"
 )
@@ -17,7 +18,14 @@ type LintOptions struct {
 	// Rules describes the rules that can produce findings; sarif lists them
 	// in tool.driver.rules. Rules seen only in findings are listed too.
 	Rules []lint.RuleInfo
+	// MaxPerRule is how many findings of one rule the text format lists;
+	// it counts the rest in one line. 0 means DefaultMaxPerRule, a
+	// negative value no limit. The other formats list every finding.
+	MaxPerRule int
 }
+
+// DefaultMaxPerRule is the text format's limit of findings per rule.
+const DefaultMaxPerRule = 100
 
 type lintRenderer func(w io.Writer, rep lint.Report, opts LintOptions) error
 
@@ -66,4 +74,42 @@ func atLeast1(n int) int {
 // position is "path:line:col" with unknown positions shown as 1.
 func position(f lint.Finding) string {
 	return fmt.Sprintf("%s:%d:%d", f.File, atLeast1(f.Line), atLeast1(f.Col))
+}
+
+// ruleOverflow is how many findings of one rule a capped list left out.
+type ruleOverflow struct {
+	rule string
+	n    int
+}
+
+// capPerRule keeps, in order, the first max findings of each rule and
+// counts the others by rule (sorted by rule). max <= 0 keeps all.
+func capPerRule(fs []lint.Finding, max int) ([]lint.Finding, []ruleOverflow) {
+	if max <= 0 {
+		return fs, nil
+	}
+	seen := map[string]int{}
+	var kept []lint.Finding
+	for _, f := range fs {
+		seen[f.Rule]++
+		if seen[f.Rule] <= max {
+			kept = append(kept, f)
+		}
+	}
+	var over []ruleOverflow
+	for r, n := range seen {
+		if n > max {
+			over = append(over, ruleOverflow{r, n - max})
+		}
+	}
+	sort.Slice(over, func(i, j int) bool { return over[i].rule < over[j].rule })
+	return kept, over
+}
+
+// maxPerRule is opts.MaxPerRule with 0 read as the default.
+func (opts LintOptions) maxPerRule() int {
+	if opts.MaxPerRule == 0 {
+		return DefaultMaxPerRule
+	}
+	return opts.MaxPerRule
 }

@@ -18,12 +18,18 @@ import (
 //
 //	2 errors, 1 warning, 1 info in 3 files (5 objects)
 //
-// where the infos part appears only when there are infos. With opts.Color
+// where the infos part appears only when there are infos. Beyond
+// opts.MaxPerRule findings of one rule, the rest are counted in one line
+// ("... and 79900 more duplicate-object findings not shown") before it. With opts.Color
 // only the severity word is coloured, so the line prefix stays parseable.
 func lintText(w io.Writer, rep lint.Report, opts LintOptions) error {
 	var b strings.Builder
-	for _, f := range rep.Findings {
+	shown, over := capPerRule(rep.Findings, opts.maxPerRule())
+	for _, f := range shown {
 		b.WriteString(findingLine(f, opts.Color))
+	}
+	for _, o := range over {
+		fmt.Fprintf(&b, "... and %s not shown (-o json lists all)\n", plural(o.n, "more "+o.rule+" finding"))
 	}
 	b.WriteString(textSummary(rep))
 	b.WriteByte('\n')

@@ -28,6 +28,7 @@ func run(args []string) error {
 	resources := fs.Int("resources", 20000, "resources in the corpus, the CRD included")
 	files := fs.Int("files", 2000, "files in the corpus, the CRD's own file included")
 	seed := fs.Int64("seed", 1, "seed of the corpus generator")
+	findingsRuns := fs.Int("findings-runs", 3, "runs of the findings variant (the corpus five times over, 80% duplicate-object findings, vs five renamed copies); 0 skips it")
 	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -99,12 +100,14 @@ func run(args []string) error {
 	if err := warmUp(res, kc, kp); err != nil {
 		return err
 	}
+	kcT, kcRSS := timed(kc, benchDir)
+	kpT, kpRSS := timed(kp, benchDir)
 	for i := 0; i < *runs; i++ {
-		a, _, err := kc.Run(0)
+		a, _, err := runTimed(kcT, kcRSS)
 		if err != nil {
 			return err
 		}
-		b, _, err := kp.Run(0)
+		b, _, err := runTimed(kpT, kpRSS)
 		if err != nil {
 			return err
 		}
@@ -115,7 +118,23 @@ func run(args []string) error {
 	res.LoadAfter = benchkit.LoadAverage()
 
 	// 4. Report.
-	return benchkit.Publish(root, *doc, sectionTitle, res.markdown(), step)
+	if err := benchkit.Publish(root, *doc, sectionTitle, res.markdown(), step); err != nil {
+		return err
+	}
+
+	// 5. The findings variant: memory must not grow with findings.
+	if *findingsRuns < 1 {
+		return nil
+	}
+	step("findings variant: %d copies of the corpus, duplicated and distinct", copies)
+	if err := makeCopies(corpus, filepath.Join(benchDir, "dup"), filepath.Join(benchDir, "distinct")); err != nil {
+		return fmt.Errorf("copying the corpus: %w", err)
+	}
+	fr, err := measureFindings(kp, benchDir, *findingsRuns)
+	if err != nil {
+		return err
+	}
+	return benchkit.Publish(root, *doc, findingsTitle, fr.markdown(), step)
 }
 
 // warmUp runs each tool once, untimed, and reads what they found.

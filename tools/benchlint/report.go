@@ -100,7 +100,7 @@ func (r *result) markdown() string {
 	}
 	w("- Load average (1 min) before/after: %s / %s. The machine is shared, so absolute times are noisy; the ratios come from alternating runs, which share the load.\n",
 		r.LoadBefore, r.LoadAfter)
-	w("- Wall time includes process start; CPU is user+sys of the child; peak RSS is the child's `rusage.ru_maxrss`.\n")
+	w("- Wall time includes process start; CPU is user+sys of the child; peak RSS is `/usr/bin/time -f %%M` around each timed run (the rusage of a small parent: a child's `ru_maxrss` seen from this process is never below this process's own peak, which reading large outputs raises).\n")
 	return b.String()
 }
 

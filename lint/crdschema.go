@@ -1,0 +1,169 @@
+package lint
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+)
+
+// crdSchema is one distinct openAPIV3Schema of the run's CRDs. It is kept
+// as compressed JSON and compiled the first time a custom resource needs
+// it; the compiled validator lives in the run's crdCache, which may evict
+// it (it is then compiled again from data when needed).
+type crdSchema struct {
+	url  string
+	data []byte // the openAPIV3Schema, compact JSON, flate-compressed
+	size int64  // its uncompressed size, the weight in the cache
+
+	mu       sync.Mutex // one compile at a time
+	compiled atomic.Pointer[crdCompiled]
+	tried    atomic.Bool // compiled (or failed) at least once
+	err      error       // the compile error; set before tried
+	compiles atomic.Int32
+}
+
+// crdCompiled is what validating a custom resource needs: the validator,
+// the skeleton of the JSON schema for known-field suggestions, and the
+// x-kubernetes-validations rules with their compiled programs.
+type crdCompiled struct {
+	compiled
+	cel *celNode
+}
+
+// get returns the compiled schema, compiling it (and adding it to cache)
+// when it is not there. A schema that does not compile returns its error
+// every time without trying again.
+func (s *crdSchema) get(cache *crdCache) (*crdCompiled, error) {
+	if c := s.compiled.Load(); c != nil {
+		cache.touch(s)
+		return c, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.compiled.Load(); c != nil {
+		cache.touch(s)
+		return c, nil
+	}
+	if s.tried.Load() && s.err != nil {
+		return nil, s.err
+	}
+	c, err := s.compile()
+	if err != nil {
+		s.err = err
+		s.tried.Store(true)
+		return nil, err
+	}
+	s.tried.Store(true)
+	s.compiled.Store(c)
+	cache.add(s)
+	return c, nil
+}
+
+// check compiles the schema if it never was, only to learn whether it is
+// valid; the result is not kept.
+func (s *crdSchema) check() {
+	if s.tried.Load() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tried.Load() {
+		return
+	}
+	_, s.err = s.compile()
+	s.tried.Store(true)
+}
+
+// checkErr is the compile error once the schema was compiled or checked.
+func (s *crdSchema) checkErr() error {
+	if !s.tried.Load() {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// compile decodes, converts and compiles the schema.
+func (s *crdSchema) compile() (*crdCompiled, error) {
+	s.compiles.Add(1)
+	b, err := decompress(s.data)
+	if err != nil {
+		return nil, fmt.Errorf("reading the kept schema: %w", err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("reading the kept schema: %w", err)
+	}
+	doc := shareSubschemas(crdToJSONSchema(raw, true))
+	sch, err := compileSchema(s.url, doc)
+	if err != nil {
+		return nil, err
+	}
+	return &crdCompiled{compiled: compiled{schema: sch, raw: skeleton(doc)}, cel: buildCEL(raw)}, nil
+}
+
+// skeleton keeps of a JSON schema only the structure knownFields and the
+// yaml11-value check walk (properties, definitions, references, types and
+// the keywords that nest schemas), dropping descriptions, enums and the
+// rest, which are most of a CRD's size.
+func skeleton(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := map[string]any{}
+	for k, x := range m {
+		switch k {
+		case "properties", "patternProperties":
+			props, _ := x.(map[string]any)
+			np := make(map[string]any, len(props))
+			for pk, pv := range props {
+				np[pk] = skeleton(pv)
+			}
+			out[k] = np
+		case "items", "additionalProperties", "not":
+			out[k] = skeleton(x)
+		case "type", "$ref":
+			out[k] = x
+		case "definitions":
+			defs, _ := x.(map[string]any)
+			nd := make(map[string]any, len(defs))
+			for dk, dv := range defs {
+				nd[dk] = skeleton(dv)
+			}
+			out[k] = nd
+		case "allOf", "anyOf", "oneOf":
+			list, _ := x.([]any)
+			nl := make([]any, len(list))
+			for i, it := range list {
+				nl[i] = skeleton(it)
+			}
+			out[k] = nl
+		}
+	}
+	return out
+}
+
+func compress(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w, err := flate.NewWriter(&buf, flate.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(b); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+func decompress(z []byte) ([]byte, error) {
+	return io.ReadAll(flate.NewReader(bytes.NewReader(z)))
+}

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"os/exec"
+	"testing"
+)
+
+// runTimed reports the peak RSS of the command itself, read from
+// /usr/bin/time, not this test process's (which is larger than sh's).
+func TestRunTimedReadsChildRSS(t *testing.T) {
+	if _, err := exec.LookPath("/usr/bin/time"); err != nil {
+		t.Skip("no /usr/bin/time on this machine")
+	}
+	big := make([]byte, 200<<20) // this process: at least 200 MiB resident
+	for i := range big {
+		big[i] = 1
+	}
+	w, file := timed(tool{Name: "sh", Bin: "/bin/sh", Args: []string{"-c", "exit 0"}, OKCodes: []int{0}}, t.TempDir())
+	s, _, err := runTimed(w, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.MaxRSS <= 0 || s.MaxRSS > 50<<10 {
+		t.Errorf("peak RSS of sh = %d KiB, want a small positive number", s.MaxRSS)
+	}
+	_ = big[len(big)-1]
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/kubeplan/kubeplan/lint"
+)
+
+// The generated corpus has the advertised shape, and kubeplan finds
+// exactly the custom resources made invalid, each once: the generated
+// schemas and objects agree everywhere else.
+func TestGeneratedCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles 90 large CRD schemas")
+	}
+	dir := filepath.Join(t.TempDir(), "corpus")
+	m, err := generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.CRDs != numCRDs || m.UsedKinds != 90 || m.Files != 188 || m.CRs != appFiles*crsPerAppFile {
+		t.Errorf("shape: %d CRDs, %d used kinds, %d files, %d custom resources", m.CRDs, m.UsedKinds, m.Files, m.CRs)
+	}
+	if m.Bytes < 30<<20 || m.Bytes > 60<<20 {
+		t.Errorf("corpus is %d bytes, want about 40 MiB", m.Bytes)
+	}
+	rep, _, err := lint.Check(lint.Input{Paths: []string{dir}}, lint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, fmt.Sprintf("%s/%s", f.Namespace, path.Base(f.Object)))
+	}
+	var want []string
+	for _, o := range m.InvalidObjects { // kind/namespace/name
+		want = append(want, strings.SplitN(o, "/", 2)[1])
+	}
+	sort.Strings(got)
+	sort.Strings(want)
+	if !reflect.DeepEqual(got, want) || rep.Objects != m.Objects {
+		t.Errorf("%d objects linted of %d; findings on\n%v\nwant on the invalid objects\n%v", rep.Objects, m.Objects, got, want)
+	}
+}
