@@ -36,14 +36,14 @@ func dnsSubdomain(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return validation.IsDNS1123Subdomain(name)
+	return dns1123Subdomain(name)
 }
 
 func dnsLabel(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return validation.IsDNS1123Label(name)
+	return dns1123Label(name)
 }
 
 func dns1035Label(name string, prefix bool) []string {
@@ -129,17 +129,17 @@ func metaFindings(o *manifest.Object) []Finding {
 		add([]string{"metadata", "name"}, fmt.Sprintf("a CronJob name must be no more than %d characters (its Jobs add 11)", cronJobNameMax))
 	}
 	if ns := o.GetString("metadata", "namespace"); ns != "" {
-		for _, m := range validation.IsDNS1123Label(ns) {
+		for _, m := range dns1123Label(ns) {
 			add([]string{"metadata", "namespace"}, fmt.Sprintf("%q is not a valid namespace name: %s", ns, m))
 		}
 	}
 	labels := o.Labels()
 	for _, k := range sortedKeys(labels) {
 		p := []string{"metadata", "labels", k}
-		for _, m := range validation.IsQualifiedName(k) {
+		for _, m := range qualifiedName(k) {
 			addKey(p, "label key "+m)
 		}
-		for _, m := range validation.IsValidLabelValue(labels[k]) {
+		for _, m := range labelValue(labels[k]) {
 			add(p, "label value "+m)
 		}
 	}
@@ -148,7 +148,7 @@ func metaFindings(o *manifest.Object) []Finding {
 	for _, k := range sortedKeys(ann) {
 		size += len(k) + len(ann[k])
 		// case does not matter in annotation keys
-		for _, m := range validation.IsQualifiedName(strings.ToLower(k)) {
+		for _, m := range qualifiedName(strings.ToLower(k)) {
 			addKey([]string{"metadata", "annotations", k}, "annotation key "+m)
 		}
 	}

@@ -2,8 +2,6 @@ package lint
 
 import (
 	"strings"
-
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // labelMap checks the label keys and values of a map at path (a pod
@@ -11,11 +9,11 @@ import (
 func (s *sem) labelMap(path []string) {
 	m := s.m(path)
 	for _, k := range sortedKeys(m) {
-		for _, msg := range validation.IsQualifiedName(k) {
+		for _, msg := range qualifiedName(k) {
 			s.badKey(at(path, k), "Invalid value: %q: label key %s", k, msg)
 		}
 		if v, ok := m[k].(string); ok {
-			for _, msg := range validation.IsValidLabelValue(v) {
+			for _, msg := range labelValue(v) {
 				s.bad(at(path, k), "Invalid value: %q: label value %s", v, msg)
 			}
 		}
@@ -25,7 +23,7 @@ func (s *sem) labelMap(path []string) {
 // annotations checks annotation keys (case does not matter in them).
 func (s *sem) annotations(path []string) {
 	for _, k := range sortedKeys(s.m(path)) {
-		for _, msg := range validation.IsQualifiedName(strings.ToLower(k)) {
+		for _, msg := range qualifiedName(strings.ToLower(k)) {
 			s.badKey(at(path, k), "Invalid value: %q: annotation key %s", k, msg)
 		}
 	}
@@ -111,7 +109,7 @@ func (s *sem) labelSelector(path []string) *selector {
 		if key == "" {
 			s.required(at(e, "key"), "the label key to test")
 		} else {
-			s.msgs(at(e, "key"), key, validation.IsQualifiedName(key))
+			s.msgs(at(e, "key"), key, qualifiedName(key))
 		}
 		switch op {
 		case "In", "NotIn":
@@ -130,7 +128,7 @@ func (s *sem) labelSelector(path []string) *selector {
 			ok = false
 		}
 		for i, v := range values {
-			s.msgs(at(e, "values", idx(i)), v, validation.IsValidLabelValue(v))
+			s.msgs(at(e, "values", idx(i)), v, labelValue(v))
 		}
 		sel.exprs = append(sel.exprs, selectorExpr{key: key, op: op, values: values})
 	})

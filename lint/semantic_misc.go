@@ -79,7 +79,7 @@ func (s *sem) pvcSpec(spec []string) {
 	}
 	s.enum(at(spec, "volumeMode"), "Block", "Filesystem")
 	if c, ok := s.str(at(spec, "storageClassName")); ok && c != "" {
-		s.msgs(at(spec, "storageClassName"), c, validation.IsDNS1123Subdomain(c))
+		s.msgs(at(spec, "storageClassName"), c, dns1123Subdomain(c))
 	}
 	s.labelSelector(at(spec, "selector"))
 }

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"k8s.io/apimachinery/pkg/api/validation/path"
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 const rbacGroup = "rbac.authorization.k8s.io"
@@ -59,7 +58,7 @@ func (s *sem) binding(cluster bool) {
 		switch kind, _ := m["kind"].(string); kind {
 		case "ServiceAccount":
 			if name != "" {
-				s.msgs(at(sub, "name"), name, validation.IsDNS1123Subdomain(name))
+				s.msgs(at(sub, "name"), name, dns1123Subdomain(name))
 			}
 			if group != "" {
 				s.bad(at(sub, "apiGroup"), "Unsupported value: %q: a ServiceAccount subject's apiGroup is \"\"; remove it", group)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // formatNumber writes a JSON number as the API server reads it into a
@@ -65,7 +64,7 @@ func (s *sem) resourceList(path []string) map[string]resource.Quantity {
 				s.badKey(at(path, name), "Invalid value: %q: must be a standard resource type (cpu, memory, ephemeral-storage, hugepages-*) or fully qualified (example.com/gpu)", name)
 				continue
 			}
-			s.msgs(at(path, name), name, validation.IsQualifiedName(name))
+			s.msgs(at(path, name), name, qualifiedName(name))
 		}
 		if q.Sign() < 0 {
 			s.bad(at(path, name), "Invalid value: %q: must be greater than or equal to 0", q.String())

@@ -2,8 +2,6 @@ package lint
 
 import (
 	"fmt"
-
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // checkService checks a Service as ValidateService does: type and
@@ -37,8 +35,8 @@ func checkService(s *sem) {
 		switch {
 		case name == "" && len(ports) > 1:
 			s.required(at(pp, "name"), "name every port when a Service has more than one")
-		case name != "" && len(validation.IsDNS1123Label(name)) > 0:
-			s.msgs(at(pp, "name"), name, validation.IsDNS1123Label(name))
+		case name != "" && len(dns1123Label(name)) > 0:
+			s.msgs(at(pp, "name"), name, dns1123Label(name))
 		case name != "" && names[name]:
 			s.bad(at(pp, "name"), "Duplicate value: %q: port names must be unique", name)
 		}

@@ -2,8 +2,6 @@ package lint
 
 import (
 	"strings"
-
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // volumeSources are the fields that say what a volume is; a volume has
@@ -27,8 +25,8 @@ func (s *sem) volumes(path []string) map[string]bool {
 		switch {
 		case name == "":
 			s.required(at(v, "name"), "every volume needs a name")
-		case len(validation.IsDNS1123Label(name)) > 0:
-			s.msgs(at(v, "name"), name, validation.IsDNS1123Label(name))
+		case len(dns1123Label(name)) > 0:
+			s.msgs(at(v, "name"), name, dns1123Label(name))
 		case seen[name]:
 			s.bad(at(v, "name"), "Duplicate value: %q: volume names must be unique within the pod", name)
 		}
