@@ -57,10 +57,12 @@ func (c *refCollector) ns(o *manifest.Object) string {
 }
 
 func (c *refCollector) add(objs []*manifest.Object) {
+	// Strings read from a file may share its bytes: everything kept past
+	// this batch is cloned, so no file's data stays alive.
 	local := map[podrefs.Key]bool{}
 	for _, o := range objs {
 		for _, k := range podrefs.Provides(o.Group(), o.Kind, c.ns(o), o.Content) {
-			local[k] = true
+			local[cloneKey(k)] = true
 		}
 	}
 	var uses []refUse
@@ -73,8 +75,8 @@ func (c *refCollector) add(objs []*manifest.Object) {
 			field := fieldPath(r.Path)
 			msg := fmt.Sprintf("pods of %s need %s %q (%s), which is not in the manifests linted; it must exist in the cluster (kubeplan plan checks)", o.String(), strings.ToLower(r.Kind), r.Name, field)
 			start := o.Start()
-			uses = append(uses, refUse{key: k, finding: Finding{File: o.File, Line: start.Line, Col: start.Col, Severity: Info,
-				Rule: ruleDanglingRef, Message: msg, Object: o.String(), Namespace: o.Namespace, Field: field}})
+			uses = append(uses, refUse{key: cloneKey(k), finding: Finding{File: strings.Clone(o.File), Line: start.Line, Col: start.Col, Severity: Info,
+				Rule: ruleDanglingRef, Message: msg, Object: o.String(), Namespace: strings.Clone(o.Namespace), Field: field}})
 		}
 	}
 	c.mu.Lock()
@@ -96,4 +98,8 @@ func (c *refCollector) findings() []Finding {
 		}
 	}
 	return out
+}
+
+func cloneKey(k podrefs.Key) podrefs.Key {
+	return podrefs.Key{Kind: k.Kind, Namespace: strings.Clone(k.Namespace), Name: strings.Clone(k.Name)}
 }
