@@ -22,7 +22,7 @@ func fixedIPService(ip, annotations string) string {
 func TestIntegrationReplace(t *testing.T) {
 	e := newEnv(t)
 	e.write("deployment.yaml", deployment("2", "nginx:1.30"))
-	e.write("service.yaml", fixedIPService("10.0.0.160", ""))
+	e.write("service.yaml", fixedIPService("10.0.0.2", ""))
 	e.write("configmap.yaml", settings)
 	if _, _, err := e.run(plan.Options{}, apply.Options{}); err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestIntegrationReplace(t *testing.T) {
 	depUID, svcUID := uid("deployment", "web"), uid("service", "api")
 
 	e.write("deployment.yaml", strings.ReplaceAll(deployment("2", "nginx:1.30"), "app: web", "app: web2"))
-	e.write("service.yaml", fixedIPService("10.0.0.161", ""))
+	e.write("service.yaml", fixedIPService("10.0.0.3", ""))
 	e.write("configmap.yaml", strings.ReplaceAll(settings, "EUR", "USD"))
 
 	// Not allowed: refused before any write, the objects named with both ways to allow it.
@@ -65,7 +65,7 @@ func TestIntegrationReplace(t *testing.T) {
 	if got := uid("service", "api"); got == svcUID || got == "" {
 		t.Errorf("service uid %q, was %q: not recreated", got, svcUID)
 	}
-	if got := e.get("service", "api", "-o", "jsonpath={.spec.clusterIP}"); got != "10.0.0.161" {
+	if got := e.get("service", "api", "-o", "jsonpath={.spec.clusterIP}"); got != "10.0.0.3" {
 		t.Errorf("clusterIP %q", got)
 	}
 	if got := e.get("deployment", "web", "-o", "jsonpath={.spec.selector.matchLabels.app} {.status.readyReplicas}"); got != "web2 2" {
@@ -74,17 +74,17 @@ func TestIntegrationReplace(t *testing.T) {
 
 	// Allowed by the annotation in the manifest.
 	svcUID = uid("service", "api")
-	e.write("service.yaml", fixedIPService("10.0.0.162", "  annotations: {kubeplan.dev/replace: allow}\n"))
+	e.write("service.yaml", fixedIPService("10.0.0.4", "  annotations: {kubeplan.dev/replace: allow}\n"))
 	if r, _, err = e.run(plan.Options{}, apply.Options{}); err != nil || outcomes(r) != "service/api replaced" {
 		t.Fatalf("annotated replace: %v %+v", err, r)
 	}
-	if uid("service", "api") == svcUID || e.get("service", "api", "-o", "jsonpath={.spec.clusterIP}") != "10.0.0.162" {
+	if uid("service", "api") == svcUID || e.get("service", "api", "-o", "jsonpath={.spec.clusterIP}") != "10.0.0.4" {
 		t.Error("annotated service not recreated with its new clusterIP")
 	}
 
 	// An object that changed after the plan was made is not deleted.
 	svcUID = uid("service", "api")
-	e.write("service.yaml", fixedIPService("10.0.0.163", "  annotations: {kubeplan.dev/replace: allow}\n"))
+	e.write("service.yaml", fixedIPService("10.0.0.5", "  annotations: {kubeplan.dev/replace: allow}\n"))
 	objs, err := manifest.Load([]string{e.dir}, manifest.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +102,7 @@ func TestIntegrationReplace(t *testing.T) {
 	if uid("service", "api") != svcUID {
 		t.Error("an object that changed since the plan was replaced")
 	}
-	e.write("service.yaml", fixedIPService("10.0.0.162", "  annotations: {kubeplan.dev/replace: allow}\n"))
+	e.write("service.yaml", fixedIPService("10.0.0.4", "  annotations: {kubeplan.dev/replace: allow}\n"))
 
 	// A claim is never replaced, even when allowed.
 	claim := "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [MODE]\n  resources: {requests: {storage: 1Gi}}\n"

@@ -13,6 +13,10 @@ import (
 	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
+// fixedIPService asks for a fixed clusterIP. The tests take them from the
+// bottom 16 addresses of testcluster's 10.0.0.0/24, which the API server
+// keeps for static addresses (dynamic ones come from the rest), so that a
+// Service another test made can never hold one.
 const fixedIPService = `apiVersion: v1
 kind: Service
 metadata:
@@ -40,10 +44,10 @@ func TestIntegrationPlanReplace(t *testing.T) {
 	ns := c.Namespace(t)
 	ctx := context.Background()
 	svc := func(ip string) string { return strings.ReplaceAll(fixedIPService, "CLUSTERIP", ip) }
-	dir := writeSet(t, map[string]string{"service.yaml": svc("10.0.0.201"), "deployment.yaml": seedDeployment, "configmap.yaml": seedConfigMap})
+	dir := writeSet(t, map[string]string{"service.yaml": svc("10.0.0.11"), "deployment.yaml": seedDeployment, "configmap.yaml": seedConfigMap})
 	c.Kubectl(t, "-n", ns, "apply", "--server-side", "--field-manager=kubeplan", "-f", dir)
 
-	rewrite(t, dir, "service.yaml", svc("10.0.0.202"))
+	rewrite(t, dir, "service.yaml", svc("10.0.0.12"))
 	rewrite(t, dir, "deployment.yaml", strings.ReplaceAll(seedDeployment, "app: web", "app: web2"))
 	rewrite(t, dir, "configmap.yaml", strings.ReplaceAll(seedConfigMap, "EUR", "USD"))
 	kc := c.Narrow(t, "gitops", ns)
@@ -56,7 +60,7 @@ func TestIntegrationPlanReplace(t *testing.T) {
 	}
 	s := find(p, "service/api")
 	if s == nil || s.Action != plan.Replace || s.Reason != "spec.clusterIPs[0] is immutable" ||
-		!strings.Contains(s.Diff, "-  clusterIP: 10.0.0.201") || !strings.Contains(s.Diff, "+  clusterIP: 10.0.0.202") {
+		!strings.Contains(s.Diff, "-  clusterIP: 10.0.0.11") || !strings.Contains(s.Diff, "+  clusterIP: 10.0.0.12") {
 		t.Errorf("service: %+v", s)
 	}
 	d := find(p, "deployment.apps/web")
@@ -121,9 +125,9 @@ func TestIntegrationPlanReplaceNeedsDelete(t *testing.T) {
 	c := testkube.Shared(t)
 	ns := c.Namespace(t)
 	svc := func(ip string) string { return strings.ReplaceAll(fixedIPService, "CLUSTERIP", ip) }
-	dir := writeSet(t, map[string]string{"service.yaml": svc("10.0.0.211")})
+	dir := writeSet(t, map[string]string{"service.yaml": svc("10.0.0.13")})
 	c.Kubectl(t, "-n", ns, "apply", "--server-side", "--field-manager=kubeplan", "-f", dir)
-	rewrite(t, dir, "service.yaml", svc("10.0.0.212"))
+	rewrite(t, dir, "service.yaml", svc("10.0.0.14"))
 
 	user := "nodelete-" + ns
 	kc := c.User(t, user)

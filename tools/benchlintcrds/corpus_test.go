@@ -36,6 +36,9 @@ func TestGeneratedCorpus(t *testing.T) {
 	}
 	var got []string
 	for _, f := range rep.Findings {
+		if f.Rule == "dangling-ref" && f.Severity == lint.Info {
+			continue // the corpus's pods name ServiceAccounts it does not define
+		}
 		got = append(got, fmt.Sprintf("%s/%s", f.Namespace, path.Base(f.Object)))
 	}
 	var want []string
