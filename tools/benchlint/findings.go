@@ -75,8 +75,8 @@ func measureFindings(kp tool, benchDir string, runs int) (*findingsResult, error
 	dup.Args = []string{"lint", "-o", "json", "dup"}
 	distinct.Args = []string{"lint", "-o", "json", "distinct"}
 	res.DupCmd, res.DistinctCmd = dup.CommandLine(), distinct.CommandLine()
-	dup, dupRSS := timed(dup, benchDir)
-	distinct, distinctRSS := timed(distinct, benchDir)
+	dup, dupRSS := benchkit.Timed(dup, benchDir)
+	distinct, distinctRSS := benchkit.Timed(distinct, benchDir)
 	res.RSSFrom = "the child's `rusage.ru_maxrss`, which is never below this benchmark process's own peak"
 	if dupRSS != "" {
 		res.RSSFrom = "`/usr/bin/time -f %M` around kubeplan (rusage from a small parent: exact)"
@@ -86,12 +86,12 @@ func measureFindings(kp tool, benchDir string, runs int) (*findingsResult, error
 	}
 	var dupOut, distinctOut []byte
 	for i := 0; i < runs; i++ {
-		a, out, err := runTimed(distinct, distinctRSS)
+		a, out, err := benchkit.RunTimed(distinct, distinctRSS)
 		if err != nil {
 			return nil, err
 		}
 		distinctOut = out
-		b, out, err := runTimed(dup, dupRSS)
+		b, out, err := benchkit.RunTimed(dup, dupRSS)
 		if err != nil {
 			return nil, err
 		}

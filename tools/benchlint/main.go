@@ -100,14 +100,14 @@ func run(args []string) error {
 	if err := warmUp(res, kc, kp); err != nil {
 		return err
 	}
-	kcT, kcRSS := timed(kc, benchDir)
-	kpT, kpRSS := timed(kp, benchDir)
+	kcT, kcRSS := benchkit.Timed(kc, benchDir)
+	kpT, kpRSS := benchkit.Timed(kp, benchDir)
 	for i := 0; i < *runs; i++ {
-		a, _, err := runTimed(kcT, kcRSS)
+		a, _, err := benchkit.RunTimed(kcT, kcRSS)
 		if err != nil {
 			return err
 		}
-		b, _, err := runTimed(kpT, kpRSS)
+		b, _, err := benchkit.RunTimed(kpT, kpRSS)
 		if err != nil {
 			return err
 		}

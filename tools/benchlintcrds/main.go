@@ -114,12 +114,12 @@ func run(args []string) error {
 	timedTools := make([]tool, len(tools))
 	rssFiles := make([]string, len(tools))
 	for i, t := range tools {
-		timedTools[i], rssFiles[i] = timed(t, benchDir)
+		timedTools[i], rssFiles[i] = benchkit.Timed(t, benchDir)
 	}
 	for r := 0; r < *runs; r++ {
 		var line []string
 		for i, t := range tools {
-			s, _, err := runTimed(timedTools[i], rssFiles[i])
+			s, _, err := benchkit.RunTimed(timedTools[i], rssFiles[i])
 			if err != nil {
 				return err
 			}

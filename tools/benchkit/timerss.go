@@ -1,4 +1,4 @@
-package main
+package benchkit
 
 import (
 	"fmt"
@@ -9,13 +9,12 @@ import (
 	"strings"
 )
 
-// As tools/benchlint/timerss.go: a child's rusage peak RSS is never below
-// the benchmark process's own
+// A child's rusage peak RSS is never below the benchmark process's own
 // peak when it started the child (Linux counts the memory exec replaces),
-// and this process grows by reading large outputs. timed runs t under
+// and a benchmark grows by reading large outputs. Timed runs t under
 // /usr/bin/time, a small process, which reports its own child's peak RSS
-// exactly; runTimed reads it back. Without /usr/bin/time, t runs as is.
-func timed(t tool, dir string) (tool, string) {
+// exactly; RunTimed reads it back. Without /usr/bin/time, t runs as is.
+func Timed(t Tool, dir string) (Tool, string) {
 	name := strings.ReplaceAll(t.Name+"-"+t.Args[len(t.Args)-1], "/", "_")
 	bin, err := exec.LookPath("/usr/bin/time")
 	if err != nil {
@@ -28,9 +27,9 @@ func timed(t tool, dir string) (tool, string) {
 	return w, out
 }
 
-// runTimed runs t (made by timed) and sets the sample's peak RSS from the
+// RunTimed runs t (made by Timed) and sets the sample's peak RSS from the
 // file /usr/bin/time wrote, when there is one.
-func runTimed(t tool, rssFile string) (sample, []byte, error) {
+func RunTimed(t Tool, rssFile string) (Sample, []byte, error) {
 	s, out, err := t.Run(0)
 	if err != nil || rssFile == "" {
 		return s, out, err

@@ -1,11 +1,11 @@
-package main
+package benchkit
 
 import (
 	"os/exec"
 	"testing"
 )
 
-// runTimed reports the peak RSS of the command itself, read from
+// RunTimed reports the peak RSS of the command itself, read from
 // /usr/bin/time, not this test process's (which is larger than sh's).
 func TestRunTimedReadsChildRSS(t *testing.T) {
 	if _, err := exec.LookPath("/usr/bin/time"); err != nil {
@@ -15,8 +15,8 @@ func TestRunTimedReadsChildRSS(t *testing.T) {
 	for i := range big {
 		big[i] = 1
 	}
-	w, file := timed(tool{Name: "sh", Bin: "/bin/sh", Args: []string{"-c", "exit 0"}, OKCodes: []int{0}}, t.TempDir())
-	s, _, err := runTimed(w, file)
+	w, file := Timed(Tool{Name: "sh", Bin: "/bin/sh", Args: []string{"-c", "exit 0"}, OKCodes: []int{0}}, t.TempDir())
+	s, _, err := RunTimed(w, file)
 	if err != nil {
 		t.Fatal(err)
 	}
