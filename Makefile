@@ -6,7 +6,7 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: build demo test vet release-check release-snapshot bench bench-lint bench-lint-crds bench-plan bench-apply bench-projects bench-helm generate fuzz clean testcluster screenshot
+.PHONY: build demo test vet image release-check release-snapshot bench bench-lint bench-lint-crds bench-plan bench-apply bench-projects bench-helm generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -25,6 +25,16 @@ vet:
 test: vet testcluster release-check
 	$(GO) test ./...
 	cd testcluster && $(GO) vet ./... && $(GO) test ./...
+	cd tools/image && $(GO) vet ./... && $(GO) test ./...
+
+# The container image, without Docker (tools/image, a module of its own): the static linux binary,
+# CA certificates, user 65532, ENTRYPOINT ["kubeplan"], as an OCI layout (dist/image/oci) and a
+# tarball for `docker load` (dist/image/kubeplan.tar).
+IMAGE_ARCH ?= $(shell $(GO) env GOARCH)
+image:
+	mkdir -p dist/image
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) $(GO) build -trimpath -ldflags "-s -w $(LDFLAGS)" -o dist/image/kubeplan ./cmd/kubeplan
+	cd tools/image && $(GO) run . -bin ../../dist/image/kubeplan -out ../../dist/image -version $(VERSION) -arch $(IMAGE_ARCH)
 
 # Release builds with goreleaser, pinned as a Go tool in tools.mod: its dependency tree stays out of
 # go.mod and go.sum (and out of `go mod download`). release-check validates .goreleaser.yaml;
