@@ -36,6 +36,14 @@ func TestReleaseConfigMatchesTheAction(t *testing.T) {
 				Formats []string `yaml:"formats"`
 			} `yaml:"format_overrides"`
 		} `yaml:"archives"`
+		SBOMs []struct {
+			Artifacts string   `yaml:"artifacts"`
+			Cmd       string   `yaml:"cmd"`
+			Documents []string `yaml:"documents"`
+		} `yaml:"sboms"`
+		Before struct {
+			Hooks []string `yaml:"hooks"`
+		} `yaml:"before"`
 		Checksum struct {
 			NameTemplate string `yaml:"name_template"`
 			Algorithm    string `yaml:"algorithm"`
@@ -61,6 +69,11 @@ func TestReleaseConfigMatchesTheAction(t *testing.T) {
 	if ar.NameTemplate != "{{ .ProjectName }}_{{ .Version }}_{{ .Os }}_{{ .Arch }}" || strings.Join(ar.Formats, ",") != "tar.gz" ||
 		len(ar.FormatOverrides) != 1 || ar.FormatOverrides[0].Goos != "windows" || strings.Join(ar.FormatOverrides[0].Formats, ",") != "zip" {
 		t.Errorf("archives %+v: the Action downloads kubeplan_VERSION_OS_ARCH.tar.gz (.zip on windows)", ar)
+	}
+	// An SPDX SBOM per binary, made offline by tools/sbom (no syft).
+	if len(cfg.SBOMs) != 1 || cfg.SBOMs[0].Artifacts != "binary" || cfg.SBOMs[0].Cmd != "../.bin/kubeplan-sbom" ||
+		!slices.Contains(cfg.Before.Hooks, "go build -o .bin/kubeplan-sbom ./tools/sbom") {
+		t.Errorf("sboms %+v, before %+v: want tools/sbom built before and run on every binary", cfg.SBOMs, cfg.Before)
 	}
 	if cfg.Checksum.NameTemplate != "checksums.txt" || cfg.Checksum.Algorithm != "sha256" {
 		t.Errorf("checksum %+v", cfg.Checksum)
