@@ -16,9 +16,6 @@ import (
 // exactly the custom resources made invalid, each once: the generated
 // schemas and objects agree everywhere else.
 func TestGeneratedCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles 90 large CRD schemas")
-	}
 	dir := filepath.Join(t.TempDir(), "corpus")
 	m, err := generate(dir)
 	if err != nil {
