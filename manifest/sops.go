@@ -156,7 +156,7 @@ func readSOPS(file string, data []byte, dec Decryption) (docs []sopsDoc, probs [
 		}
 		probs = append(probs, unencryptedValues(file, d, m)...)
 		opaque(d.node)
-		dropMetadata(d.node)
+		sops.DropMetadata(d.node)
 		kept = append(kept, d)
 	}
 	if kept == nil {
@@ -244,23 +244,6 @@ func opaque(n *yaml.Node) {
 	}
 	for _, c := range n.Content {
 		opaque(c)
-	}
-}
-
-// dropMetadata removes the top-level "sops" key of a document.
-func dropMetadata(doc *yaml.Node) {
-	top := doc
-	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
-		top = top.Content[0]
-	}
-	if top.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		if top.Content[i].Value == sops.MetadataKey {
-			top.Content = append(top.Content[:i], top.Content[i+2:]...)
-			return
-		}
 	}
 }
 

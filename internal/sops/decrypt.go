@@ -33,8 +33,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // document, and the MAC is verified: on any error the documents must not
 // be used (they may be half decrypted). keys open the data key.
 func Decrypt(docs []*yaml.Node, m *Metadata, keys *Keys) error {
-	if _, err := parseMetadata(m.Node); err != nil {
-		return err
+	if m.Err != nil {
+		return m.Err
 	}
 	key, err := dataKey(m, keys)
 	if err != nil {
@@ -52,7 +52,7 @@ func Decrypt(docs []*yaml.Node, m *Metadata, keys *Keys) error {
 		if err := d.walk(top, nil, true); err != nil {
 			return err
 		}
-		removeMetadata(top)
+		DropMetadata(doc)
 	}
 	return d.verify()
 }
@@ -216,8 +216,13 @@ func (d *decrypter) verify() error {
 	return nil
 }
 
-// removeMetadata drops the top-level "sops" key of a document.
-func removeMetadata(top *yaml.Node) {
+// DropMetadata removes the top-level "sops" key of a document (a
+// DocumentNode or its mapping).
+func DropMetadata(doc *yaml.Node) {
+	top := doc
+	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
+		top = top.Content[0]
+	}
 	if top.Kind != yaml.MappingNode {
 		return
 	}

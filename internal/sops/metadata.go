@@ -33,6 +33,10 @@ type Metadata struct {
 	// (Shamir), which kubeplan does not support.
 	KeyGroups bool
 
+	// Err is why the metadata cannot be used (a rule's regex does not
+	// compile); Decrypt returns it.
+	Err error
+
 	UnencryptedSuffix string
 	EncryptedSuffix   string
 	UnencryptedRegex  *regexp.Regexp
@@ -77,7 +81,8 @@ func Find(docs []*yaml.Node) *Metadata {
 		if scalar(n, "mac") == "" && scalar(n, "version") == "" {
 			continue // a "sops" key that is not SOPS's
 		}
-		m, _ := parseMetadata(n)
+		m, err := parseMetadata(n)
+		m.Err = err
 		return m
 	}
 	return nil
