@@ -12,8 +12,9 @@ import (
 
 const readmeSection = "## Use it in CI, pre-commit and on a schedule"
 
-// readmeSnippets returns the README section's snippets that are marked
-// <!-- example: PATH --> on the line before their fence, by PATH.
+// readmeSnippets returns the README's section on CI, and the README's
+// snippets (in any section) that are marked <!-- example: PATH --> on the
+// line before their fence, by PATH.
 func readmeSnippets(t *testing.T) (section string, snippets map[string]string) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
@@ -30,7 +31,7 @@ func readmeSnippets(t *testing.T) (section string, snippets map[string]string) {
 		section = section[:len(readmeSection)+end+1]
 	}
 	snippets = map[string]string{}
-	lines := strings.SplitAfter(section, "\n")
+	lines := strings.SplitAfter(readme, "\n")
 	marker := regexp.MustCompile(`^<!-- example: (\S+) -->\n$`)
 	for i := 0; i < len(lines); i++ {
 		m := marker.FindStringSubmatch(lines[i])
