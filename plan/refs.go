@@ -40,7 +40,7 @@ var refResources = map[string]schema.GroupVersionResource{
 // danglingRefs finds the references of the set's pod templates that
 // neither the set (after the plan's prunes) nor the cluster provides: the
 // pods would not start (CreateContainerConfigError, a pending volume). One
-// GET per name the set does not provide; a reference the identity may not
+// metadata-only GET per name the set does not provide; a reference the identity may not
 // read is not reported (it cannot be known).
 func (p *planner) danglingRefs(ctx context.Context, targets []*target, changes []Change) ([]Warning, error) {
 	provided := map[podrefs.Key]bool{}
@@ -85,7 +85,8 @@ func (p *planner) danglingRefs(ctx context.Context, targets []*target, changes [
 	g.SetLimit(8)
 	for k := range need {
 		g.Go(func() error {
-			_, err := p.c.Dynamic.Resource(refResources[k.Kind]).Namespace(k.Namespace).Get(ctx, k.Name, metav1.GetOptions{})
+			// Metadata only: a Secret's data never reaches kubeplan.
+			_, err := p.c.Metadata.Resource(refResources[k.Kind]).Namespace(k.Namespace).Get(ctx, k.Name, metav1.GetOptions{})
 			exists := err == nil || !apierrors.IsNotFound(err) // forbidden or failing: not known, not reported
 			mu.Lock()
 			live[k] = exists

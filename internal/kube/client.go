@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
 	"k8s.io/client-go/tools/clientcmd"
@@ -17,8 +18,12 @@ import (
 
 // Client is a connection to one cluster.
 type Client struct {
-	Config    *rest.Config
-	Dynamic   dynamic.Interface
+	Config  *rest.Config
+	Dynamic dynamic.Interface
+	// Metadata reads objects' metadata only (PartialObjectMetadata): what
+	// kubeplan reads of objects it only needs to know exist, such as the
+	// Secrets a pod template names, so their data never reaches it.
+	Metadata  metadata.Interface
 	Discovery discovery.DiscoveryInterface
 	Mapper    meta.ResettableRESTMapper
 	Namespace string // from -n, else the kubeconfig context, else "default"
@@ -75,6 +80,10 @@ func NewForConfig(cfg *rest.Config, namespace string) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating client: %w", err)
 	}
+	md, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("creating metadata client: %w", err)
+	}
 	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("creating discovery client: %w", err)
@@ -83,7 +92,7 @@ func NewForConfig(cfg *rest.Config, namespace string) (*Client, error) {
 	if namespace == "" {
 		namespace = "default"
 	}
-	return &Client{Config: cfg, Dynamic: dyn, Discovery: dc, Mapper: mapper, Namespace: namespace, Requests: counter, Memo: &sync.Map{}}, nil
+	return &Client{Config: cfg, Dynamic: dyn, Metadata: md, Discovery: dc, Mapper: mapper, Namespace: namespace, Requests: counter, Memo: &sync.Map{}}, nil
 }
 
 // NewFromKubeconfig connects with the kubeconfig file at path, in namespace.
