@@ -52,7 +52,7 @@ func TestIntegrationLibraryVerdicts(t *testing.T) {
 			}
 			ns := c.Namespace(t)
 			k := connect(t, c.AdminKubeconfig())
-			in := install(t, k, s, ns)
+			in := install(t, k, s, ns, true)
 			in.waitEnforced(t, k, s, ns)
 			in.checkTypes(t, k)
 			verdicts := map[string]verdict{}
@@ -94,6 +94,42 @@ func TestIntegrationLibraryVerdicts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIntegrationMissingParamDenies proves the parameterNotFoundAction
+// of allowed-image-registries: without its ConfigMap, even an image from an
+// allowed registry is denied, naming the policy.
+func TestIntegrationMissingParamDenies(t *testing.T) {
+	testkube.Integration(t)
+	c := testkube.Shared(t)
+	t.Parallel()
+	const policy = "allowed-image-registries"
+	s, err := load(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := c.Namespace(t)
+	k := connect(t, c.AdminKubeconfig())
+	in := install(t, k, s, ns, false)
+	var allowed *unstructured.Unstructured
+	for _, r := range s.test.Results {
+		if r.Policy == policy && r.Result == "pass" {
+			allowed = s.resource(r.Resource)
+			break
+		}
+	}
+	var last verdict
+	for deadline := time.Now().Add(enforceTimeout); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		last = k.dryRun(t, allowed, ns)
+		if d, denied := last.denials[in.names[policy]]; denied {
+			t.Logf("%s without its param: %s", key(allowed), d.message)
+			if !strings.Contains(d.message, "no params found") {
+				t.Errorf("%s without its param: denied with %q, want it to say no params were found", key(allowed), d.message)
+			}
+			return
+		}
+	}
+	t.Fatalf("%s without its param ConfigMap: not denied after %s: %s", key(allowed), enforceTimeout, describe(last))
 }
 
 // kube is an admin client that records the warnings of its requests; a
@@ -217,7 +253,7 @@ type installed struct {
 // install creates s's policies, bindings and params on the server: policy
 // and binding names get ns as a suffix, bindings select ns only, params go
 // into ns. Each policy gets its probe too.
-func install(t *testing.T, k *kube, s *suite, ns string) *installed {
+func install(t *testing.T, k *kube, s *suite, ns string, params bool) *installed {
 	t.Helper()
 	in := &installed{names: map[string]string{}, probes: map[string]string{}}
 	for _, o := range s.policies {
@@ -244,7 +280,9 @@ func install(t *testing.T, k *kube, s *suite, ns string) *installed {
 			k.create(t, o, ns)
 			k.create(t, probe, ns)
 		default: // a param object: into the test's namespace
-			k.create(t, o, ns)
+			if params {
+				k.create(t, o, ns)
+			}
 		}
 	}
 	return in
