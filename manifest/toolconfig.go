@@ -47,6 +47,7 @@ var toolGroups = map[string]string{
 	"kuttl.dev":                            "a KUTTL test",
 	"chainsaw.kyverno.io":                  "a Chainsaw test",
 	"cli.kyverno.io":                       "a Kyverno CLI test",
+	"kubeplan.dev":                         "kubeplan's own configuration", // PolicyTest (kubeplan-test.yaml)
 }
 
 // toolKinds are tools' configurations in a group Kubernetes serves, by

@@ -113,6 +113,7 @@ chartName: minecraft
 	{"talos.yaml", "apiVersion: v1alpha1\nkind: ExtensionServiceConfig\nname: nut-client\nconfigFiles:\n- content: MONITOR upsmonHost 1 remote username password\n  mountPath: /usr/local/etc/nut/upsmon.conf\n", []Pos{{2, 7}}},
 	{"scheduler.yaml", "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: default-scheduler\n", []Pos{{2, 7}}},
 	{"audit-policy.yaml", "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages:\n- RequestReceived\nrules:\n- level: Metadata\n", []Pos{{2, 7}}},
+	{"kubeplan-test.yaml", "apiVersion: kubeplan.dev/v1alpha1\nkind: PolicyTest\npolicies: [policy.yaml]\nresources: [resources.yaml]\nresults:\n- {policy: p, resource: Pod/web, result: pass}\n", []Pos{{2, 7}}},
 	{"encryption.yaml", "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [secrets]\n  providers:\n  - aescbc:\n      keys:\n      - name: key1\n        secret: c2VjcmV0IGlzIHNlY3VyZQ==\n  - identity: {}\n", []Pos{{2, 7}}},
 }
 
