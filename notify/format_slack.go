@@ -1,9 +1,6 @@
 package notify
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // slackPayload is a Slack incoming webhook's message: "text" (the
 // notification line, for clients without blocks) and Block Kit "blocks".
@@ -38,7 +35,7 @@ func slackPayload(e Event) ([]byte, error) {
 		msg := strings.ReplaceAll(e.Error, "```", "'''")
 		blocks = append(blocks, block{Type: "section", Text: &text{"mrkdwn", "```" + truncate(slackEscape(msg), 2900) + "```"}})
 	}
-	return json.Marshal(struct {
+	return marshal(struct {
 		Text   string  `json:"text"`
 		Blocks []block `json:"blocks"`
 	}{icon + " " + slackEscape(e.Summary), blocks})

@@ -1,7 +1,5 @@
 package notify
 
-import "encoding/json"
-
 // teamsPayload is a message for a Microsoft Teams workflow webhook ("Post to
 // a channel when a webhook request is received"): an Adaptive Card 1.4 in
 // a message attachment, the form Teams workflows and Power Automate accept
@@ -34,7 +32,7 @@ func teamsPayload(e Event) ([]byte, error) {
 		"msteams": map[string]any{"width": "Full"},
 		"body":    body,
 	}
-	return json.Marshal(map[string]any{
+	return marshal(map[string]any{
 		"type": "message",
 		"attachments": []map[string]any{{
 			"contentType": "application/vnd.microsoft.card.adaptive",

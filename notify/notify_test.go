@@ -311,3 +311,29 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		t.Errorf("a notifier with nowhere to send: %v", err)
 	}
 }
+
+// serve observes its projects concurrently: each failing project is
+// notified exactly once (run with -race).
+func TestConcurrentProjects(t *testing.T) {
+	h := newHook(t)
+	st := &memState{}
+	n := newNotifier(t, Config{Webhook: h.URL, State: st})
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			r := run(i, "abc", errors.New("boom"))
+			r.Project = []string{"a", "b", "c", "d"}[i%4]
+			if err := n.Observe(context.Background(), r); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := len(h.received()); got != 4 {
+		t.Fatalf("%d notifications for 4 failing projects", got)
+	}
+	saved, _ := st.Load(context.Background())
+	if len(saved) != 4 {
+		t.Errorf("saved state of %d projects, want 4", len(saved))
+	}
+}
