@@ -2,7 +2,9 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -99,6 +101,10 @@ func (n *Notifier) driftIssue(ctx context.Context, r Run, st *ProjectState) erro
 	comment := fmt.Sprintf("Project `%s` recovered: revision `%s` applied at %s (%d applied, %d pruned, %d unchanged). Closing.",
 		r.Project, short(r.Revision), r.End.UTC().Format(time.RFC3339), r.Applied, r.Pruned, r.Unchanged)
 	err := n.retry(ctx, func(ctx context.Context) error { return n.gh.CloseIssue(ctx, repo, number, comment) })
+	var ae *ghcomment.APIError
+	if errors.As(err, &ae) && (ae.Status == http.StatusNotFound || ae.Status == http.StatusGone) {
+		err = nil // deleted or transferred meanwhile: nothing left to close
+	}
 	if err != nil {
 		return err
 	}

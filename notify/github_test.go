@@ -163,3 +163,21 @@ func TestGitHubRetries(t *testing.T) {
 		t.Errorf("the status refused before was not tried again")
 	}
 }
+
+// A drift issue deleted meanwhile is forgotten, not retried forever.
+func TestDriftIssueGone(t *testing.T) {
+	gh := newGitHub(t)
+	n := ghNotifier(t, gh)
+	n.projects["store"] = ProjectState{Failing: true, DriftIssue: 42, Status: revA + " failure"}
+	if err := n.Observe(context.Background(), run(0, revA, nil)); err != nil {
+		t.Fatalf("closing a deleted issue: %v", err)
+	}
+	if st := n.projects["store"]; st.DriftIssue != 0 || st.Failing {
+		t.Fatalf("state after recovery: %+v", st)
+	}
+	gh.ResetLog()
+	observe(t, n, run(1, revA, nil))
+	if calls := gh.Calls(); len(calls) != 0 {
+		t.Errorf("a healthy run after that made requests: %v", calls)
+	}
+}
