@@ -43,6 +43,9 @@ type Config struct {
 // DefaultTimeout bounds one Observe call when Config.Timeout is zero.
 const DefaultTimeout = 20 * time.Second
 
+// saveTimeout bounds the saving of the state after the notifications.
+const saveTimeout = 5 * time.Second
+
 // Notifier turns runs into notifications. It is safe for concurrent use:
 // serve observes several projects at once; runs of one project are
 // observed one at a time.
@@ -104,11 +107,11 @@ func New(cfg Config, hc *http.Client) (*Notifier, error) {
 // changed: nothing, "failing" or "recovered", and the commit status and
 // drift issue on GitHub. It returns what could not be sent (scrubbed of
 // secrets); a failed notification is tried again on the project's next run.
-func (n *Notifier) Observe(ctx context.Context, r Run) error {
+func (n *Notifier) Observe(parent context.Context, r Run) error {
 	if r.Project == "" {
 		return errors.New("notify: a run without a project")
 	}
-	ctx, cancel := context.WithTimeout(ctx, n.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(parent, n.cfg.Timeout)
 	defer cancel()
 
 	lock := n.projectLock(r.Project)
@@ -145,7 +148,11 @@ func (n *Notifier) Observe(ctx context.Context, r Run) error {
 		st.FailingSince = time.Time{}
 	}
 	if st != before {
-		if err := n.save(ctx, r.Project, st); err != nil {
+		// What was delivered is recorded even when the notifications used
+		// up the time, or serve is stopping.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(parent), saveTimeout)
+		defer cancel()
+		if err := n.save(sctx, r.Project, st); err != nil {
 			errs = append(errs, err)
 		}
 	}
