@@ -69,6 +69,13 @@ func TestIntegrationBundle(t *testing.T) {
 		t.Errorf("a privileged pod in kubeplan-system: want refused by PodSecurity, got %v %s", err, out)
 	}
 
+	// The other way deploy/README.md gives, kubectl's own kustomize and
+	// server-side apply, takes the same bundle as it is (a server-side dry run).
+	out, err = c.TryKubectl("apply", "--server-side", "--dry-run=server", "-k", filepath.Join(repoRoot(t), "deploy/overlays/example"))
+	if err != nil || !strings.Contains(out, "deployment.apps/kubeplan serverside-applied") {
+		t.Errorf("kubectl apply --server-side -k deploy/overlays/example: %v\n%s", err, out)
+	}
+
 	t.Run("monitoring", func(t *testing.T) { testMonitoring(t, c, env) })
 	t.Run("permissions", func(t *testing.T) { testPermissions(t, c) })
 }
