@@ -63,6 +63,31 @@ func testPermissions(t *testing.T, c *testkube.Cluster) {
 		}
 	}
 
+	// The Role beside the edit binding grants the lock and the Events by
+	// itself: edit has them since recent releases (1.37, tested here, has
+	// both), older releases' edit does not.
+	roleOnly := c.User(t, "role-only")
+	c.Kubectl(t, "-n", "store", "create", "rolebinding", "role-only", "--role=kubeplan", "--user=role-only")
+	for _, tc := range []struct {
+		verb, resource string
+		want           string
+	}{
+		{"create", "leases.coordination.k8s.io", "yes"}, {"update", "leases.coordination.k8s.io", "yes"},
+		{"delete", "leases.coordination.k8s.io", "yes"}, {"create", "events", "yes"},
+		{"patch", "events.events.k8s.io", "yes"}, {"create", "configmaps", "no"},
+	} {
+		var out string
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			out, _ = c.TryKubectl("--kubeconfig", roleOnly, "auth", "can-i", tc.verb, tc.resource, "-n", "store")
+			if strings.TrimSpace(out) == tc.want || time.Now().After(deadline) {
+				break // the authorizer reads bindings from a watch cache
+			}
+		}
+		if got := strings.TrimSpace(out); got != tc.want {
+			t.Errorf("Role kubeplan alone: can-i %s %s in store: %q, want %s", tc.verb, tc.resource, got, tc.want)
+		}
+	}
+
 	kc := serviceAccountKubeconfig(t, c)
 	as := func(args ...string) (string, error) {
 		return c.TryKubectl(append([]string{"--kubeconfig", kc}, args...)...)
