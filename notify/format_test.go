@@ -91,3 +91,22 @@ func TestSlackLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftIssueGolden fixes the drift issue's text.
+func TestDriftIssueGolden(t *testing.T) {
+	n := newNotifier(t, Config{})
+	body := []byte(n.driftBody(goldenRun(errors.New("deployment.apps/web: apply: conflict with \"kubectl-edit\" on spec.replicas\n```injected fence```")), goldenRun(nil).End))
+	golden := filepath.Join("testdata", "drift-issue.golden.md")
+	if *update {
+		if err := os.WriteFile(golden, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./notify -update)", err)
+	}
+	if !bytes.Equal(body, want) {
+		t.Errorf("drift issue body differs from %s:\n%s", golden, body)
+	}
+}
