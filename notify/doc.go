@@ -10,8 +10,9 @@
 // incident is the point); the first success after that sends one
 // "recovered". A notification that could not be delivered is tried again
 // on the next run, since the state only records what was delivered. The
-// state survives a restart of serve when Config.State persists it (serve
-// may keep it in a ConfigMap); without one it lives in memory, and a
+// state survives a restart of serve when Config.State persists it
+// (ConfigMapState keeps it in a ConfigMap's annotation); without one it
+// lives in memory, and a
 // restart in the middle of a failure notifies that failure once more.
 //
 // Where notifications go:

@@ -78,6 +78,7 @@ func TestIntegrationBundle(t *testing.T) {
 
 	t.Run("monitoring", func(t *testing.T) { testMonitoring(t, c, env) })
 	t.Run("permissions", func(t *testing.T) { testPermissions(t, c) })
+	t.Run("notify-state", func(t *testing.T) { testNotifyState(t, c) })
 }
 
 // testMonitoring applies deploy/monitoring once the CRDs are there.
