@@ -119,6 +119,15 @@ func apiError(resp *http.Response, data []byte) *APIError {
 	return &APIError{Status: resp.StatusCode, Message: msg}
 }
 
+// repoURL is the API URL of repository ("owner/repo").
+func (c *Client) repoURL(repository string) (string, error) {
+	owner, repo, ok := strings.Cut(repository, "/")
+	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
+		return "", fmt.Errorf("repository %q is not OWNER/REPO (check $GITHUB_REPOSITORY)", repository)
+	}
+	return strings.TrimSuffix(c.BaseURL, "/") + "/repos/" + url.PathEscape(owner) + "/" + url.PathEscape(repo), nil
+}
+
 // redact drops the query and user info of a URL for an error message.
 func redact(u string) string {
 	p, err := url.Parse(u)

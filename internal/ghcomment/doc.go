@@ -16,7 +16,15 @@
 //	POST  {api}/repos/{owner}/{repo}/issues/{number}/comments
 //	PATCH {api}/repos/{owner}/{repo}/issues/comments/{id}
 //
-// with "Authorization: Bearer TOKEN", "Accept: application/vnd.github+json"
+// The same client sets commit statuses and opens, finds and closes issues
+// (status.go, issues.go), for kubeplan serve's notifications (package notify):
+//
+//	POST  {api}/repos/{owner}/{repo}/statuses/{sha}
+//	GET   {api}/repos/{owner}/{repo}/issues?state=open&labels=LABEL&...  (following Link: rel="next")
+//	POST  {api}/repos/{owner}/{repo}/issues
+//	PATCH {api}/repos/{owner}/{repo}/issues/{number}
+//
+// All requests go with "Authorization: Bearer TOKEN", "Accept: application/vnd.github+json"
 // and "X-GitHub-Api-Version: 2022-11-28". {api} is $GITHUB_API_URL, so
 // GitHub Enterprise Server works too. The token is sent only to that host
 // and never appears in an error.

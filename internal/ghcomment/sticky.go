@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 )
 
@@ -35,9 +34,9 @@ func (c *Client) Upsert(ctx context.Context, t Target, marker, body string) (Res
 }
 
 func (c *Client) upsert(ctx context.Context, t Target, marker, body string) (Result, error) {
-	owner, repo, ok := strings.Cut(t.Repository, "/")
-	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
-		return Result{}, fmt.Errorf("repository %q is not OWNER/REPO (check $GITHUB_REPOSITORY)", t.Repository)
+	repoURL, err := c.repoURL(t.Repository)
+	if err != nil {
+		return Result{}, err
 	}
 	if t.Number <= 0 {
 		return Result{}, fmt.Errorf("no pull request number")
@@ -45,7 +44,6 @@ func (c *Client) upsert(ctx context.Context, t Target, marker, body string) (Res
 	if !HasMarker(body, marker) {
 		return Result{}, errors.New("the comment body does not start with its marker")
 	}
-	repoURL := strings.TrimSuffix(c.BaseURL, "/") + "/repos/" + url.PathEscape(owner) + "/" + url.PathEscape(repo)
 	existing, err := c.find(ctx, fmt.Sprintf("%s/issues/%d/comments?per_page=100", repoURL, t.Number), marker)
 	if err != nil {
 		return Result{}, err

@@ -55,6 +55,9 @@ type Server struct {
 	comments []*Comment
 	nextID   int64
 	log      []Request
+	statuses []Status
+	issues   []*Issue
+	failures []int // statuses to answer the next requests with (FailNext)
 }
 
 // New starts a server for repo that accepts token; it is closed when the
@@ -139,9 +142,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest", "status": "401"})
 		return
 	}
+	if len(s.failures) > 0 {
+		status := s.failures[0]
+		s.failures = s.failures[1:]
+		writeJSON(w, status, map[string]string{"message": http.StatusText(status)})
+		return
+	}
 	path, ok := strings.CutPrefix(r.URL.Path, s.Prefix)
 	if !ok {
 		notFound(w)
+		return
+	}
+	if s.serveMore(w, r, path, body) {
 		return
 	}
 	if m := listOrCreate.FindStringSubmatch(path); m != nil {

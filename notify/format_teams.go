@@ -1,0 +1,43 @@
+package notify
+
+// teamsPayload is a message for a Microsoft Teams workflow webhook ("Post to
+// a channel when a webhook request is received"): an Adaptive Card 1.4 in
+// a message attachment, the form Teams workflows and Power Automate accept
+// (the retired Office 365 connectors' MessageCard is not used).
+func teamsPayload(e Event) ([]byte, error) {
+	color := "Attention"
+	if e.Kind == KindRecovered {
+		color = "Good"
+	}
+	type fact struct {
+		Title string `json:"title"`
+		Value string `json:"value"`
+	}
+	var facts []fact
+	for _, f := range e.facts() {
+		facts = append(facts, fact{f[0], f[1]})
+	}
+	body := []map[string]any{
+		{"type": "TextBlock", "size": "Large", "weight": "Bolder", "color": color, "wrap": true, "text": e.title()},
+		{"type": "TextBlock", "wrap": true, "text": e.Summary},
+		{"type": "FactSet", "facts": facts},
+	}
+	if e.Error != "" {
+		body = append(body, map[string]any{"type": "TextBlock", "wrap": true, "fontType": "Monospace", "text": e.Error})
+	}
+	card := map[string]any{
+		"$schema": "http://adaptivecards.io/schemas/adaptive-card.json",
+		"type":    "AdaptiveCard",
+		"version": "1.4",
+		"msteams": map[string]any{"width": "Full"},
+		"body":    body,
+	}
+	return marshal(map[string]any{
+		"type": "message",
+		"attachments": []map[string]any{{
+			"contentType": "application/vnd.microsoft.card.adaptive",
+			"contentUrl":  nil,
+			"content":     card,
+		}},
+	})
+}
