@@ -90,7 +90,9 @@ func (r *resources) kindKnown(apiVersion, kind string) (resource, bool) {
 // objectInterfaces is what admission's matching and conversion need:
 // unstructured objects, and "conversion" between versions of one resource
 // that only renames the apiVersion (matchPolicy Equivalent, best effort).
-type objectInterfaces struct{ equiv runtime.EquivalentResourceMapper }
+type objectInterfaces struct {
+	equiv runtime.EquivalentResourceMapper
+}
 
 func (o objectInterfaces) GetObjectCreater() runtime.ObjectCreater     { return creater{} }
 func (o objectInterfaces) GetObjectTyper() runtime.ObjectTyper         { return nil }
