@@ -8,7 +8,7 @@ import (
 	v1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apiserver/pkg/admission"
-	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 
 	"github.com/kubeplan/kubeplan/manifest"
@@ -69,7 +69,7 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 	for _, c := range s.policies {
 		p := c.policy
 		base := Verdict{Policy: p.Name, PolicyFile: c.obj.File, PolicyObject: c.obj, Validation: -1, Resource: res.gvr.GroupResource().String()}
-		matches, gvr, gvk, err := s.matcher.DefinitionMatches(attr, s.oi, validating.NewValidatingAdmissionPolicyAccessor(p))
+		matches, gvr, gvk, err := s.matcher.definitionMatches(attr, s.oi, p)
 		if err != nil {
 			out = append(out, configError(base, p, "policy", err))
 			continue
@@ -83,7 +83,7 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 			v.Binding = b.Name
 			v.Actions = actions(b)
 			v.Action = strongest(v.Actions)
-			ok, err := s.matcher.BindingMatches(attr, s.oi, validating.NewValidatingAdmissionPolicyBindingAccessor(b))
+			ok, err := s.matcher.bindingMatches(attr, s.oi, b)
 			if err != nil {
 				out = append(out, configError(v, p, "binding", err))
 				continue
@@ -143,7 +143,7 @@ func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr sc
 
 // decisions turns the API server's decisions into Verdicts; none when
 // every validation held.
-func (c *compiled) decisions(v Verdict, r validating.ValidateResult) []Verdict {
+func (c *compiled) decisions(v Verdict, r ValidateResult) []Verdict {
 	var out []Verdict
 	if len(r.Decisions) == 0 && len(c.index) > 0 {
 		// matchConditions did not match: nothing was validated.
@@ -155,16 +155,16 @@ func (c *compiled) decisions(v Verdict, r validating.ValidateResult) []Verdict {
 		w := v
 		if len(r.Decisions) == len(c.index) {
 			w.Validation = c.index[i]
-			if d.Evaluation == validating.EvalDeny {
+			if d.Evaluation == EvalDeny {
 				w.FieldPath = c.obj.GetString("spec", "validations", strconv.Itoa(w.Validation), "fieldPath")
 			}
 		}
 		switch {
-		case d.Evaluation == validating.EvalAdmit:
+		case d.Evaluation == EvalAdmit:
 			continue
-		case d.Evaluation == validating.EvalDeny:
+		case d.Evaluation == EvalDeny:
 			w.Result, w.Message, w.Reason = Fail, d.Message, string(d.Reason)
-		case d.Action == validating.ActionDeny:
+		case d.Action == ActionDeny:
 			w.Result, w.Message = Error, d.Message
 		default: // an error failurePolicy Ignore admits
 			w.Result, w.Message = Skip, "error ignored (failurePolicy Ignore): "+d.Message
@@ -172,7 +172,7 @@ func (c *compiled) decisions(v Verdict, r validating.ValidateResult) []Verdict {
 		out = append(out, w)
 	}
 	for _, a := range r.AuditAnnotations {
-		if a.Action == validating.AuditAnnotationActionError {
+		if a.Action == AuditAnnotationActionError {
 			w := v
 			w.Result, w.Message = Error, a.Error
 			out = append(out, w)

@@ -9,7 +9,7 @@ import (
 
 	v1 "k8s.io/api/admissionregistration/v1"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
-	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+
 	"k8s.io/apiserver/pkg/admission/plugin/webhook/matchconditions"
 	"k8s.io/apiserver/pkg/cel/environment"
 
@@ -28,7 +28,7 @@ type compiled struct {
 	obj    *manifest.Object
 	// validator judges the validations that can be evaluated offline;
 	// index maps its decisions back to spec.validations.
-	validator validating.Validator
+	validator Validator
 	index     []int
 	// offline says why a part of the policy cannot be evaluated offline:
 	// whole is set when its matchConditions need the request's user, and
@@ -72,7 +72,7 @@ func compilePolicy(p *v1.ValidatingAdmissionPolicy, o *manifest.Object) (*compil
 		}
 		matcher = matchconditions.NewMatcher(fc.CompileCondition(acc, optionalVars, environment.StoredExpressions), p.Spec.FailurePolicy, "policy", "validate", p.Name)
 	}
-	c.validator = validating.NewValidator(
+	c.validator = NewValidator(
 		fc.CompileCondition(validations(vals), optionalVars, environment.StoredExpressions),
 		matcher,
 		fc.CompileCondition(auditAnnotations(p.Spec.AuditAnnotations), optionalVars, environment.StoredExpressions),
@@ -108,13 +108,13 @@ func compileProblems(p *v1.ValidatingAdmissionPolicy, o *manifest.Object) []*man
 		check(fc.CompileCELExpression((*matchconditions.MatchCondition)(&p.Spec.MatchConditions[i]), withAuthz, mode), "spec", "matchConditions", strconv.Itoa(i), "expression")
 	}
 	for i, v := range p.Spec.Validations {
-		check(fc.CompileCELExpression(&validating.ValidationCondition{Expression: v.Expression}, withAuthz, mode), "spec", "validations", strconv.Itoa(i), "expression")
+		check(fc.CompileCELExpression(&ValidationCondition{Expression: v.Expression}, withAuthz, mode), "spec", "validations", strconv.Itoa(i), "expression")
 		if v.MessageExpression != "" {
-			check(fc.CompileCELExpression(&validating.MessageExpressionCondition{MessageExpression: v.MessageExpression}, noAuthz, mode), "spec", "validations", strconv.Itoa(i), "messageExpression")
+			check(fc.CompileCELExpression(&MessageExpressionCondition{MessageExpression: v.MessageExpression}, noAuthz, mode), "spec", "validations", strconv.Itoa(i), "messageExpression")
 		}
 	}
 	for i, a := range p.Spec.AuditAnnotations {
-		check(fc.CompileCELExpression(&validating.AuditAnnotationCondition{Key: a.Key, ValueExpression: a.ValueExpression}, withAuthz, mode), "spec", "auditAnnotations", strconv.Itoa(i), "valueExpression")
+		check(fc.CompileCELExpression(&AuditAnnotationCondition{Key: a.Key, ValueExpression: a.ValueExpression}, withAuthz, mode), "spec", "auditAnnotations", strconv.Itoa(i), "valueExpression")
 	}
 	return probs
 }
@@ -122,7 +122,7 @@ func compileProblems(p *v1.ValidatingAdmissionPolicy, o *manifest.Object) []*man
 func validations(in []v1.Validation) []plugincel.ExpressionAccessor {
 	out := make([]plugincel.ExpressionAccessor, len(in))
 	for i, v := range in {
-		out[i] = &validating.ValidationCondition{Expression: v.Expression, Message: v.Message, Reason: v.Reason}
+		out[i] = &ValidationCondition{Expression: v.Expression, Message: v.Message, Reason: v.Reason}
 	}
 	return out
 }
@@ -131,7 +131,7 @@ func messageExpressions(in []v1.Validation) []plugincel.ExpressionAccessor {
 	out := make([]plugincel.ExpressionAccessor, len(in))
 	for i, v := range in {
 		if v.MessageExpression != "" {
-			out[i] = &validating.MessageExpressionCondition{MessageExpression: v.MessageExpression}
+			out[i] = &MessageExpressionCondition{MessageExpression: v.MessageExpression}
 		}
 	}
 	return out
@@ -140,7 +140,7 @@ func messageExpressions(in []v1.Validation) []plugincel.ExpressionAccessor {
 func auditAnnotations(in []v1.AuditAnnotation) []plugincel.ExpressionAccessor {
 	out := make([]plugincel.ExpressionAccessor, len(in))
 	for i, a := range in {
-		out[i] = &validating.AuditAnnotationCondition{Key: a.Key, ValueExpression: a.ValueExpression}
+		out[i] = &AuditAnnotationCondition{Key: a.Key, ValueExpression: a.ValueExpression}
 	}
 	return out
 }
@@ -148,7 +148,7 @@ func auditAnnotations(in []v1.AuditAnnotation) []plugincel.ExpressionAccessor {
 func variables(in []v1.Variable) []plugincel.NamedExpressionAccessor {
 	out := make([]plugincel.NamedExpressionAccessor, len(in))
 	for i, v := range in {
-		out[i] = &validating.Variable{Name: v.Name, Expression: v.Expression}
+		out[i] = &Variable{Name: v.Name, Expression: v.Expression}
 	}
 	return out
 }

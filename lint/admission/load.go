@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	v1 "k8s.io/api/admissionregistration/v1"
-	"k8s.io/apiserver/pkg/admission/plugin/policy/generic"
 	"k8s.io/apiserver/pkg/admission/plugin/policy/matching"
 
 	"github.com/kubeplan/kubeplan/manifest"
@@ -33,7 +32,7 @@ type Set struct {
 	ns       namespaces
 	params   params
 	res      *resources
-	matcher  generic.PolicyMatcher
+	matcher  matcher
 	oi       objectInterfaces
 }
 
@@ -55,7 +54,7 @@ func Load(objs []*manifest.Object, opts Options) (*Set, []*manifest.Problem) {
 	}
 	s.res = res
 	s.oi = objectInterfaces{equiv: res.equiv}
-	s.matcher = generic.NewPolicyMatcher(matching.NewMatcher(s.ns, nil))
+	s.matcher = matcher{matching.NewMatcher(s.ns, nil)}
 	seen := map[string]*manifest.Object{}
 	for _, o := range objs {
 		switch {
