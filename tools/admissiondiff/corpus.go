@@ -61,7 +61,7 @@ func Corpus(prod, dev string) []map[string]any {
 		for i, count := range []string{"1", "99", "100", "5000", "abc", "", "-3"} {
 			for _, check := range []string{"ignore", "fail", ""} {
 				n++
-				out = append(out, configMap(fmt.Sprintf("cm-%d-%s", i, check), ns, count, check))
+				out = append(out, configMap(fmt.Sprintf("cm-%d-%d", n, i), ns, count, check))
 			}
 		}
 	}
