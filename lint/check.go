@@ -69,6 +69,10 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	refs := newRefCollector(opts.Namespace)
 	opts.Loaded = refs.wrap(opts.Loaded)
 	vap := &vapRun{}
+	extraPolicies, policyFindings, err := vap.extra(in)
+	if err != nil {
+		return Report{}, nil, err
+	}
 	opts.Loaded = vap.wrap(opts.Loaded)
 	var rep Report
 	var objs []*manifest.Object
@@ -97,10 +101,11 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 			return Report{}, nil, err
 		}
 	}
-	vapFindings, err := vap.findings(in, paths, objs, opts)
+	vapFindings, err := vap.findings(in, paths, extraPolicies, objs, opts)
 	if err != nil {
 		return Report{}, nil, err
 	}
+	vapFindings = append(vapFindings, applySettings(policyFindings, nil, opts.Rules)...)
 	if len(vapFindings) > 0 {
 		rep.Findings = append(rep.Findings, vapFindings...)
 		Sort(rep.Findings)

@@ -1,6 +1,8 @@
 package admission
 
 import (
+	"sync"
+
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -32,9 +34,12 @@ func (s *Set) attributes(o *manifest.Object) (admission.Attributes, resource) {
 // namespaces lists the Namespaces of the set. A namespace the set does
 // not hold is taken to exist with only the label every Namespace carries,
 // kubernetes.io/metadata.name.
-type namespaces map[string]*corev1.Namespace
+type namespaces struct {
+	known map[string]*corev1.Namespace
+	other sync.Map // name -> *corev1.Namespace, made on first use
+}
 
-func (n namespaces) add(o *manifest.Object) error {
+func (n *namespaces) add(o *manifest.Object) error {
 	ns := &corev1.Namespace{}
 	if err := decode(o, ns); err != nil {
 		return err
@@ -43,13 +48,13 @@ func (n namespaces) add(o *manifest.Object) error {
 		ns.Labels = map[string]string{}
 	}
 	ns.Labels[corev1.LabelMetadataName] = ns.Name
-	n[ns.Name] = ns
+	n.known[ns.Name] = ns
 	return nil
 }
 
-func (n namespaces) List(sel labels.Selector) ([]*corev1.Namespace, error) {
+func (n *namespaces) List(sel labels.Selector) ([]*corev1.Namespace, error) {
 	var out []*corev1.Namespace
-	for _, ns := range n {
+	for _, ns := range n.known {
 		if sel.Matches(labels.Set(ns.Labels)) {
 			out = append(out, ns)
 		}
@@ -57,14 +62,18 @@ func (n namespaces) List(sel labels.Selector) ([]*corev1.Namespace, error) {
 	return out, nil
 }
 
-func (n namespaces) Get(name string) (*corev1.Namespace, error) {
-	if ns, ok := n[name]; ok {
+func (n *namespaces) Get(name string) (*corev1.Namespace, error) {
+	if ns, ok := n.known[name]; ok {
 		return ns, nil
 	}
 	if name == "" {
 		return nil, apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, name)
 	}
-	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{corev1.LabelMetadataName: name}}}, nil
+	if ns, ok := n.other.Load(name); ok {
+		return ns.(*corev1.Namespace), nil
+	}
+	ns, _ := n.other.LoadOrStore(name, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{corev1.LabelMetadataName: name}}})
+	return ns.(*corev1.Namespace), nil
 }
 
-var _ corelisters.NamespaceLister = namespaces(nil)
+var _ corelisters.NamespaceLister = (*namespaces)(nil)

@@ -65,6 +65,9 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 		return nil
 	}
 	attr, res := s.attributes(obj)
+	// As the API server does for one request, the object is converted to
+	// each matched version, and to CEL, once for all policies.
+	versioned := map[schemaGVK]*admission.VersionedAttributes{}
 	var out []Verdict
 	for _, c := range s.policies {
 		p := c.policy
@@ -96,14 +99,14 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 				out = append(out, v)
 				continue
 			}
-			out = append(out, s.evaluate(c, v, attr, gvr, gvk)...)
+			out = append(out, s.evaluate(c, v, attr, gvr, gvk, versioned)...)
 		}
 	}
 	return out
 }
 
 // evaluate runs the validations of c for one matching binding.
-func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr schemaGVR, gvk schemaGVK) []Verdict {
+func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr schemaGVR, gvk schemaGVK, versioned map[schemaGVK]*admission.VersionedAttributes) []Verdict {
 	p, b := c.policy, c.bindingOf(v.Binding, s)
 	ps, err := s.collect(p.Spec.ParamKind, b.Spec.ParamRef, attr.GetNamespace())
 	if err != nil {
@@ -113,9 +116,13 @@ func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr sc
 		v.Result, v.Message = Skip, "no parameters found for the binding (parameterNotFoundAction Allow)"
 		return []Verdict{v}
 	}
-	va, err := admission.NewVersionedAttributes(attr, gvk, s.oi)
-	if err != nil {
-		return []Verdict{configError(v, p, "binding", fmt.Errorf("failed to convert object version: %w", err))}
+	va := versioned[gvk]
+	if va == nil {
+		var err error
+		if va, err = admission.NewVersionedAttributes(attr, gvk, s.oi); err != nil {
+			return []Verdict{configError(v, p, "binding", fmt.Errorf("failed to convert object version: %w", err))}
+		}
+		versioned[gvk] = va
 	}
 	var ns *corev1.Namespace
 	if name := attr.GetNamespace(); name != "" && !(gvk.Group == "" && gvk.Kind == "Namespace") {

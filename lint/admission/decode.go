@@ -34,6 +34,26 @@ func HasPolicies(objs []*manifest.Object) bool {
 	return false
 }
 
+// Context reports whether o is what judging needs besides the objects
+// judged: a policy, a binding or a Namespace.
+func Context(o *manifest.Object) bool {
+	return isPolicyKind(o) || (o.APIVersion == "v1" && o.Kind == "Namespace")
+}
+
+// ParamKinds lists the paramKinds of the policies among objs, as
+// "apiVersion kind".
+func ParamKinds(objs []*manifest.Object) []string {
+	var out []string
+	for _, o := range objs {
+		if o.APIVersion == group+"/v1" && o.Kind == kindPolicy {
+			if av, k := o.GetString("spec", "paramKind", "apiVersion"), o.GetString("spec", "paramKind", "kind"); k != "" {
+				out = append(out, av+" "+k)
+			}
+		}
+	}
+	return out
+}
+
 // decode turns o's content into v, through JSON as the API server reads it.
 func decode(o *manifest.Object, v any) error {
 	b, err := json.Marshal(o.Content)

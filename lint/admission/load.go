@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	corev1 "k8s.io/api/core/v1"
 	"sort"
 
 	v1 "k8s.io/api/admissionregistration/v1"
@@ -29,7 +30,7 @@ type Set struct {
 	opts     Options
 	policies []*compiled
 	bindings map[string][]binding // by policy name
-	ns       namespaces
+	ns       *namespaces
 	params   params
 	res      *resources
 	matcher  matcher
@@ -46,7 +47,7 @@ type binding struct {
 // policy that cannot be read, an unknown paramKind are Problems at their
 // file:line:col (rule admission-policy); such a policy judges nothing.
 func Load(objs []*manifest.Object, opts Options) (*Set, []*manifest.Problem) {
-	s := &Set{opts: opts, bindings: map[string][]binding{}, ns: namespaces{}, params: params{}}
+	s := &Set{opts: opts, bindings: map[string][]binding{}, ns: &namespaces{known: map[string]*corev1.Namespace{}}, params: params{}}
 	var probs []*manifest.Problem
 	res, err := newResources(opts.KubeVersion, objs)
 	if err != nil {

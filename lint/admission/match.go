@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	"sync"
 
 	v1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -29,7 +30,7 @@ func (c matcher) definitionMatches(a admission.Attributes, o admission.ObjectInt
 	if constraints.ObjectSelector == nil {
 		return false, schema.GroupVersionResource{}, schema.GroupVersionKind{}, fmt.Errorf(errNilSelector, "object")
 	}
-	return c.m.Matches(a, o, &criteria{constraints})
+	return c.m.Matches(a, o, parsedCriteria(constraints))
 }
 
 func (c matcher) bindingMatches(a admission.Attributes, o admission.ObjectInterfaces, b *v1.ValidatingAdmissionPolicyBinding) (bool, error) {
@@ -43,18 +44,33 @@ func (c matcher) bindingMatches(a admission.Attributes, o admission.ObjectInterf
 	if mr.ObjectSelector == nil {
 		return false, fmt.Errorf(errNilSelector, "object")
 	}
-	ok, _, _, err := c.m.Matches(a, o, &criteria{mr})
+	ok, _, _, err := c.m.Matches(a, o, parsedCriteria(mr))
 	return ok, err
 }
 
-type criteria struct{ c *v1.MatchResources }
-
-func (m *criteria) GetParsedNamespaceSelector() (labels.Selector, error) {
-	return metav1.LabelSelectorAsSelector(m.c.NamespaceSelector)
+// criteria are MatchResources with their selectors parsed once: the API
+// server parses them at every request, lint judges thousands of objects.
+type criteria struct {
+	c             *v1.MatchResources
+	ns, obj       labels.Selector
+	nsErr, objErr error
 }
 
-func (m *criteria) GetParsedObjectSelector() (labels.Selector, error) {
-	return metav1.LabelSelectorAsSelector(m.c.ObjectSelector)
+var parsed sync.Map // *v1.MatchResources -> *criteria
+
+func parsedCriteria(m *v1.MatchResources) *criteria {
+	if c, ok := parsed.Load(m); ok {
+		return c.(*criteria)
+	}
+	c := &criteria{c: m}
+	c.ns, c.nsErr = metav1.LabelSelectorAsSelector(m.NamespaceSelector)
+	c.obj, c.objErr = metav1.LabelSelectorAsSelector(m.ObjectSelector)
+	v, _ := parsed.LoadOrStore(m, c)
+	return v.(*criteria)
 }
+
+func (m *criteria) GetParsedNamespaceSelector() (labels.Selector, error) { return m.ns, m.nsErr }
+
+func (m *criteria) GetParsedObjectSelector() (labels.Selector, error) { return m.obj, m.objErr }
 
 func (m *criteria) GetMatchResources() v1.MatchResources { return *m.c }
