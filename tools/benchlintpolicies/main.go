@@ -12,7 +12,7 @@ import (
 	"github.com/kubeplan/kubeplan/tools/benchkit"
 )
 
-const sectionTitle = "kubeplan lint with 50 ValidatingAdmissionPolicies"
+const sectionTitle = "## lint: what ValidatingAdmissionPolicies cost"
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -89,6 +89,7 @@ func run(args []string) error {
 	sp, sw := benchkit.Summarize(ps), benchkit.Summarize(ws)
 	m := benchkit.DescribeMachine(root)
 	var md strings.Builder
+	fmt.Fprintf(&md, "%s\n\n", sectionTitle)
 	fmt.Fprintf(&md, "Command: `make bench-lint-policies` (`go run ./tools/benchlintpolicies`; add `-doc docs/benchmarks.md` to rewrite this section).\n\n")
 	fmt.Fprintf(&md, "The 20,000-object corpus of `make bench-lint` (%s), linted by one kubeplan build without policies and with %d generated\n", benchkit.Rel(root, filepath.Join(benchDir, "corpus")), *n)
 	fmt.Fprintf(&md, "ValidatingAdmissionPolicies (`--policies .bench/lint-policies`: ten shapes over Deployments, Services, ConfigMaps and\n")
