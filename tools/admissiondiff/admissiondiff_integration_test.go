@@ -70,6 +70,7 @@ func TestIntegrationAdmissionDiff(t *testing.T) {
 		}
 	}
 	waitEnforced(t, dc, prod, run)
+	waitParams(t, dc, prod)
 
 	corpus := Corpus(prod, dev)
 	y, err := ToYAML(corpus)
@@ -148,6 +149,25 @@ func waitEnforced(t *testing.T, dc dynamic.Interface, ns, run string) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the sentinel policy is not enforced after 60s (last: %v)", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// waitParams waits until the policy with params judges with them: the
+// API server's informer of the paramKind starts with the first binding
+// that needs it, and until it has synced the binding fails to configure.
+func waitParams(t *testing.T, dc dynamic.Interface, ns string) {
+	t.Helper()
+	d := &unstructured.Unstructured{Object: deployment("params-sentinel", ns, 99, "registry.example.com/web:1.2", true, true, "", true)}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		_, err := dc.Resource(resources["Deployment"]).Namespace(ns).Create(context.Background(), d, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		if err != nil && strings.Contains(err.Error(), "asks for 99 replicas") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the policy with params does not judge with them after 60s (last: %v)", err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
