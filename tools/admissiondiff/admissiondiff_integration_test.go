@@ -49,7 +49,7 @@ func TestIntegrationAdmissionDiff(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	policies := Policies(run, run, paramNS)
+	policies := Policies(run, run, paramNS, dev)
 	objs, err := Parse("policies.yaml", policies+sentinel(run))
 	if err != nil {
 		t.Fatal(err)

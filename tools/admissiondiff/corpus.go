@@ -13,19 +13,38 @@ import (
 //go:embed policies.yaml
 var policiesYAML string
 
-// Policies returns the policies, bindings and the parameter ConfigMap
-// with this run's suffix, namespace label value and parameter namespace.
-func Policies(suffix, run, paramNS string) string {
+// Policies returns the policies, bindings and the parameter ConfigMaps
+// with this run's suffix, namespace label value and parameter namespace;
+// dev holds the params the selector of max-replicas-dev finds.
+func Policies(suffix, run, paramNS, dev string) string {
 	r := strings.NewReplacer("SUFFIX", suffix, "RUN", run, "PARAMNS", paramNS)
 	return r.Replace(policiesYAML) + fmt.Sprintf(`---
 apiVersion: v1
 kind: ConfigMap
 metadata:
   name: replica-limits
-  namespace: %s
+  namespace: %[1]s
 data:
   maxReplicas: "5"
-`, paramNS)
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: dev-limits-low
+  namespace: %[2]s
+  labels: {admissiondiff-limits: "true"}
+data:
+  maxReplicas: "3"
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: dev-limits-high
+  namespace: %[2]s
+  labels: {admissiondiff-limits: "true"}
+data:
+  maxReplicas: "6"
+`, paramNS, dev)
 }
 
 // Corpus generates the objects to judge, spread over the namespaces prod

@@ -34,7 +34,7 @@ func offlineSet(t *testing.T, y, prod, dev string) (*admission.Set, []*manifest.
 
 func offlineSetFor(t *testing.T, y, suffix, run, paramNS, prod, dev string) (*admission.Set, []*manifest.Object) {
 	t.Helper()
-	pol, err := Parse("policies.yaml", Policies(suffix, run, paramNS))
+	pol, err := Parse("policies.yaml", Policies(suffix, run, paramNS, dev))
 	if err != nil {
 		t.Fatal(err)
 	}
