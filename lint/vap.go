@@ -66,7 +66,9 @@ func (v *vapRun) extra(in Input) ([]*manifest.Object, []Finding, error) {
 	rename(in.Rename, res)
 	var fs []Finding
 	for _, p := range res.Problems {
-		fs = append(fs, problemFinding(p))
+		if !p.Info { // a policy test file beside the policies is no news
+			fs = append(fs, problemFinding(p))
+		}
 	}
 	for _, k := range admission.ParamKinds(res.Objects) {
 		v.kinds[k] = true
