@@ -168,6 +168,11 @@ apiVersion: v1
 kind: ConfigMap
 metadata: {name: big, namespace: team}
 data: {a: "1", b: "2"}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: nons}
+data: {count: "1"}
 `
 	objs, probs := manifest.Parse("p.yaml", []byte(src))
 	if len(probs) > 0 {
@@ -188,5 +193,13 @@ data: {a: "1", b: "2"}
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	// Without a namespace, a paramRef without one cannot be resolved.
+	lines = nil
+	for _, v := range set.Check(find(objs, "ConfigMap", "nons")) {
+		lines = append(lines, v.Policy+"/"+v.Binding+" "+v.Result)
+	}
+	if got := strings.Join(lines, ","); got != "ignore/ignore pass,limits/limits-missing not-evaluable,limits/limits-selected not-evaluable" {
+		t.Errorf("no namespace: %s", got)
 	}
 }

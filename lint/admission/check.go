@@ -99,6 +99,12 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 				out = append(out, v)
 				continue
 			}
+			if ref := b.Spec.ParamRef; ref != nil && p.Spec.ParamKind != nil && ref.Namespace == "" && res.namespaced && attr.GetNamespace() == "" {
+				// The API server would look in the object's namespace.
+				v.Result, v.Message = NotEvaluable, "the object has no namespace (set metadata.namespace or --namespace), where the binding's paramRef looks for its parameters"
+				out = append(out, v)
+				continue
+			}
 			out = append(out, s.evaluate(c, v, attr, gvr, gvk, versioned)...)
 		}
 	}
@@ -125,8 +131,8 @@ func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr sc
 		versioned[gvk] = va
 	}
 	var ns *corev1.Namespace
-	if name := attr.GetNamespace(); name != "" && !(gvk.Group == "" && gvk.Kind == "Namespace") {
-		ns, _ = s.ns.Get(name)
+	if k := attr.GetKind(); attr.GetNamespace() != "" && !(k.Group == "" && k.Version == "v1" && k.Kind == "Namespace") {
+		ns, _ = s.ns.Get(attr.GetNamespace())
 	}
 	var out []Verdict
 	for _, param := range ps {
@@ -140,9 +146,6 @@ func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr sc
 	}
 	if len(out) == 0 {
 		v.Result = Pass
-		if len(c.index) == 0 && len(c.skipped) == 0 && len(p.Spec.Validations) > 0 {
-			v.Result = Skip // matchConditions did not match
-		}
 		out = append(out, v)
 	}
 	return out
