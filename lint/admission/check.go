@@ -3,7 +3,9 @@ package admission
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	v1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -71,6 +73,9 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 	var out []Verdict
 	for _, c := range s.policies {
 		p := c.policy
+		if !c.mayMatch(res.gvr) {
+			continue
+		}
 		base := Verdict{Policy: p.Name, PolicyFile: c.obj.File, PolicyObject: c.obj, Validation: -1, Resource: res.gvr.GroupResource().String()}
 		matches, gvr, gvk, err := s.matcher.definitionMatches(attr, s.oi, p)
 		if err != nil {
@@ -110,6 +115,30 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 	}
 	return out
 }
+
+// mayMatch is false when no resource rule of the policy can match the
+// resource gvr in a CREATE, in any version: then the API server's matching
+// says no without an error whatever the selectors, so it need not run.
+// (Equivalent versions share the group and resource; a rule with a
+// subresource pattern is not judged here.)
+func (c *compiled) mayMatch(gvr schemaGVR) bool {
+	rules := c.policy.Spec.MatchConstraints.ResourceRules
+	if len(rules) == 0 {
+		return true
+	}
+	for _, r := range rules {
+		if (has(r.APIGroups, "*") || has(r.APIGroups, gvr.Group)) &&
+			(hasOp(r.Operations, "*") || hasOp(r.Operations, "CREATE")) &&
+			slices.ContainsFunc(r.Resources, func(res string) bool {
+				return res == "*" || res == gvr.Resource || strings.Contains(res, "/")
+			}) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasOp(ops []v1.OperationType, op v1.OperationType) bool { return slices.Contains(ops, op) }
 
 // evaluate runs the validations of c for one matching binding.
 func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr schemaGVR, gvk schemaGVK, versioned map[schemaGVK]*admission.VersionedAttributes) []Verdict {
