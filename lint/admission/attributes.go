@@ -25,7 +25,7 @@ func (s *Set) attributes(o *manifest.Object) (admission.Attributes, resource) {
 	} else if ns == "" {
 		ns = s.opts.Namespace
 	}
-	u := &unstructured.Unstructured{Object: o.Content}
+	u := &unstructured.Unstructured{Object: defaulted(o)}
 	gvk := schema.FromAPIVersionAndKind(o.APIVersion, o.Kind)
 	return admission.NewAttributesRecord(u, nil, gvk, ns, o.Name, res.gvr, "", admission.Create,
 		&metav1.CreateOptions{}, false, &user.DefaultInfo{}), res

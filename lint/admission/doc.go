@@ -16,7 +16,8 @@
 //
 // Files: load.go (Load, the Set), decode.go (objects to typed policies with
 // the API server's defaults), compile.go (compiling, compile problems),
-// offline.go (what cannot be evaluated offline), resources.go (kinds to
+// offline.go (what cannot be evaluated offline), defaults.go (the API
+// server's defaults policies most often read), resources.go (kinds to
 // resources and scopes), attributes.go (the admission request of an
 // object), params.go (paramRef), check.go (Check, the Verdicts),
 // message.go (the API server's texts), fieldpath.go (a validation's

@@ -77,6 +77,12 @@ func Corpus(prod, dev string) []map[string]any {
 				out = append(out, service(fmt.Sprintf("svc-%d", n), ns, typ, team, ports, (i+j)%4 != 0))
 			}
 		}
+		for i := 0; i < 4; i++ { // type left to the API server's default
+			n++
+			svc := service(fmt.Sprintf("svc-%d", n), ns, "ClusterIP", []string{"web", ""}[i%2], []int{8080 + i}, i%3 != 0)
+			delete(svc["spec"].(map[string]any), "type")
+			out = append(out, svc)
+		}
 		for i, count := range []string{"1", "99", "100", "5000", "abc", "", "-3"} {
 			for _, check := range []string{"ignore", "fail", ""} {
 				n++
