@@ -76,6 +76,7 @@ before anything is printed.
 ` + exitCodesHelp,
 		Example: `  kubeplan lint deploy/
   kubeplan lint --output sarif . > kubeplan.sarif
+  kubeplan lint --policies policies/ deploy/
   cat app.yaml | kubeplan lint -
   kubeplan lint --list-rules`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(cmd, s, f, args) },
