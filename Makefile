@@ -6,7 +6,7 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: build demo test vet image release-check release-snapshot bench bench-lint bench-lint-crds bench-plan bench-apply bench-projects bench-helm generate fuzz clean testcluster screenshot
+.PHONY: build demo test vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -47,10 +47,15 @@ release-snapshot:
 	$(GORELEASER) release --snapshot --clean
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-lint-crds bench-plan bench-apply bench-projects bench-helm
+bench: bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm
 
 bench-lint:
 	$(GO) run ./tools/benchlint
+
+# kubeplan lint of the bench-lint corpus (20,000 objects) without and with 50 ValidatingAdmissionPolicies
+# (--policies), alternating in one run: the wall time and peak RSS the policies add.
+bench-lint-policies:
+	$(GO) run ./tools/benchlintpolicies
 
 # kubeplan lint (CEL on and off) vs kubeconform -strict on a generated CRD-heavy corpus of the kubeflow
 # shape (100 CRDs with large schemas and CEL rules, 2,369 objects), kubeconform reading the schemas its own

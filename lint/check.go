@@ -19,6 +19,10 @@ type Input struct {
 	// themselves, but a file among them that cannot be read as objects is
 	// reported as findings like any other.
 	CRDPaths []string
+	// PolicyPaths are files or directories of ValidatingAdmissionPolicies,
+	// bindings and parameter objects (--policies): they judge the set
+	// together with the policies in it, and are not linted themselves.
+	PolicyPaths []string
 	// KeepObjects keeps the loaded objects for the caller (plan and apply
 	// need them). Without it the set is linted as a stream: each file is
 	// parsed, checked and dropped, so memory stays flat.
@@ -64,6 +68,12 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	}
 	refs := newRefCollector(opts.Namespace)
 	opts.Loaded = refs.wrap(opts.Loaded)
+	vap := &vapRun{}
+	extraPolicies, policyFindings, err := vap.extra(in)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	opts.Loaded = vap.wrap(opts.Loaded)
 	var rep Report
 	var objs []*manifest.Object
 	if in.KeepObjects {
@@ -90,6 +100,15 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		if rep, err = runGroups(gs, opts); err != nil {
 			return Report{}, nil, err
 		}
+	}
+	vapFindings, err := vap.findings(in, paths, extraPolicies, objs, opts)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	vapFindings = append(vapFindings, applySettings(policyFindings, nil, opts.Rules)...)
+	if len(vapFindings) > 0 {
+		rep.Findings = append(rep.Findings, vapFindings...)
+		Sort(rep.Findings)
 	}
 	if refFindings := refs.findings(); len(crdFindings) > 0 || len(refFindings) > 0 {
 		rep.Findings = append(rep.Findings, applySettings(append(crdFindings, refFindings...), nil, opts.Rules)...)

@@ -3,6 +3,7 @@ package lint
 import (
 	"sort"
 
+	"github.com/kubeplan/kubeplan/lint/admission"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/policies"
 )
@@ -46,6 +47,7 @@ var checks = []RuleInfo{
 	{ID: manifest.RuleSOPSIdentity, Severity: Warning, Description: "a SOPS-encrypted file encrypts apiVersion, kind or metadata.name, so lint cannot check the object (plan and apply decrypt it); encrypt only data and stringData"},
 	{ID: manifest.RuleSOPSUnencrypted, Severity: Error, Description: "a Secret value in a SOPS-encrypted file is in the clear where SOPS's rules encrypt it (added by hand after encrypting)"},
 	{ID: ruleSecretData, Severity: Error, Description: "a Secret's data value is not base64 (plain text goes under stringData)"},
+	{ID: admission.Rule, Severity: Error, Description: "a ValidatingAdmissionPolicy in the set, in --policies or under policies: in kubeplan.yaml refuses the object (Deny: error, Warn: warning, Audit: info), or a policy itself does not compile; expressions on authorizer or request.userInfo are reported as not evaluable offline (info)"},
 	{ID: ruleInvalidValue, Severity: Error, Description: "a value the API server refuses though its type fits the schema: quantities, enums, ports, names of containers, ports and volumes, label selectors that miss the pod template, duplicates, references to missing volumes, required fields the schema does not mark"},
 }
 

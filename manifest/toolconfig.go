@@ -53,7 +53,8 @@ var toolGroups = map[string]string{
 // toolKinds are tools' configurations in a group Kubernetes serves, by
 // apiVersion and kind: only that pair is a tool's.
 var toolKinds = map[[2]string]string{
-	{"v1", "Config"}: "a kubeconfig (kubectl's clusters, contexts and users)",
+	{"v1", "Config"}:                        "a kubeconfig (kubectl's clusters, contexts and users)",
+	{"kubeplan.dev/v1alpha1", "PolicyTest"}: "a test of ValidatingAdmissionPolicies (kubeplan policy test)",
 }
 
 // toolGroup describes the tool configuration group apiVersion is in

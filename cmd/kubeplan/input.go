@@ -20,6 +20,7 @@ type inputFlags struct {
 	configFile    string
 	exclude       []string
 	crds          []string
+	policies      []string // lint's --policies
 	ignoreMissing bool
 	concurrency   int
 	// noticed is set once the legacy config name was noticed (see config).
@@ -99,9 +100,10 @@ func (f *inputFlags) checkWith(cmd *cobra.Command, s streams, cfg *config.Config
 		opts.Rules[id] = rs
 	}
 	in := lint.Input{
-		Paths:    paths,
-		Load:     manifest.Options{Exclude: slices.Concat(cfg.ExcludePatterns(), cfg.IgnorePatterns(), f.exclude), Stdin: s.in, Concurrency: f.concurrency},
-		CRDPaths: append(cfg.CRDPaths(), f.crds...),
+		Paths:       paths,
+		Load:        manifest.Options{Exclude: slices.Concat(cfg.ExcludePatterns(), cfg.IgnorePatterns(), f.exclude), Stdin: s.in, Concurrency: f.concurrency},
+		CRDPaths:    append(cfg.CRDPaths(), f.crds...),
+		PolicyPaths: append(cfg.PolicyPaths(), f.policies...),
 	}
 	in.Load.Decryption = f.decryption()
 	// A chart among the paths renders as helm template -n NAMESPACE

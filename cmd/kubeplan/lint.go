@@ -44,6 +44,14 @@ Every finding names file:line:col. Objects are validated against the Kubernetes 
 schemas built into kubeplan, custom resources against the CustomResourceDefinitions in the
 set or in --crds, and apiVersions against what --kube-version serves.
 
+ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1) and their bindings, in the set,
+in --policies or under policies: in kubeplan.yaml, judge every object as the API server would
+judge its CREATE (rule admission-policy): a Deny binding's failure is an error, Warn a warning,
+Audit an info, with the API server's message. Parameters (paramRef) and the Namespaces that
+namespaceSelector matches come from the set and the policy files. Expressions on authorizer or
+request.userInfo are not evaluable offline (an info). kubeplan policy test runs a policy's test
+cases (kubeplan-test.yaml).
+
 Skip a rule for one object with the annotation
   kubeplan.dev/ignore: image-latest,replicas-zero
 
@@ -53,6 +61,7 @@ describes every key, and the projects it may declare):
   kubeVersion: "1.35"          # like --kube-version
   exclude: ["charts/**"]       # like --exclude
   crds: ["crds/"]              # like --crds
+  policies: ["policies/"]      # like --policies
   ignoreMissingSchemas: false  # like --ignore-missing-schemas
   rules:                       # off, error, warning or info per rule id
     image-latest: warning
@@ -67,6 +76,7 @@ before anything is printed.
 ` + exitCodesHelp,
 		Example: `  kubeplan lint deploy/
   kubeplan lint --output sarif . > kubeplan.sarif
+  kubeplan lint --policies policies/ deploy/
   cat app.yaml | kubeplan lint -
   kubeplan lint --list-rules`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(cmd, s, f, args) },
@@ -79,6 +89,7 @@ before anything is printed.
 	fl.StringArrayVar(&f.projects, "project", nil, "lint only this project, by the name kubeplan projects shows (repeatable)")
 	fl.BoolVar(&f.all, "all", false, "lint every project under PATH (the default for a directory; with --changed-since or --project it narrows)")
 	fl.BoolVar(&f.listRules, "list-rules", false, "list every rule with its id, default severity and description, then exit")
+	fl.StringArrayVar(&f.input.policies, "policies", nil, "file or directory of ValidatingAdmissionPolicies, their bindings and parameter objects to judge the manifests with (repeatable)")
 	fl.IntVar(&f.input.concurrency, "concurrency", 0, "files and objects checked in parallel (default: number of CPUs)")
 	return cmd
 }

@@ -32,6 +32,9 @@ type Config struct {
 	Exclude []string
 	// CRDs lists files or directories with extra CustomResourceDefinitions.
 	CRDs []string
+	// Policies lists files or directories of ValidatingAdmissionPolicies,
+	// their bindings and parameter objects that lint evaluates.
+	Policies []string
 	// IgnoreMissingSchemas makes a custom resource without a CRD a warning.
 	IgnoreMissingSchemas bool
 	// Rules maps a rule id to off, error, warning or info.

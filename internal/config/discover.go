@@ -144,6 +144,15 @@ func (c *Config) CRDPaths() []string {
 	return out
 }
 
+// PolicyPaths is Policies with every path resolved by Resolve.
+func (c *Config) PolicyPaths() []string {
+	out := make([]string, len(c.Policies))
+	for i, p := range c.Policies {
+		out[i] = c.Resolve(p)
+	}
+	return out
+}
+
 // RelToWD is abs relative to the working directory, or abs when that
 // fails: how paths in the config are shown, and what exclude globs match.
 func RelToWD(abs string) string {

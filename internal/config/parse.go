@@ -51,6 +51,10 @@ func (d decoder) top(n *yaml.Node, c *Config) error {
 		"exclude": func(v *yaml.Node) error { c.Exclude, _, err = d.strList(v, "exclude"); return err },
 		"crds":    func(v *yaml.Node) error { c.CRDs, _, err = d.strList(v, "crds"); return err },
 		"ignore":  func(v *yaml.Node) error { c.Ignore, _, err = d.strList(v, "ignore"); return err },
+		"policies": func(v *yaml.Node) error {
+			c.Policies, _, err = d.strList(v, "policies")
+			return err
+		},
 		"ignoreMissingSchemas": func(v *yaml.Node) error {
 			c.IgnoreMissingSchemas, err = d.boolean(v, "ignoreMissingSchemas")
 			return err

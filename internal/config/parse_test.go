@@ -27,6 +27,7 @@ projects:
     kubeVersion: "1.33"
     dependsOn: [web, db]
   - path: apps/*/overlays/prod
+policies: [policies/, extra.yaml]
 `
 
 func TestParseFull(t *testing.T) {
@@ -35,7 +36,8 @@ func TestParseFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.KubeVersion != "1.36" || !c.IgnoreMissingSchemas || c.Rules["image-latest"] != "warning" ||
-		!reflect.DeepEqual(c.Ignore, []string{"experiments/**"}) || !reflect.DeepEqual(c.CRDs, []string{"platform/crds"}) {
+		!reflect.DeepEqual(c.Ignore, []string{"experiments/**"}) || !reflect.DeepEqual(c.CRDs, []string{"platform/crds"}) ||
+		!reflect.DeepEqual(c.Policies, []string{"policies/", "extra.yaml"}) {
 		t.Errorf("top level: %+v", c)
 	}
 	d := c.Defaults

@@ -29,6 +29,7 @@ func run(args []string) error {
 	files := fs.Int("files", 2000, "files in the corpus, the CRD's own file included")
 	seed := fs.Int64("seed", 1, "seed of the corpus generator")
 	findingsRuns := fs.Int("findings-runs", 3, "runs of the findings variant (the corpus five times over, 80% duplicate-object findings, vs five renamed copies); 0 skips it")
+	corpusOnly := fs.Bool("corpus-only", false, "generate the corpus (when missing or stale) and stop: the other lint benchmarks reuse it")
 	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -60,6 +61,9 @@ func run(args []string) error {
 		step("  generated %d resources in %d files (%.1f MiB), %d invalid", p.Resources, p.Files, float64(m.Bytes)/(1<<20), len(m.Invalid))
 	} else {
 		step("  up to date (%d resources in %d files)", p.Resources, p.Files)
+	}
+	if *corpusOnly {
+		return nil
 	}
 	const crdSchemaDir = "crd-schemas"
 	if err := writeCRDSchema(filepath.Join(benchDir, crdSchemaDir)); err != nil {

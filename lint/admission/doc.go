@@ -1,0 +1,25 @@
+// Package admission evaluates ValidatingAdmissionPolicies and their
+// bindings (admissionregistration.k8s.io/v1) offline, the way the API server
+// does: the policies, bindings, parameter objects and Namespaces come from
+// the linted set (or --policies, or the policies: key of kubeplan.yaml), and
+// every other object is judged as a CREATE request.
+//
+// Compilation, the CEL environment and its cost limits, matchConditions,
+// the evaluation of validations, messageExpression and the denial messages
+// are the API server's own code (k8s.io/apiserver's validating policy
+// plugin); this package supplies what the server gets from its informers:
+// the resource of each kind (lint/schemas and the CRDs in the set), the
+// Namespaces' labels and the parameter objects.
+//
+// Expressions on authorizer or request.userInfo depend on who sends the
+// request: they are reported as not evaluable offline, never guessed.
+//
+// Files: load.go (Load, the Set), decode.go (objects to typed policies with
+// the API server's defaults), compile.go (compiling, compile problems),
+// offline.go (what cannot be evaluated offline), defaults.go (the API
+// server's defaults policies most often read), resources.go (kinds to
+// resources and scopes), attributes.go (the admission request of an
+// object), params.go (paramRef), check.go (Check, the Verdicts),
+// message.go (the API server's texts), fieldpath.go (a validation's
+// fieldPath as a field path), policytest.go (kubeplan policy test).
+package admission

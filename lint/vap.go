@@ -1,0 +1,234 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/kubeplan/kubeplan/lint/admission"
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// vapRun evaluates ValidatingAdmissionPolicies: those of --policies and
+// those in the set. While the set streams through lint it keeps only what
+// the policies need besides the objects they judge (the policies and
+// bindings, the Namespaces, the objects of the paramKinds --policies
+// names); the objects are judged in a second stream, read again, only when
+// there are policies. Without policies it costs one comparison per object:
+// the API server's CEL machinery is never started.
+type vapRun struct {
+	mu    sync.Mutex
+	kept  []*manifest.Object
+	kinds map[string]bool // apiVersion + " " + kind of the params to keep
+	// stdin holds the objects read from standard input, which cannot be
+	// read twice (at most 64 MiB); stdinName is their File.
+	stdin     []*manifest.Object
+	stdinName string
+}
+
+func (v *vapRun) wrap(next func([]*manifest.Object)) func([]*manifest.Object) {
+	return func(objs []*manifest.Object) {
+		for _, o := range objs {
+			if o.File == v.stdinName {
+				v.mu.Lock()
+				v.stdin = append(v.stdin, o)
+				v.mu.Unlock()
+			} else if admission.Context(o) || v.kinds[o.APIVersion+" "+o.Kind] {
+				v.mu.Lock()
+				v.kept = append(v.kept, o)
+				v.mu.Unlock()
+			}
+		}
+		if next != nil {
+			next(objs)
+		}
+	}
+}
+
+// extra reads --policies (and policies: of kubeplan.yaml) before the set
+// is linted, and notes the paramKinds whose objects to keep.
+func (v *vapRun) extra(in Input) ([]*manifest.Object, []Finding, error) {
+	v.kinds = map[string]bool{}
+	v.stdinName = "<stdin>"
+	if in.Rename != nil {
+		v.stdinName = in.Rename(v.stdinName)
+	}
+	if len(in.PolicyPaths) == 0 {
+		return nil, nil, nil
+	}
+	res, err := manifest.Load(in.PolicyPaths, manifest.Options{Concurrency: in.Load.Concurrency})
+	if err != nil {
+		return nil, nil, fmt.Errorf("--policies: %w", err)
+	}
+	rename(in.Rename, res)
+	var fs []Finding
+	for _, p := range res.Problems {
+		if !p.Info { // a policy test file beside the policies is no news
+			fs = append(fs, problemFinding(p))
+		}
+	}
+	for _, k := range admission.ParamKinds(res.Objects) {
+		v.kinds[k] = true
+	}
+	return res.Objects, fs, nil
+}
+
+// findings judges the set with the policies. objs is the set when Check
+// kept it; else the set is read again from paths, as a stream.
+func (v *vapRun) findings(in Input, paths []string, extra, objs []*manifest.Object, opts Options) ([]Finding, error) {
+	if !admission.HasPolicies(extra) && !admission.HasPolicies(v.kept) && !admission.HasPolicies(v.stdin) && !admission.HasPolicies(objs) {
+		return nil, nil
+	}
+	if len(in.Projects) > 0 {
+		paths = nil
+		for _, p := range in.Projects {
+			paths = append(paths, joinRoot(in.ProjectRoot, p.Path))
+		}
+	}
+	paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" })
+	context := append(slices.Clone(extra), objs...)
+	if objs == nil {
+		context = append(append(context, v.kept...), v.stdin...)
+		if missing := v.missingKinds(context); len(missing) > 0 {
+			params, err := streamObjects(paths, in, opts.Concurrency, func(o *manifest.Object) bool { return missing[o.APIVersion+" "+o.Kind] })
+			if err != nil {
+				return nil, err
+			}
+			context = append(context, params...)
+		}
+	}
+	set, probs := admission.Load(context, admission.Options{KubeVersion: opts.KubeVersion, Namespace: opts.Namespace})
+	var out []Finding
+	for _, p := range probs {
+		out = append(out, problemFinding(p))
+	}
+	out = applySettings(out, nil, opts.Rules)
+	if objs != nil {
+		return append(out, applySettings(judge(set, objs), objs, opts.Rules)...), nil
+	}
+	out = append(out, applySettings(judge(set, v.stdin), v.stdin, opts.Rules)...)
+	if len(paths) == 0 {
+		return out, nil
+	}
+	var mu sync.Mutex
+	_, err := streamObjects(paths, in, opts.Concurrency, func(o *manifest.Object) bool { return false }, func(batch []*manifest.Object) {
+		fs := applySettings(judge(set, batch), batch, opts.Rules)
+		mu.Lock()
+		out = append(out, fs...)
+		mu.Unlock()
+	})
+	return out, err
+}
+
+// missingKinds are the paramKinds of the policies in context whose objects
+// the first stream did not keep.
+func (v *vapRun) missingKinds(context []*manifest.Object) map[string]bool {
+	missing := map[string]bool{}
+	for _, k := range admission.ParamKinds(context) {
+		if !v.kinds[k] {
+			missing[k] = true
+		}
+	}
+	return missing
+}
+
+// streamObjects reads paths again source by source, in parallel, and
+// returns the objects keep selects; each batch also goes to the each
+// functions, then is dropped.
+func streamObjects(paths []string, in Input, concurrency int, keep func(*manifest.Object) bool, each ...func([]*manifest.Object)) ([]*manifest.Object, error) {
+	srcs, err := manifest.Collect(paths, in.Load)
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	var out []*manifest.Object
+	var g errgroup.Group
+	g.SetLimit(workers(concurrency))
+	for _, s := range srcs {
+		g.Go(func() error {
+			objs, _, err := s.Load()
+			if err != nil {
+				return err
+			}
+			if in.Rename != nil {
+				for _, o := range objs {
+					o.File = in.Rename(o.File)
+				}
+			}
+			for _, f := range each {
+				f(objs)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, o := range objs {
+				if keep(o) {
+					out = append(out, o)
+				}
+			}
+			return nil
+		})
+	}
+	return out, g.Wait()
+}
+
+// judge is the findings of the set's verdicts on objs.
+func judge(set *admission.Set, objs []*manifest.Object) []Finding {
+	var out []Finding
+	for _, o := range objs {
+		for _, vd := range set.Check(o) {
+			if f, ok := verdictFinding(o, vd); ok {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+func joinRoot(root, p string) string {
+	if root == "" {
+		return p
+	}
+	return strings.TrimSuffix(root, "/") + "/" + p
+}
+
+// verdictFinding is the finding a verdict makes, at the field the
+// validation's fieldPath names (else the object's start): none for a pass
+// or a plain skip.
+func verdictFinding(o *manifest.Object, v admission.Verdict) (Finding, bool) {
+	who := fmt.Sprintf("ValidatingAdmissionPolicy %s (%s)", v.Policy, v.PolicyFile)
+	if v.Binding != "" {
+		who += " binding " + v.Binding
+	}
+	var sev Severity
+	var msg string
+	switch v.Result {
+	case admission.Fail, admission.Error:
+		switch v.Action {
+		case admission.Deny:
+			sev, msg = Error, "denied by "+who+": "+v.Message
+		case admission.Warn:
+			sev, msg = Warning, "warning from "+who+": "+v.Message
+		default:
+			sev, msg = Info, "audit failure from "+who+": "+v.Message
+		}
+	case admission.NotEvaluable:
+		sev, msg = Info, who+" is not evaluable offline: "+v.Message
+	case admission.Skip:
+		if !strings.HasPrefix(v.Message, "error ignored") {
+			return Finding{}, false
+		}
+		sev, msg = Info, who+": "+v.Message
+	default:
+		return Finding{}, false
+	}
+	if path := admission.FieldPathOf(v.FieldPath); len(path) > 0 && o.Has(path...) {
+		return objectFinding(o, path, sev, admission.Rule, msg), true
+	}
+	// At the object's start, found without building its position tree.
+	start := o.Start()
+	return Finding{File: o.File, Line: start.Line, Col: start.Col, Severity: sev, Rule: admission.Rule, Message: msg,
+		Object: o.String(), Namespace: o.Namespace}, true
+}
