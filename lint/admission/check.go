@@ -11,8 +11,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apiserver/pkg/admission"
 
-	celconfig "k8s.io/apiserver/pkg/apis/cel"
-
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -165,8 +163,8 @@ func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr sc
 	}
 	var out []Verdict
 	for _, param := range ps {
-		r := c.validator.Validate(context.Background(), gvr, va, param, ns, celconfig.RuntimeCELCostBudget, nil)
-		out = append(out, c.decisions(v, r)...)
+		outs, matched := c.judge.verdictOf(context.Background(), gvr, va, param, ns)
+		out = append(out, c.verdicts(v, outs, matched)...)
 	}
 	for _, i := range c.skipped {
 		w := v
@@ -180,42 +178,34 @@ func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr sc
 	return out
 }
 
-// decisions turns the API server's decisions into Verdicts; none when
+// verdicts turns the outcomes of one evaluation into Verdicts; none when
 // every validation held.
-func (c *compiled) decisions(v Verdict, r ValidateResult) []Verdict {
-	var out []Verdict
-	if len(r.Decisions) == 0 && len(c.index) > 0 {
-		// matchConditions did not match: nothing was validated.
-		v.Result = Skip
-		v.Message = "matchConditions do not match"
+func (c *compiled) verdicts(v Verdict, outs []outcome, matched bool) []Verdict {
+	if !matched {
+		if len(c.index) == 0 {
+			return nil // nothing would have been validated anyway
+		}
+		v.Result, v.Message = Skip, "matchConditions do not match"
 		return []Verdict{v}
 	}
-	for i, d := range r.Decisions {
+	var out []Verdict
+	for _, o := range outs {
 		w := v
-		if len(r.Decisions) == len(c.index) {
-			w.Validation = c.index[i]
-			if d.Evaluation == EvalDeny {
-				w.FieldPath = c.obj.GetString("spec", "validations", strconv.Itoa(w.Validation), "fieldPath")
-			}
+		if o.index >= 0 {
+			w.Validation = c.index[o.index]
 		}
 		switch {
-		case d.Evaluation == EvalAdmit:
+		case o.kind == held:
 			continue
-		case d.Evaluation == EvalDeny:
-			w.Result, w.Message, w.Reason = Fail, d.Message, string(d.Reason)
-		case d.Action == ActionDeny:
-			w.Result, w.Message = Error, d.Message
-		default: // an error failurePolicy Ignore admits
-			w.Result, w.Message = Skip, "error ignored (failurePolicy Ignore): "+d.Message
+		case o.kind == violated:
+			w.FieldPath = c.obj.GetString("spec", "validations", strconv.Itoa(w.Validation), "fieldPath")
+			w.Result, w.Message, w.Reason = Fail, o.message, string(o.reason)
+		case c.judge.ignore: // failurePolicy Ignore admits on an error
+			w.Result, w.Message = Skip, "error ignored (failurePolicy Ignore): "+o.message
+		default:
+			w.Result, w.Message = Error, o.message
 		}
 		out = append(out, w)
-	}
-	for _, a := range r.AuditAnnotations {
-		if a.Action == AuditAnnotationActionError {
-			w := v
-			w.Result, w.Message = Error, a.Error
-			out = append(out, w)
-		}
 	}
 	return out
 }

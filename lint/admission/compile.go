@@ -26,10 +26,10 @@ var baseEnv = sync.OnceValue(func() *environment.EnvSet {
 type compiled struct {
 	policy *v1.ValidatingAdmissionPolicy
 	obj    *manifest.Object
-	// validator judges the validations that can be evaluated offline;
-	// index maps its decisions back to spec.validations.
-	validator Validator
-	index     []int
+	// judge decides on the validations that can be evaluated offline;
+	// index maps its outcomes back to spec.validations.
+	judge *policyJudge
+	index []int
 	// offline says why a part of the policy cannot be evaluated offline:
 	// whole is set when its matchConditions need the request's user, and
 	// skipped lists the validations that do.
@@ -63,7 +63,7 @@ func compilePolicy(p *v1.ValidatingAdmissionPolicy, o *manifest.Object) (*compil
 	if err != nil {
 		return nil, []*manifest.Problem{problemAt(o, fmt.Sprintf("ValidatingAdmissionPolicy %s: %v", p.Name, err))}
 	}
-	fc.CompileAndStoreVariables(variables(p.Spec.Variables), optionalVars, environment.StoredExpressions)
+	fc.CompileAndStoreVariables(variableExprs(p.Spec.Variables), optionalVars, environment.StoredExpressions)
 	var matcher matchconditions.Matcher
 	if mcs := p.Spec.MatchConditions; len(mcs) > 0 && c.whole == "" {
 		acc := make([]plugincel.ExpressionAccessor, len(mcs))
@@ -72,14 +72,14 @@ func compilePolicy(p *v1.ValidatingAdmissionPolicy, o *manifest.Object) (*compil
 		}
 		matcher = matchconditions.NewMatcher(fc.CompileCondition(acc, optionalVars, environment.StoredExpressions), p.Spec.FailurePolicy, "policy", "validate", p.Name)
 	}
-	c.validator = NewValidator(
-		fc.CompileCondition(validations(vals), optionalVars, environment.StoredExpressions),
-		matcher,
-		fc.CompileCondition(auditAnnotations(p.Spec.AuditAnnotations), optionalVars, environment.StoredExpressions),
-		fc.CompileCondition(messageExpressions(vals), messageVars, environment.StoredExpressions),
-		p.Spec.FailurePolicy,
-		nil,
-	)
+	c.judge = &policyJudge{
+		validations: vals,
+		checks:      fc.CompileCondition(validationExprs(vals), optionalVars, environment.StoredExpressions),
+		messages:    fc.CompileCondition(messageExprs(vals), messageVars, environment.StoredExpressions),
+		annotations: fc.CompileCondition(annotationExprs(p.Spec.AuditAnnotations), optionalVars, environment.StoredExpressions),
+		match:       matcher,
+		ignore:      p.Spec.FailurePolicy != nil && *p.Spec.FailurePolicy == v1.Ignore,
+	}
 	return c, nil
 }
 
@@ -101,54 +101,54 @@ func compileProblems(p *v1.ValidatingAdmissionPolicy, o *manifest.Object) []*man
 		}
 	}
 	mode := environment.NewExpressions
-	for i, v := range variables(p.Spec.Variables) {
+	for i, v := range variableExprs(p.Spec.Variables) {
 		check(fc.CompileAndStoreVariable(v, withAuthz, mode), "spec", "variables", strconv.Itoa(i), "expression")
 	}
 	for i := range p.Spec.MatchConditions {
 		check(fc.CompileCELExpression((*matchconditions.MatchCondition)(&p.Spec.MatchConditions[i]), withAuthz, mode), "spec", "matchConditions", strconv.Itoa(i), "expression")
 	}
 	for i, v := range p.Spec.Validations {
-		check(fc.CompileCELExpression(&ValidationCondition{Expression: v.Expression}, withAuthz, mode), "spec", "validations", strconv.Itoa(i), "expression")
+		check(fc.CompileCELExpression(validationExpr(v.Expression), withAuthz, mode), "spec", "validations", strconv.Itoa(i), "expression")
 		if v.MessageExpression != "" {
-			check(fc.CompileCELExpression(&MessageExpressionCondition{MessageExpression: v.MessageExpression}, noAuthz, mode), "spec", "validations", strconv.Itoa(i), "messageExpression")
+			check(fc.CompileCELExpression(messageExpr(v.MessageExpression), noAuthz, mode), "spec", "validations", strconv.Itoa(i), "messageExpression")
 		}
 	}
 	for i, a := range p.Spec.AuditAnnotations {
-		check(fc.CompileCELExpression(&AuditAnnotationCondition{Key: a.Key, ValueExpression: a.ValueExpression}, withAuthz, mode), "spec", "auditAnnotations", strconv.Itoa(i), "valueExpression")
+		check(fc.CompileCELExpression(annotationExpr(a.ValueExpression), withAuthz, mode), "spec", "auditAnnotations", strconv.Itoa(i), "valueExpression")
 	}
 	return probs
 }
 
-func validations(in []v1.Validation) []plugincel.ExpressionAccessor {
+func validationExprs(in []v1.Validation) []plugincel.ExpressionAccessor {
 	out := make([]plugincel.ExpressionAccessor, len(in))
 	for i, v := range in {
-		out[i] = &ValidationCondition{Expression: v.Expression, Message: v.Message, Reason: v.Reason}
+		out[i] = validationExpr(v.Expression)
 	}
 	return out
 }
 
-func messageExpressions(in []v1.Validation) []plugincel.ExpressionAccessor {
+func messageExprs(in []v1.Validation) []plugincel.ExpressionAccessor {
 	out := make([]plugincel.ExpressionAccessor, len(in))
 	for i, v := range in {
 		if v.MessageExpression != "" {
-			out[i] = &MessageExpressionCondition{MessageExpression: v.MessageExpression}
+			out[i] = messageExpr(v.MessageExpression)
 		}
 	}
 	return out
 }
 
-func auditAnnotations(in []v1.AuditAnnotation) []plugincel.ExpressionAccessor {
+func annotationExprs(in []v1.AuditAnnotation) []plugincel.ExpressionAccessor {
 	out := make([]plugincel.ExpressionAccessor, len(in))
 	for i, a := range in {
-		out[i] = &AuditAnnotationCondition{Key: a.Key, ValueExpression: a.ValueExpression}
+		out[i] = annotationExpr(a.ValueExpression)
 	}
 	return out
 }
 
-func variables(in []v1.Variable) []plugincel.NamedExpressionAccessor {
+func variableExprs(in []v1.Variable) []plugincel.NamedExpressionAccessor {
 	out := make([]plugincel.NamedExpressionAccessor, len(in))
 	for i, v := range in {
-		out[i] = &Variable{Name: v.Name, Expression: v.Expression}
+		out[i] = variableExpr{name: v.Name, expr: v.Expression}
 	}
 	return out
 }
