@@ -4,10 +4,12 @@
 // the linted set (or --policies, or the policies: key of kubeplan.yaml), and
 // every other object is judged as a CREATE request.
 //
-// Compilation, the CEL environment and its cost limits, matchConditions,
-// the evaluation of validations, messageExpression and the denial messages
-// are the API server's own code (k8s.io/apiserver's validating policy
-// plugin); this package supplies what the server gets from its informers:
+// Compilation, the CEL environment and its cost limits, matchConditions and
+// the evaluation of expressions are the API server's own libraries
+// (k8s.io/apiserver's CEL and admission packages, imported); judge.go turns
+// the evaluations into outcomes by the API server's rules (which message a
+// violation gets, what an error means under each failurePolicy), and
+// tools/admissiondiff holds it to a real API server. This package supplies what the server gets from its informers:
 // the resource of each kind (lint/schemas and the CRDs in the set), the
 // Namespaces' labels and the parameter objects.
 //
@@ -19,7 +21,8 @@
 // offline.go (what cannot be evaluated offline), defaults.go (the API
 // server's defaults policies most often read), resources.go (kinds to
 // resources and scopes), attributes.go (the admission request of an
-// object), params.go (paramRef), check.go (Check, the Verdicts),
+// object), params.go (paramRef), judge.go (a policy's outcomes for one
+// object), check.go (Check, the Verdicts),
 // message.go (the API server's texts), fieldpath.go (a validation's
 // fieldPath as a field path), policytest.go (kubeplan policy test).
 package admission
