@@ -29,6 +29,11 @@ var resources = map[string]schema.GroupVersionResource{
 	"Pod":                              {Version: "v1", Resource: "pods"},
 	"Service":                          {Version: "v1", Resource: "services"},
 	"Deployment":                       {Group: "apps", Version: "v1", Resource: "deployments"},
+	"StatefulSet":                      {Group: "apps", Version: "v1", Resource: "statefulsets"},
+	"DaemonSet":                        {Group: "apps", Version: "v1", Resource: "daemonsets"},
+	"ReplicaSet":                       {Group: "apps", Version: "v1", Resource: "replicasets"},
+	"Job":                              {Group: "batch", Version: "v1", Resource: "jobs"},
+	"CronJob":                          {Group: "batch", Version: "v1", Resource: "cronjobs"},
 	"Namespace":                        {Version: "v1", Resource: "namespaces"},
 }
 

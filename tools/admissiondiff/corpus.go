@@ -83,6 +83,7 @@ func Corpus(prod, dev string) []map[string]any {
 			delete(svc["spec"].(map[string]any), "type")
 			out = append(out, svc)
 		}
+		out = append(out, defaultsCorpus(ns, &n)...)
 		for i, count := range []string{"1", "99", "100", "5000", "abc", "", "-3"} {
 			for _, check := range []string{"ignore", "fail", ""} {
 				n++
@@ -212,4 +213,121 @@ func ToYAML(objs []map[string]any) (string, error) {
 		b.Write(y)
 	}
 	return b.String(), nil
+}
+
+// defaultsCorpus is workloads, Pods and Services that leave to the API
+// server what it defaults (replicas, strategies, image pull policies,
+// probe timings, volume modes, Service traffic policies...), so that the
+// show-*-defaults policies print the defaulted values.
+func defaultsCorpus(ns string, n *int) []map[string]any {
+	next := func(prefix string) string { *n++; return fmt.Sprintf("%s-%d", prefix, *n) }
+	images := []string{"registry.example.com/web", "registry.example.com/web:latest", "registry.example.com/web:1.2",
+		"registry.example.com/web@sha256:" + strings.Repeat("a", 64), "localhost:5000/web", "localhost:5000/web:2", "busybox"}
+	podSpec := func(i int, restart string) map[string]any {
+		c := map[string]any{"name": "main", "image": images[i%len(images)]}
+		if i%2 == 0 {
+			c["ports"] = []any{map[string]any{"containerPort": int64(8080)}, map[string]any{"containerPort": int64(53), "protocol": "UDP"}}
+		}
+		if i%3 == 0 {
+			c["readinessProbe"] = map[string]any{"httpGet": map[string]any{"port": int64(8080)}}
+		} else if i%3 == 1 {
+			c["readinessProbe"] = map[string]any{"tcpSocket": map[string]any{"port": int64(8080)}, "periodSeconds": int64(5)}
+		}
+		init := map[string]any{"name": "init", "image": images[(i+3)%len(images)], "imagePullPolicy": "Never"}
+		spec := map[string]any{"containers": []any{c}, "initContainers": []any{init}}
+		if i%2 == 1 {
+			spec["volumes"] = []any{
+				map[string]any{"name": "scratch"},
+				map[string]any{"name": "cfg", "configMap": map[string]any{"name": "cfg"}},
+				map[string]any{"name": "tls", "secret": map[string]any{"secretName": "tls", "defaultMode": int64(0o400)}},
+			}
+		}
+		if restart != "" {
+			spec["restartPolicy"] = restart
+		}
+		if i%4 == 3 {
+			spec["dnsPolicy"] = "Default"
+			spec["enableServiceLinks"] = false
+		}
+		return spec
+	}
+	template := func(name string, i int, restart string) map[string]any {
+		return map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": name}}, "spec": podSpec(i, restart)}
+	}
+	selector := func(name string) map[string]any { return map[string]any{"matchLabels": map[string]any{"app": name}} }
+	obj := func(apiVersion, kind, name string, spec map[string]any) map[string]any {
+		return map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": meta(name, ns, nil, nil), "spec": spec}
+	}
+	var out []map[string]any
+	for i := 0; i < 7; i++ {
+		name := next("dflt-deploy")
+		spec := map[string]any{"selector": selector(name), "template": template(name, i, "")}
+		switch i % 3 {
+		case 1:
+			spec["strategy"] = map[string]any{"type": "RollingUpdate", "rollingUpdate": map[string]any{"maxSurge": int64(2)}}
+		case 2:
+			spec["replicas"] = int64(2)
+			spec["revisionHistoryLimit"] = int64(3)
+		}
+		out = append(out, obj("apps/v1", "Deployment", name, spec))
+
+		name = next("dflt-pod")
+		out = append(out, obj("v1", "Pod", name, podSpec(i, "")))
+	}
+	for i := 0; i < 4; i++ {
+		name := next("dflt-sts")
+		spec := map[string]any{"selector": selector(name), "serviceName": name, "template": template(name, i, "")}
+		if i == 1 {
+			spec["podManagementPolicy"] = "Parallel"
+			spec["persistentVolumeClaimRetentionPolicy"] = map[string]any{"whenDeleted": "Delete"}
+		}
+		out = append(out, obj("apps/v1", "StatefulSet", name, spec))
+
+		name = next("dflt-ds")
+		spec = map[string]any{"selector": selector(name), "template": template(name, i+1, "")}
+		if i == 2 {
+			spec["updateStrategy"] = map[string]any{"type": "OnDelete"}
+		}
+		out = append(out, obj("apps/v1", "DaemonSet", name, spec))
+
+		name = next("dflt-rs")
+		out = append(out, obj("apps/v1", "ReplicaSet", name, map[string]any{"selector": selector(name), "template": template(name, i+2, "")}))
+
+		name = next("dflt-job")
+		jspec := map[string]any{"template": map[string]any{"spec": podSpec(i, []string{"Never", "OnFailure"}[i%2])}}
+		switch i {
+		case 1:
+			jspec["parallelism"] = int64(3)
+		case 2:
+			jspec["completions"] = int64(5)
+			jspec["completionMode"] = "Indexed"
+		}
+		out = append(out, obj("batch/v1", "Job", name, jspec))
+
+		name = next("dflt-cron")
+		cspec := map[string]any{"schedule": "*/5 * * * *", "jobTemplate": map[string]any{"spec": map[string]any{"template": map[string]any{"spec": podSpec(i+1, "OnFailure")}}}}
+		if i == 3 {
+			cspec["concurrencyPolicy"] = "Forbid"
+		}
+		out = append(out, obj("batch/v1", "CronJob", name, cspec))
+	}
+	for i, typ := range []string{"", "ClusterIP", "NodePort", "LoadBalancer", "ExternalName", "ClusterIP"} {
+		name := next("dflt-svc")
+		spec := map[string]any{}
+		if typ != "" {
+			spec["type"] = typ
+		}
+		if typ == "ExternalName" {
+			spec["externalName"] = "db.example.com"
+		} else {
+			spec["selector"] = map[string]any{"app": name}
+			spec["ports"] = []any{map[string]any{"name": "http", "port": int64(80)}, map[string]any{"name": "dns", "port": int64(53), "protocol": "UDP", "targetPort": "dns"}}
+		}
+		if i == 5 {
+			spec["sessionAffinity"] = "ClientIP"
+			spec["externalIPs"] = []any{"203.0.113.10"}
+		}
+		out = append(out, obj("v1", "Service", name, spec))
+	}
+	return out
 }

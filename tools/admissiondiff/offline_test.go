@@ -50,8 +50,8 @@ func offlineSetFor(t *testing.T, y, suffix, run, paramNS, prod, dev string) (*ad
 	for _, p := range probs {
 		t.Errorf("loading the policies: %s:%d:%d: %s", p.File, p.Line, p.Col, p.Message)
 	}
-	if set.Len() != 10 {
-		t.Fatalf("want 10 policies, got %d", set.Len())
+	if set.Len() != 12 {
+		t.Fatalf("want 12 policies, got %d", set.Len())
 	}
 	return set, objs
 }
