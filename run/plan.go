@@ -36,6 +36,12 @@ type Options struct {
 	// Done, when set, is told each project's report when its part is over
 	// (progress on stderr). Calls are serialised.
 	Done func(ProjectReport)
+	// Objects, when set, is asked for a project's objects instead of
+	// loading them; load is what run would do (lint, then read, for the
+	// project's namespace). kubeplan serve keeps its answer per git
+	// revision, so a round at an unchanged revision only reads the cluster.
+	// The objects are never changed by plan (it works on copies).
+	Objects func(p project.Project, namespace string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error)
 }
 
 // Plan plans every project against its cluster, namespace and ApplySet,
@@ -100,7 +106,13 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	if o.Plan.AllowOtherNamespaces {
 		lintNS = ""
 	}
-	objs, err := o.load(p, lintNS)
+	load := func() ([]*manifest.Object, error) { return o.load(p, lintNS) }
+	var objs []*manifest.Object
+	if o.Objects != nil {
+		objs, err = o.Objects(p, lintNS, load)
+	} else {
+		objs, err = load()
+	}
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
 	}
@@ -127,7 +139,7 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 
 // fail records err as the project's failure.
 func (pr *ProjectReport) fail(err error) {
-	pr.Status, pr.Error = Failed, err.Error()
+	pr.Status, pr.Error, pr.Err = Failed, err.Error(), err
 	var le *errLint
 	if errors.As(err, &le) {
 		pr.Findings = le.findings
