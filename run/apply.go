@@ -50,7 +50,7 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 		}
 	}
 	var done doneFunc = o.Done
-	err = schedule(ctx, ps, r.Projects, o.PerCluster, func(ctx context.Context, i int, _ []*ProjectReport) {
+	err = schedule(ctx, ps, r.Projects, o.PerCluster, nil, func(ctx context.Context, i int, _ []*ProjectReport) {
 		pr := &r.Projects[i]
 		o.applyOne(ctx, pr, extra[i])
 		done.call(*pr)

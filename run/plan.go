@@ -41,6 +41,10 @@ type Options struct {
 	// project's namespace). kubeplan serve keeps its answer per git
 	// revision, so a round at an unchanged revision only reads the cluster.
 	// The objects are never changed by plan (it works on copies).
+	// Halt, when closed, stops the run from starting the plan of another
+	// project; those under way finish, and are applied (kubeplan serve
+	// on SIGTERM).
+	Halt <-chan struct{}
 	Objects func(p project.Project, namespace string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error)
 }
 
@@ -67,7 +71,7 @@ func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []pl
 	extra := make([]planned, len(ps))
 	cls := newClusters(o.Connect)
 	var done doneFunc = o.Done
-	err := schedule(ctx, ps, r.Projects, o.PerCluster, func(ctx context.Context, i int, deps []*ProjectReport) {
+	err := schedule(ctx, ps, r.Projects, o.PerCluster, o.Halt, func(ctx context.Context, i int, deps []*ProjectReport) {
 		pr := &r.Projects[i]
 		extra[i] = o.planOne(ctx, cls, pr, deps)
 		done.call(*pr)
