@@ -1,0 +1,143 @@
+package serve
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/run"
+)
+
+// fetchTimeout bounds a round's git fetch.
+const fetchTimeout = 2 * time.Minute
+
+// round fetches the source once and runs the projects that are due. It
+// returns how long to sleep before the next round. Once ctx ends no
+// further project starts; the runs under way finish (their writes are
+// never interrupted).
+func (s *server) round(ctx context.Context) time.Duration {
+	start := time.Now()
+	fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+	co, err := s.src.fetch(fctx)
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil {
+			s.logf("%v", err)
+		}
+		return min(retryAfterFetchError, s.o.interval(project.Project{}))
+	}
+	s.h.fetched.Store(true)
+	ps, err := selected(co.ws, s.o.Projects)
+	if err != nil {
+		s.logf("%v", err)
+	}
+	due := s.due(ps, start)
+	if len(due) > 0 && ctx.Err() == nil {
+		s.runProjects(ctx, co, due, true, start)
+	}
+	return s.untilNext(ps, time.Now())
+}
+
+// runProjects runs ps through run.Apply and reports each run; those
+// another replica had locked are waited for and run again.
+func (s *server) runProjects(ctx context.Context, co checkout, ps []project.Project, scheduled bool, start time.Time) {
+	runCtx := context.WithoutCancel(ctx)
+	r, err := run.Apply(runCtx, ps, s.options(ctx, co))
+	if err != nil { // a dependsOn cycle: nothing ran
+		s.logf("%v", err)
+		for _, p := range ps {
+			s.scheduleNext(p, start)
+		}
+		return
+	}
+	var locked []run.ProjectReport
+	for _, pr := range r.Projects {
+		if pr.Status == run.Skipped && ctx.Err() != nil {
+			continue // stopped before it started: not a run
+		}
+		s.scheduleNext(pr.Project, start)
+		if lockedBy(pr) {
+			locked = append(locked, pr)
+			continue
+		}
+		s.report(runCtx, pr, co.rev, scheduled, start)
+	}
+	if len(locked) > 0 {
+		s.retryLocked(ctx, co, locked, start)
+	}
+}
+
+// retryLocked waits for each locked project's Lease (at most its
+// interval) and runs the freed ones again; one still locked is reported
+// as failed with the LockedError.
+func (s *server) retryLocked(ctx context.Context, co checkout, locked []run.ProjectReport, start time.Time) {
+	var mu sync.Mutex
+	var freed []project.Project
+	var wg sync.WaitGroup
+	for _, pr := range locked {
+		wg.Go(func() {
+			s.logf("%s: %v; waiting", pr.Project.Name, pr.Err)
+			if s.waitUnlocked(ctx, pr, start.Add(s.o.interval(pr.Project))) && ctx.Err() == nil {
+				mu.Lock()
+				freed = append(freed, pr.Project)
+				mu.Unlock()
+				return
+			}
+			if ctx.Err() == nil {
+				s.report(context.WithoutCancel(ctx), pr, co.rev, true, start)
+			}
+		})
+	}
+	wg.Wait()
+	if len(freed) > 0 {
+		s.runProjects(ctx, co, freed, false, time.Now())
+	}
+}
+
+// options are run's options for one round at checkout co.
+func (s *server) options(ctx context.Context, co checkout) run.ApplyOptions {
+	cached := s.cache.at(co.rev.SHA)
+	o := run.ApplyOptions{
+		Options: run.Options{
+			Root:       co.ws.Root,
+			Connect:    s.cls.Connector,
+			Lint:       co.ws.Lint,
+			Known:      co.ws.Projects,
+			Plan:       s.o.Plan,
+			PerCluster: s.o.Concurrency,
+			Halt:       ctx.Done(),
+			Objects: func(p project.Project, ns string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error) {
+				s.started(p.Name, time.Now())
+				return cached(p, ns, load)
+			},
+		},
+		Apply: s.o.Apply,
+	}
+	o.Plan.Revision = co.rev.SHA
+	return o
+}
+
+// report records one project's run: metrics, the Event, the log line,
+// OnRun.
+func (s *server) report(ctx context.Context, pr run.ProjectReport, rev manifest.Revision, scheduled bool, roundStart time.Time) {
+	res := resultOf(pr, rev.SHA, rev.Subject, scheduled, s.startOf(pr.Project.Name, roundStart), time.Now())
+	s.m.observe(res)
+	switch {
+	case res.Err != nil:
+		s.logf("%s at %s failed: %v", res.Project, short(res.Revision), res.Err)
+	case res.Wrote():
+		s.logf("%s at %s: %d applied, %d pruned, %d unchanged", res.Project, short(res.Revision), res.Applied, res.Pruned, res.Unchanged)
+	}
+	if c, _, err := s.cls.Connector(pr.Project); err == nil {
+		ectx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		if err := s.ev.record(ectx, c, res); err != nil {
+			s.logf("%s: %v", res.Project, err)
+		}
+		cancel()
+	}
+	if s.o.OnRun != nil {
+		s.o.OnRun(ctx, res)
+	}
+}
