@@ -44,7 +44,7 @@ type Options struct {
 	// Halt, when closed, stops the run from starting the plan of another
 	// project; those under way finish, and are applied (kubeplan serve
 	// on SIGTERM).
-	Halt <-chan struct{}
+	Halt    <-chan struct{}
 	Objects func(p project.Project, namespace string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error)
 }
 

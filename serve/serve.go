@@ -116,4 +116,3 @@ func newServer(o Options) (*server, error) {
 func (s *server) logf(format string, args ...any) {
 	fmt.Fprintf(s.log, "%s kubeplan serve: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, args...))
 }
-
