@@ -41,11 +41,11 @@ type Options struct {
 	// project's namespace). kubeplan serve keeps its answer per git
 	// revision, so a round at an unchanged revision only reads the cluster.
 	// The objects are never changed by plan (it works on copies).
+	Objects func(p project.Project, namespace string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error)
 	// Halt, when closed, stops the run from starting the plan of another
 	// project; those under way finish, and are applied (kubeplan serve
 	// on SIGTERM).
-	Halt    <-chan struct{}
-	Objects func(p project.Project, namespace string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error)
+	Halt <-chan struct{}
 }
 
 // Plan plans every project against its cluster, namespace and ApplySet,
