@@ -115,6 +115,7 @@ func (s *server) options(ctx context.Context, co checkout) run.ApplyOptions {
 		},
 		Apply: s.o.Apply,
 	}
+	o.Apply.Stop = ctx.Done() // SIGTERM ends health waits; writes finish
 	o.Plan.Revision = co.rev.SHA
 	return o
 }
