@@ -80,6 +80,7 @@ func (s *server) retryLocked(ctx context.Context, co checkout, locked []run.Proj
 		wg.Go(func() {
 			s.logf("%s: %v; waiting", pr.Project.Name, pr.Err)
 			if s.waitUnlocked(ctx, pr, start.Add(s.o.interval(pr.Project))) && ctx.Err() == nil {
+				s.logf("%s: the lock is free; running it again", pr.Project.Name)
 				mu.Lock()
 				freed = append(freed, pr.Project)
 				mu.Unlock()
