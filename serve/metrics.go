@@ -2,9 +2,12 @@ package serve
 
 import (
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
 // metrics are serve's Prometheus metrics, per project, in a registry of
@@ -19,12 +22,14 @@ type metrics struct {
 	objects     *prometheus.GaugeVec
 	drift       *prometheus.GaugeVec
 	revision    *prometheus.GaugeVec
+	rounds      prometheus.Counter
+	round       prometheus.Gauge
 
 	mu   sync.Mutex
 	revs map[string]string // project -> revision label set
 }
 
-func newMetrics() *metrics {
+func newMetrics(cls *clusters) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		lastRun: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_last_run_timestamp_seconds",
@@ -44,11 +49,37 @@ func newMetrics() *metrics {
 			Help: "1 when the project's last run found the cluster different from git (and repaired it), else 0."}, []string{"project"}),
 		revision: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_revision_info",
 			Help: "The git commit of the project's last run, as the revision label (value 1)."}, []string{"project", "revision"}),
+		rounds: prometheus.NewCounter(prometheus.CounterOpts{Name: "kubeplan_rounds_total",
+			Help: "Rounds that ran at least one project."}),
+		round: prometheus.NewGauge(prometheus.GaugeOpts{Name: "kubeplan_round_duration_seconds",
+			Help: "How long the last round took, from the fetch to the last project's report."}),
 		revs: map[string]string{},
 	}
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.lastRun, m.lastSuccess, m.duration, m.result, m.runs, m.objects, m.drift, m.revision)
+		m.lastRun, m.lastSuccess, m.duration, m.result, m.runs, m.objects, m.drift, m.revision, m.rounds, m.round,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_requests_total",
+			Help: "Requests made to the clusters."}, func() float64 { return float64(requests(cls, (*kube.RequestCounter).Total)) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_writes_total",
+			Help: "Requests that change a cluster (POST, PUT, PATCH, DELETE; not dry-runs or access reviews)."},
+			func() float64 { return float64(requests(cls, (*kube.RequestCounter).Writes)) }))
 	return m
+}
+
+// requests adds up count over the clusters' request counters.
+func requests(cls *clusters, count func(*kube.RequestCounter) int) int {
+	n := 0
+	for _, c := range cls.all() {
+		if c.Requests != nil {
+			n += count(c.Requests)
+		}
+	}
+	return n
+}
+
+// observeRound records a round that ran projects.
+func (m *metrics) observeRound(d time.Duration) {
+	m.rounds.Inc()
+	m.round.Set(d.Seconds())
 }
 
 // observe records one run.

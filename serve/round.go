@@ -36,6 +36,7 @@ func (s *server) round(ctx context.Context) time.Duration {
 	due := s.due(ps, start)
 	if len(due) > 0 && ctx.Err() == nil {
 		s.runProjects(ctx, co, due, true, start)
+		s.m.observeRound(time.Since(start))
 	}
 	return s.untilNext(ps, time.Now())
 }

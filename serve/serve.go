@@ -103,7 +103,7 @@ func newServer(o Options) (*server, error) {
 		o:     o,
 		src:   &source{git: o.Source, workspace: o.Workspace},
 		cls:   cls,
-		m:     newMetrics(),
+		m:     newMetrics(cls),
 		ev:    newEvents(o.Holder),
 		h:     &health{cls: cls},
 		log:   log,
