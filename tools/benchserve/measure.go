@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
+)
+
+// scrape reads a Prometheus text page into "name{labels}" -> value.
+func scrape(get func() (io.ReadCloser, error)) (map[string]float64, error) {
+	body, err := get()
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(l, ' ')
+		if i < 0 {
+			continue
+		}
+		v, err := strconv.ParseFloat(l[i+1:], 64)
+		if err != nil {
+			continue
+		}
+		out[l[:i]] = v
+	}
+	return out, sc.Err()
+}
+
+// httpGet is scrape's reader for kubeplan's /metrics.
+func httpGet(url string) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) {
+		resp, err := http.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		return resp.Body, nil
+	}
+}
+
+// apiserverGet is scrape's reader for the API server's /metrics.
+func apiserverGet(c *kube.Client) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) {
+		return c.Discovery.RESTClient().Get().AbsPath("/metrics").Stream(context.Background())
+	}
+}
+
+// apiserverWrites sums apiserver_request_total over the verbs that write,
+// for the resources kubeplan writes (configmaps, leases, events).
+func apiserverWrites(m map[string]float64) float64 {
+	n := 0.0
+	for k, v := range m {
+		if !strings.HasPrefix(k, "apiserver_request_total{") {
+			continue
+		}
+		verb := label(k, "verb")
+		res := label(k, "resource")
+		if verb == "GET" || verb == "LIST" || verb == "WATCH" || verb == "WATCHLIST" {
+			continue
+		}
+		if res == "configmaps" || res == "leases" || res == "events" {
+			n += v
+		}
+	}
+	return n
+}
+
+func label(series, name string) string {
+	i := strings.Index(series, name+`="`)
+	if i < 0 {
+		return ""
+	}
+	rest := series[i+len(name)+2:]
+	j := strings.IndexByte(rest, '"')
+	if j < 0 {
+		return ""
+	}
+	return rest[:j]
+}
+
+// peakRSS is a process's peak resident set (VmHWM), in MiB, and its
+// current one (VmRSS).
+func rss(pid int) (peak, now float64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseFloat(f[1], 64)
+		switch f[0] {
+		case "VmHWM:":
+			peak = kb / 1024
+		case "VmRSS:":
+			now = kb / 1024
+		}
+	}
+	return peak, now
+}
+
+// round is one measured no-op round.
+type round struct {
+	Wall, KubeplanCPU, ServerCPU time.Duration
+	KubeplanWrites, KubeplanRequests, APIServerWrites float64
+	PeakRSS, RSS                                      float64
+}
