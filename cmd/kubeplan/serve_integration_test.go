@@ -110,7 +110,7 @@ type process struct {
 
 func startServe(t *testing.T, bin string, env []string, args ...string) *process {
 	t.Helper()
-	p := &process{t: t, cmd: exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...), done: make(chan struct{})}
+	p := &process{t: t, cmd: exec.Command(bin, append(args, "--listen", "127.0.0.1:0")...), done: make(chan struct{})}
 	p.cmd.Env = append(env, "KUBEPLAN_CACHE_DIR="+t.TempDir())
 	stderr, err := p.cmd.StderrPipe()
 	if err != nil {
@@ -226,7 +226,7 @@ func TestIntegrationServeInCluster(t *testing.T) {
 	cfg := fmt.Sprintf("projects:\n  - name: app\n    path: app\n    namespace: %s\n    applyset: configmap/app-set\n", ns)
 	g.commit("first", map[string]string{"kubeplan.yaml": cfg, "app/settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  value: a\n"})
 
-	a := startServe(t, bin, env, "--source", source, "--ref", "main", "--git-token-file", tokenFile, "--interval", "1s")
+	a := startServe(t, bin, env, "serve", "--source", source, "--ref", "main", "--git-token-file", tokenFile, "--interval", "1s")
 	diagA := func() string { return a.logText() + "\n" + events(c, ns) }
 	eventually(t, "the ConfigMap applied as the ServiceAccount", func() bool {
 		out, _ := c.TryKubectl("get", "configmap", "settings", "-n", ns, "-o", "jsonpath={.metadata.managedFields[0].manager}/{.data.value}")
@@ -263,7 +263,7 @@ func TestIntegrationServeInCluster(t *testing.T) {
 	}
 	eventually(t, "replica A holds the Lease", func() bool { return strings.Contains(lease(), holderA) }, diagA)
 
-	b := startServe(t, bin, env, "--source", source, "--ref", "main", "--git-token-file", tokenFile, "--interval", "5m")
+	b := startServe(t, bin, env, "serve", "--source", source, "--ref", "main", "--git-token-file", tokenFile, "--interval", "5m")
 	diagB := func() string { return "A:\n" + a.logText() + "\nB:\n" + b.logText() + "\nLease: " + lease() }
 	eventually(t, "replica B waits on the Lease", func() bool { return strings.Contains(b.logText(), "waiting") }, diagB)
 	if m := b.metrics(); strings.Contains(m, `kubeplan_runs_total{project="app"`) {
