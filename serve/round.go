@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -37,33 +38,37 @@ func (s *server) round(ctx context.Context) time.Duration {
 	if len(due) > 0 && ctx.Err() == nil {
 		s.runProjects(ctx, co, due, true, start)
 		s.m.observeRound(time.Since(start))
+		// Between rounds the process holds only its caches: give what the
+		// round allocated back to the OS (one GC per round).
+		debug.FreeOSMemory()
 	}
 	return s.untilNext(ps, time.Now())
 }
 
-// runProjects runs ps through run.Apply and reports each run; those
-// another replica had locked are waited for and run again.
+// runProjects runs ps through run.Apply, each project planned and
+// applied in one step, and reports each run as it ends; those another
+// replica had locked are waited for and run again.
 func (s *server) runProjects(ctx context.Context, co checkout, ps []project.Project, scheduled bool, start time.Time) {
 	runCtx := context.WithoutCancel(ctx)
-	r, err := run.Apply(runCtx, ps, s.options(ctx, co))
-	if err != nil { // a dependsOn cycle: nothing ran
+	var locked []run.ProjectReport
+	o := s.options(ctx, co)
+	o.Done = func(pr run.ProjectReport) { // called one at a time
+		if pr.Status == run.Skipped && ctx.Err() != nil {
+			return // stopped before it started: not a run
+		}
+		s.scheduleNext(pr.Project, start)
+		if lockedBy(pr) {
+			locked = append(locked, pr)
+			return
+		}
+		s.report(runCtx, pr, co.rev, scheduled, start)
+	}
+	if _, err := run.Apply(runCtx, ps, o); err != nil { // a dependsOn cycle: nothing ran
 		s.logf("%v", err)
 		for _, p := range ps {
 			s.scheduleNext(p, start)
 		}
 		return
-	}
-	var locked []run.ProjectReport
-	for _, pr := range r.Projects {
-		if pr.Status == run.Skipped && ctx.Err() != nil {
-			continue // stopped before it started: not a run
-		}
-		s.scheduleNext(pr.Project, start)
-		if lockedBy(pr) {
-			locked = append(locked, pr)
-			continue
-		}
-		s.report(runCtx, pr, co.rev, scheduled, start)
 	}
 	if len(locked) > 0 {
 		s.retryLocked(ctx, co, locked, start)
@@ -115,7 +120,8 @@ func (s *server) options(ctx context.Context, co checkout) run.ApplyOptions {
 				return cached(p, ns, load)
 			},
 		},
-		Apply: s.o.Apply,
+		Apply:  s.o.Apply,
+		Stream: true,
 	}
 	o.Apply.Stop = ctx.Done() // SIGTERM ends health waits; writes finish
 	o.Plan.Revision = co.rev.SHA

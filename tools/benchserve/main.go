@@ -147,6 +147,8 @@ func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work str
 		return nil, fmt.Errorf("the first round applied %v of %d projects", ok, o.spec.projects)
 	}
 	for r := 1; r <= o.rounds; r++ {
+		// The peak RSS of this round alone: reset VmHWM (Linux 4.0+).
+		_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
 		// The round starts when kubeplan's request count moves: CPU is
 		// read at the last poll before that.
 		cpu0, srv0 := benchkit.ProcessCPU(pid), benchkit.ProcessCPU(c.PID())
