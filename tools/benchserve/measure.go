@@ -118,7 +118,7 @@ func rss(pid int) (peak, now float64) {
 
 // round is one measured no-op round.
 type round struct {
-	Wall, KubeplanCPU, ServerCPU time.Duration
+	Wall, KubeplanCPU, ServerCPU                      time.Duration
 	KubeplanWrites, KubeplanRequests, APIServerWrites float64
 	PeakRSS, RSS                                      float64
 }
