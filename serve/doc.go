@@ -3,8 +3,9 @@
 //
 // Every round it fetches the git source once, reads the projects of the
 // checkout (kubeplan.yaml) and runs those that are due (each has its own
-// interval) through run.Apply: lint, plan and, when the cluster differs,
-// apply, bounded per cluster and in dependsOn order. What depends only on
+// interval) through run.Apply with Stream: each project linted, planned
+// and, when the cluster differs, applied in one step, bounded per cluster
+// and in dependsOn order, and reported as soon as it ends. What depends only on
 // the revision (the projects, each project's linted objects) is kept until
 // the revision changes, so a round at an unchanged revision only reads the
 // cluster; clients are made once per cluster. A round that finds every
@@ -21,5 +22,5 @@
 // rounds and who is due), round.go (one round), lockwait.go (waiting for
 // another replica), source.go (the fetch and the projects of a revision),
 // cache.go (objects per revision), clusters.go (one client per cluster),
-// result.go (RunResult), metrics.go, events.go, http.go.
+// result.go (RunResult), metrics.go, events.go, http.go, util.go.
 package serve

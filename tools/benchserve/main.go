@@ -138,7 +138,7 @@ func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work str
 	pid := cmd.Process.Pid
 	res := &result{}
 	step("first round: applying %d projects x %d objects", o.spec.projects, o.spec.objects)
-	m, err := waitRounds(get, 1, 10*time.Minute)
+	m, err := waitRounds(get, 1, 10*time.Minute, func() {})
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,11 @@ func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work str
 		if err != nil {
 			return nil, err
 		}
-		next, err := waitRounds(get, float64(r+1), o.interval+5*time.Minute)
+		peakAnon := 0.0
+		next, err := waitRounds(get, float64(r+1), o.interval+5*time.Minute, func() {
+			_, _, anon := rss(pid)
+			peakAnon = max(peakAnon, anon)
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +183,7 @@ func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work str
 		if err != nil {
 			return nil, err
 		}
-		peak, now := rss(pid)
+		peak, now, _ := rss(pid)
 		rd := round{
 			Wall:             time.Duration(next["kubeplan_round_duration_seconds"] * float64(time.Second)),
 			KubeplanCPU:      cpu,
@@ -187,10 +191,10 @@ func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work str
 			KubeplanWrites:   next["kubeplan_kube_writes_total"] - m["kubeplan_kube_writes_total"],
 			KubeplanRequests: next["kubeplan_kube_requests_total"] - m["kubeplan_kube_requests_total"],
 			APIServerWrites:  apiserverWrites(after) - apiserverWrites(before),
-			PeakRSS:          peak, RSS: now,
+			PeakRSS:          peak, RSS: now, PeakAnon: peakAnon,
 		}
-		step("no-op round %d: %s wall, kubeplan %s CPU, testcluster %s CPU, %v requests, %v kubeplan writes, %v API server writes (configmaps, events), RSS %.0f MiB (peak %.0f)",
-			r, rd.Wall.Round(time.Millisecond), rd.KubeplanCPU, rd.ServerCPU, rd.KubeplanRequests, rd.KubeplanWrites, rd.APIServerWrites, rd.RSS, rd.PeakRSS)
+		step("no-op round %d: %s wall, kubeplan %s CPU, testcluster %s CPU, %v requests, %v kubeplan writes, %v API server writes (configmaps, events), RSS %.0f MiB (peak %.0f, anonymous peak %.0f)",
+			r, rd.Wall.Round(time.Millisecond), rd.KubeplanCPU, rd.ServerCPU, rd.KubeplanRequests, rd.KubeplanWrites, rd.APIServerWrites, rd.RSS, rd.PeakRSS, rd.PeakAnon)
 		res.rounds = append(res.rounds, rd)
 		m = next
 	}
@@ -201,9 +205,11 @@ func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work str
 }
 
 // waitRounds polls kubeplan's metrics until kubeplan_rounds_total reaches n.
-func waitRounds(get func() (io.ReadCloser, error), n float64, within time.Duration) (map[string]float64, error) {
+// poll is called at every look (every 20 ms).
+func waitRounds(get func() (io.ReadCloser, error), n float64, within time.Duration, poll func()) (map[string]float64, error) {
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
+		poll()
 		m, err := scrape(get)
 		if err == nil && m["kubeplan_rounds_total"] >= n {
 			return m, nil

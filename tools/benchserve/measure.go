@@ -93,12 +93,13 @@ func label(series, name string) string {
 	return rest[:j]
 }
 
-// peakRSS is a process's peak resident set (VmHWM), in MiB, and its
-// current one (VmRSS).
-func rss(pid int) (peak, now float64) {
+// rss is a process's peak resident set (VmHWM), its current one (VmRSS)
+// and the anonymous part of that (RssAnon: the heap, stacks; not the
+// binary's pages mapped from its file), in MiB.
+func rss(pid int) (peak, now, anon float64) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, 0
+		return 0, 0, 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
 		f := strings.Fields(l)
@@ -111,14 +112,16 @@ func rss(pid int) (peak, now float64) {
 			peak = kb / 1024
 		case "VmRSS:":
 			now = kb / 1024
+		case "RssAnon:":
+			anon = kb / 1024
 		}
 	}
-	return peak, now
+	return peak, now, anon
 }
 
 // round is one measured no-op round.
 type round struct {
 	Wall, KubeplanCPU, ServerCPU                      time.Duration
 	KubeplanWrites, KubeplanRequests, APIServerWrites float64
-	PeakRSS, RSS                                      float64
+	PeakRSS, RSS, PeakAnon                            float64
 }

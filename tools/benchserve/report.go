@@ -33,18 +33,19 @@ func (r *result) markdown(o options) string {
 	w("%s\n\n", sectionTitle)
 	w("`make bench-serve` (tools/benchserve): one `kubeplan serve --interval %s --concurrency %d` process reconciles %d projects of %d ConfigMaps each (plain manifest directories declared in kubeplan.yaml, one ApplySet each) from a local git repository on a testcluster. After the first round (which applies all %d objects, %s) it measures %d rounds that find everything in sync. Round wall time is serve's own `kubeplan_round_duration_seconds` (fetch to last report); CPU is read from /proc for the kubeplan process and the testcluster process (API server, etcd and controllers in one process) from the round's first request to its end; writes are kubeplan's own (`kubeplan_kube_writes_total`, every write request it sent) and the API server's `apiserver_request_total` for configmaps and events with a verb other than GET, LIST and WATCH.\n\n",
 		o.interval, o.concurrency, o.spec.projects, o.spec.objects, o.spec.projects*o.spec.objects, r.first.Round(10*time.Millisecond), len(r.rounds))
-	w("| no-op round | wall | kubeplan CPU | testcluster CPU | requests | kubeplan writes | API server writes | RSS (peak) |\n|---|---|---|---|---|---|---|---|\n")
+	w("| no-op round | wall | kubeplan CPU | testcluster CPU | requests | kubeplan writes | API server writes | peak RSS | of it anonymous |\n|---|---|---|---|---|---|---|---|---|\n")
 	for i, rd := range r.rounds {
-		w("| %d | %s | %s | %s | %.0f | %.0f | %.0f | %.0f MiB (%.0f MiB) |\n", i+1, rd.Wall.Round(time.Millisecond), rd.KubeplanCPU, rd.ServerCPU,
-			rd.KubeplanRequests, rd.KubeplanWrites, rd.APIServerWrites, rd.RSS, rd.PeakRSS)
+		w("| %d | %s | %s | %s | %.0f | %.0f | %.0f | %.0f MiB | %.0f MiB |\n", i+1, rd.Wall.Round(time.Millisecond), rd.KubeplanCPU, rd.ServerCPU,
+			rd.KubeplanRequests, rd.KubeplanWrites, rd.APIServerWrites, rd.PeakRSS, rd.PeakAnon)
 	}
 	wall := time.Duration(median(r.rounds, func(x round) float64 { return float64(x.Wall) }))
 	cpu := time.Duration(median(r.rounds, func(x round) float64 { return float64(x.KubeplanCPU) }))
 	peak := slices.MaxFunc(r.rounds, func(a, b round) int { return int(a.PeakRSS - b.PeakRSS) }).PeakRSS
+	anon := slices.MaxFunc(r.rounds, func(a, b round) int { return int(a.PeakAnon - b.PeakAnon) }).PeakAnon
 	w("\nFloor: a client-go loop making only the reads a no-op round needs (per project a GET of the parent and a LIST of its members, %d projects at a time), best of 3: %s wall, %s CPU, %s testcluster CPU, %d requests.\n\n",
 		o.concurrency, r.floor.Wall.Round(time.Millisecond), r.floor.CPU, r.floor.ServerCPU, r.floor.Requests)
-	w("Median no-op round: **%s** wall (target 2 s; %.1fx the floor), %s kubeplan CPU (%.1fx the floor's), peak RSS **%.0f MiB** (target < 100 MiB), writes: %s.\n\n",
-		wall.Round(time.Millisecond), benchkit.Div(float64(wall), float64(r.floor.Wall)), cpu, benchkit.Div(float64(cpu), float64(r.floor.CPU)), peak, writesText(r.rounds))
+	w("Median no-op round: **%s** wall (target 2 s; %.1fx the floor), %s kubeplan CPU (%.1fx the floor's), peak RSS **%.0f MiB** (target < 100 MiB), of which anonymous memory (heap, stacks; sampled every 20 ms) at most %.0f MiB, the rest the binary's own pages mapped from its file; writes: %s.\n\n",
+		wall.Round(time.Millisecond), benchkit.Div(float64(wall), float64(r.floor.Wall)), cpu, benchkit.Div(float64(cpu), float64(r.floor.CPU)), peak, anon, writesText(r.rounds))
 	w("Machine: %d CPUs (%s), %s, %s, commit %s. Command: `make bench-serve` (`go run ./tools/benchserve -doc docs/benchmarks.md`).\n", r.machine.NumCPU, r.machine.CPUModel, r.machine.MemTotal, r.machine.GoVersion, r.machine.Commit)
 	return b.String()
 }
