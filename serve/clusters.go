@@ -9,12 +9,15 @@ import (
 )
 
 // clusters connects once per cluster for the life of the process: the
-// client, its discovery and REST mapper are shared by every round. A
-// failed connection is tried again next round.
+// connection, its discovery and REST mapper are shared by every round. A
+// failed connection is tried again next round. What a client memoizes
+// for a run (the identity's RBAC rules) holds for one round only: each
+// round gets copies with a fresh Memo, so a changed Role is seen.
 type clusters struct {
 	connect run.Connector
 	mu      sync.Mutex
 	m       map[string]*conn
+	round   map[string]*kube.Client // this round's copies
 }
 
 type conn struct {
@@ -23,22 +26,44 @@ type conn struct {
 }
 
 func newClusters(connect run.Connector) *clusters {
-	return &clusters{connect: connect, m: map[string]*conn{}}
+	return &clusters{connect: connect, m: map[string]*conn{}, round: map[string]*kube.Client{}}
+}
+
+// newRound starts a round: fresh memos and, after a round that had a
+// failure, REST mappers that read discovery again (a CRD installed since
+// is then found).
+func (cs *clusters) newRound(resetMappers bool) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.round = map[string]*kube.Client{}
+	if resetMappers {
+		for _, cn := range cs.m {
+			cn.c.Mapper.Reset()
+		}
+	}
 }
 
 // Connector is the run.Connector of every round.
 func (cs *clusters) Connector(p project.Project) (*kube.Client, string, error) {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
-	if cn := cs.m[p.Cluster()]; cn != nil {
-		return cn.c, cn.name, nil
+	cn := cs.m[p.Cluster()]
+	if cn == nil {
+		c, name, err := cs.connect(p)
+		if err != nil {
+			return nil, name, err
+		}
+		cn = &conn{c: c, name: name}
+		cs.m[p.Cluster()] = cn
 	}
-	c, name, err := cs.connect(p)
-	if err != nil {
-		return nil, name, err
+	c := cs.round[p.Cluster()]
+	if c == nil {
+		cp := *cn.c
+		cp.Memo = &sync.Map{}
+		c = &cp
+		cs.round[p.Cluster()] = c
 	}
-	cs.m[p.Cluster()] = &conn{c: c, name: name}
-	return c, name, nil
+	return c, cn.name, nil
 }
 
 // all are the clients made so far.

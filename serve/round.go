@@ -36,6 +36,7 @@ func (s *server) round(ctx context.Context) time.Duration {
 	}
 	due := s.due(ps, start)
 	if len(due) > 0 && ctx.Err() == nil {
+		s.cls.newRound(s.failed.Swap(false))
 		s.runProjects(ctx, co, due, true, start)
 		s.m.observeRound(time.Since(start))
 		// Between rounds the process holds only its caches: give what the
@@ -133,6 +134,9 @@ func (s *server) options(ctx context.Context, co checkout) run.ApplyOptions {
 func (s *server) report(ctx context.Context, pr run.ProjectReport, rev manifest.Revision, scheduled bool, roundStart time.Time) {
 	res := resultOf(pr, rev.SHA, rev.Subject, scheduled, s.startOf(pr.Project.Name, roundStart), time.Now())
 	s.m.observe(res)
+	if res.Err != nil {
+		s.failed.Store(true)
+	}
 	switch {
 	case res.Err != nil:
 		s.logf("%s at %s failed: %v", res.Project, short(res.Revision), res.Err)

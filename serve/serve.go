@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
@@ -24,6 +25,10 @@ type server struct {
 	ev    *events
 	h     *health
 	log   io.Writer
+
+	// failed is set when a run of the round failed: the next round reads
+	// discovery again.
+	failed atomic.Bool
 
 	mu    sync.Mutex
 	next  map[string]time.Time // project -> when it is due
