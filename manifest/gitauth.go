@@ -82,3 +82,21 @@ func (f GitAuthFiles) auth(s *gitURL) (transport.AuthMethod, error) {
 	}
 	return nil, fmt.Errorf("credential files do not apply to a %s URL", s.proto)
 }
+
+// CheckFiles refuses, before any connection, credential files that do
+// not fit the URL (a token with ssh, a key with https), ssh without
+// known_hosts, and files that cannot be read: a reconciler reports a
+// wrong setup at start instead of at every fetch.
+func (g GitSource) CheckFiles() error {
+	if !g.Files.set() {
+		return nil
+	}
+	s, err := parseGitURL(g.URL)
+	if err != nil {
+		return err
+	}
+	if _, err := g.Files.auth(s); err != nil {
+		return s.errorf(g.Ref, "%v", err)
+	}
+	return nil
+}

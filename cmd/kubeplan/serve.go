@@ -98,6 +98,9 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 	}
 	o := f.o
 	o.Source = manifest.GitSource{URL: f.git.source, Ref: f.git.ref, Path: f.git.path, Files: f.auth}
+	if err := o.Source.CheckFiles(); err != nil {
+		return err
+	}
 	o.Projects = f.projects
 	o.Connect = serveConnector(f.kube)
 	o.Workspace = func(dir, repoRoot string) (*serve.Workspace, error) { return workspace(cmd, s, dir, repoRoot) }
