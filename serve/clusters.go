@@ -11,13 +11,15 @@ import (
 // clusters connects once per cluster for the life of the process: the
 // connection, its discovery and REST mapper are shared by every round. A
 // failed connection is tried again next round. What a client memoizes
-// for a run (the identity's RBAC rules) holds for one round only: each
-// round gets copies with a fresh Memo, so a changed Role is seen.
+// (the identity's RBAC rules in a namespace, discovery) is kept from
+// round to round until a run fails: a changed Role or a new CRD shows as
+// a failed run (a preflight refusal, a 403, an unknown kind), and the
+// next round starts afresh.
 type clusters struct {
 	connect run.Connector
 	mu      sync.Mutex
 	m       map[string]*conn
-	round   map[string]*kube.Client // this round's copies
+	round   map[string]*kube.Client // the copies in use, with their Memo
 }
 
 type conn struct {
@@ -29,17 +31,17 @@ func newClusters(connect run.Connector) *clusters {
 	return &clusters{connect: connect, m: map[string]*conn{}, round: map[string]*kube.Client{}}
 }
 
-// newRound starts a round: fresh memos and, after a round that had a
-// failure, REST mappers that read discovery again (a CRD installed since
-// is then found).
-func (cs *clusters) newRound(resetMappers bool) {
+// newRound starts a round; after a round with a failed run, with fresh
+// memos and REST mappers that read discovery again.
+func (cs *clusters) newRound(afresh bool) {
+	if !afresh {
+		return
+	}
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	cs.round = map[string]*kube.Client{}
-	if resetMappers {
-		for _, cn := range cs.m {
-			cn.c.Mapper.Reset()
-		}
+	for _, cn := range cs.m {
+		cn.c.Mapper.Reset()
 	}
 }
 

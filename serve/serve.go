@@ -26,8 +26,8 @@ type server struct {
 	h     *health
 	log   io.Writer
 
-	// failed is set when a run of the round failed: the next round reads
-	// discovery again.
+	// failed is set when a run of the round failed: the next round
+	// forgets what the clients memoized (RBAC rules, discovery).
 	failed atomic.Bool
 
 	mu    sync.Mutex
