@@ -47,8 +47,9 @@ func (s *server) round(ctx context.Context) time.Duration {
 }
 
 // runProjects runs ps through run.Apply, each project planned and
-// applied in one step, and reports each run as it ends; those another
-// replica had locked are waited for and run again.
+// applied in one step, and reports each run as it ends. In a scheduled
+// run, those another replica had locked are waited for and run again,
+// once: a run again that finds the lock taken anew reports it.
 func (s *server) runProjects(ctx context.Context, co checkout, ps []project.Project, scheduled bool, start time.Time) {
 	runCtx := context.WithoutCancel(ctx)
 	var locked []run.ProjectReport
@@ -58,7 +59,7 @@ func (s *server) runProjects(ctx context.Context, co checkout, ps []project.Proj
 			return // stopped before it started: not a run
 		}
 		s.scheduleNext(pr.Project, start)
-		if lockedBy(pr) {
+		if scheduled && lockedBy(pr) {
 			locked = append(locked, pr)
 			return
 		}
