@@ -73,7 +73,11 @@ func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []pl
 	var done doneFunc = o.Done
 	err := schedule(ctx, ps, r.Projects, o.PerCluster, o.Halt, func(ctx context.Context, i int, deps []*ProjectReport) {
 		pr := &r.Projects[i]
-		extra[i] = o.planOne(ctx, cls, pr, deps)
+		var depPlans []*plan.Plan
+		for _, d := range deps {
+			depPlans = append(depPlans, d.Plan)
+		}
+		extra[i] = o.planOne(ctx, cls, pr, plan.PendingOf(o.Plan.Pending, depPlans...))
 		done.call(*pr)
 	})
 	for i := range r.Projects {
@@ -84,8 +88,9 @@ func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []pl
 	return r, extra, err
 }
 
-// planOne plans one project into pr.
-func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport, deps []*ProjectReport) (pd planned) {
+// planOne plans one project into pr; pending is what the projects it
+// depends on create (plan.Options.Pending).
+func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport, pending plan.Pending) (pd planned) {
 	defer func() {
 		if pd.err != nil {
 			pr.fail(pd.err)
@@ -124,12 +129,7 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		return planned{err: err}
 	}
 	opts := o.Plan
-	opts.Namespace, opts.ApplySet, opts.Progress = c.Namespace, as, nil
-	var depPlans []*plan.Plan
-	for _, d := range deps {
-		depPlans = append(depPlans, d.Plan)
-	}
-	opts.Pending = plan.PendingOf(opts.Pending, depPlans...)
+	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = c.Namespace, as, nil, pending
 	pl, err := plan.Make(ctx, c, objs, opts)
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
