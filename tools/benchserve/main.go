@@ -31,6 +31,7 @@ type options struct {
 	interval    time.Duration
 	concurrency int
 	doc         string
+	env         string
 }
 
 func step(format string, args ...any) {
@@ -45,6 +46,7 @@ func run(args []string) error {
 	fs.IntVar(&o.rounds, "rounds", 5, "no-op rounds measured, after the first round that applies everything")
 	fs.DurationVar(&o.interval, "interval", 30*time.Second, "kubeplan serve --interval")
 	fs.IntVar(&o.concurrency, "concurrency", 4, "kubeplan serve --concurrency")
+	fs.StringVar(&o.env, "kubeplan-env", "", "KEY=VALUE given to the kubeplan process only (e.g. GOMEMLIMIT=80MiB)")
 	fs.StringVar(&o.doc, "doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -105,6 +107,9 @@ func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work str
 	cmd := exec.Command(bin, "serve", "--kubeconfig", c.AdminKubeconfig(), "--source", repo, "--ref", "main",
 		"--interval", o.interval.String(), "--concurrency", fmt.Sprint(o.concurrency), "--listen", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "KUBEPLAN_CACHE_DIR="+filepath.Join(work, "cache"))
+	if o.env != "" {
+		cmd.Env = append(cmd.Env, o.env)
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err

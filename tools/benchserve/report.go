@@ -31,8 +31,12 @@ func (r *result) markdown(o options) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("%s\n\n", sectionTitle)
-	w("`make bench-serve` (tools/benchserve): one `kubeplan serve --interval %s --concurrency %d` process reconciles %d projects of %d ConfigMaps each (plain manifest directories declared in kubeplan.yaml, one ApplySet each) from a local git repository on a testcluster. After the first round (which applies all %d objects, %s) it measures %d rounds that find everything in sync. Round wall time is serve's own `kubeplan_round_duration_seconds` (fetch to last report); CPU is read from /proc for the kubeplan process and the testcluster process (API server, etcd and controllers in one process) from the moment kubeplan's CPU time moves to the round's end, less what the benchmark's own scrapes of /metrics (every 250 ms, cost measured between rounds) cost kubeplan; writes are kubeplan's own (`kubeplan_kube_writes_total`, every write request it sent) and the API server's `apiserver_request_total` for configmaps and events with a verb other than GET, LIST and WATCH.\n\n",
-		o.interval, o.concurrency, o.spec.projects, o.spec.objects, o.spec.projects*o.spec.objects, r.first.Round(10*time.Millisecond), len(r.rounds))
+	env := ""
+	if o.env != "" {
+		env = " (environment " + o.env + ")"
+	}
+	w("`make bench-serve` (tools/benchserve): one `kubeplan serve --interval %s --concurrency %d`%s process reconciles %d projects of %d ConfigMaps each (plain manifest directories declared in kubeplan.yaml, one ApplySet each) from a local git repository on a testcluster. After the first round (which applies all %d objects, %s) it measures %d rounds that find everything in sync. Round wall time is serve's own `kubeplan_round_duration_seconds` (fetch to last report); CPU is read from /proc for the kubeplan process and the testcluster process (API server, etcd and controllers in one process) from the moment kubeplan's CPU time moves to the round's end, less what the benchmark's own scrapes of /metrics (every 250 ms, cost measured between rounds) cost kubeplan; writes are kubeplan's own (`kubeplan_kube_writes_total`, every write request it sent) and the API server's `apiserver_request_total` for configmaps and events with a verb other than GET, LIST and WATCH.\n\n",
+		o.interval, o.concurrency, env, o.spec.projects, o.spec.objects, o.spec.projects*o.spec.objects, r.first.Round(10*time.Millisecond), len(r.rounds))
 	w("| no-op round | wall | kubeplan CPU | testcluster CPU | requests | kubeplan writes | API server writes | peak RSS | of it anonymous |\n|---|---|---|---|---|---|---|---|---|\n")
 	for i, rd := range r.rounds {
 		w("| %d | %s | %s | %s | %.0f | %.0f | %.0f | %.0f MiB | %.0f MiB |\n", i+1, rd.Wall.Round(time.Millisecond), rd.KubeplanCPU, rd.ServerCPU,
