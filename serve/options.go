@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
@@ -82,13 +81,6 @@ type Workspace struct {
 	Projects []project.Project
 	Lint     run.LintSettings
 }
-
-// Client is what serve needs of a cluster connection for /readyz.
-type pinger interface {
-	Ping(ctx context.Context) error
-}
-
-var _ pinger = (*kube.Client)(nil)
 
 func (o *Options) interval(p project.Project) time.Duration {
 	if p.Interval > 0 {
