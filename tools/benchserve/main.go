@@ -98,6 +98,7 @@ func run(args []string) error {
 		return err
 	}
 	res.machine = benchkit.DescribeMachine(root)
+	res.base = baselineRSS(bin)
 	return benchkit.Publish(root, o.doc, sectionTitle, res.markdown(o), step)
 }
 

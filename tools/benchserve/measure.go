@@ -7,8 +7,10 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
@@ -124,4 +126,18 @@ type round struct {
 	Wall, KubeplanCPU, ServerCPU                      time.Duration
 	KubeplanWrites, KubeplanRequests, APIServerWrites float64
 	PeakRSS, RSS, PeakAnon                            float64
+}
+
+// baselineRSS is the peak RSS, in MiB, of `kubeplan version`: what the
+// binary costs before it does anything (package initialisation, its
+// pages).
+func baselineRSS(bin string) float64 {
+	cmd := exec.Command(bin, "version")
+	if err := cmd.Run(); err != nil {
+		return 0
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return float64(ru.Maxrss) / 1024
+	}
+	return 0
 }
