@@ -24,6 +24,15 @@ type Options struct {
 	Deadline time.Time
 	// LockDuration is the apply lock's Lease duration (default 60s).
 	LockDuration time.Duration
+	// Stop, when closed, ends the health wait early, as the end of ctx
+	// does (the run is recorded as failed); writes under way finish, and
+	// nothing else is cut short. kubeplan serve closes it on SIGTERM.
+	Stop <-chan struct{}
+	// CheckedEvery is how often a run that finds nothing to do records its
+	// checked-at time on the parent (default one minute); negative means
+	// never, so that such a run makes no write at all (kubeplan serve,
+	// whose metrics say when it last checked).
+	CheckedEvery time.Duration
 	// Progress, when set, is told which objects the health wait still waits
 	// for (the callers' own view). Reporter, when set, replaces it.
 	Progress func(pending []HealthResult)

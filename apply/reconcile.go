@@ -67,7 +67,20 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 	if err := plan.CheckFresh(ctx, c, p); err != nil {
 		return nil, errors.Join(err, recordFailure(fenced, c, *opts.ApplySet, opts.FieldManager, err))
 	}
-	return execute(ctx, fenced, c, p, opts)
+	waitCtx := ctx
+	if opts.Stop != nil {
+		var stopWait context.CancelFunc
+		waitCtx, stopWait = context.WithCancel(ctx)
+		defer stopWait()
+		go func() {
+			select {
+			case <-opts.Stop:
+				stopWait()
+			case <-waitCtx.Done():
+			}
+		}()
+	}
+	return execute(waitCtx, fenced, c, p, opts)
 }
 
 // emptySet reports a plan that applies nothing: every change is a prune,

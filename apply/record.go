@@ -22,13 +22,18 @@ import (
 const checkedResolution = time.Minute
 
 // recordChecked moves the parent's checked-at time after a run that found
-// nothing to do, at most once per checkedResolution. It is a merge patch
-// of that one annotation: the set and the record of the last apply stay.
+// nothing to do, at most once per checkedResolution (opts.CheckedEvery
+// when set; never when it is negative). It is a merge patch of that one
+// annotation: the set and the record of the last apply stay.
 func recordChecked(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) error {
-	if opts.ApplySet == nil || p.Parent == nil || !p.Parent.Exists {
+	if opts.ApplySet == nil || p.Parent == nil || !p.Parent.Exists || opts.CheckedEvery < 0 {
 		return nil
 	}
-	if t, err := time.Parse(time.RFC3339, p.Parent.CheckedAt); err == nil && time.Since(t) < checkedResolution {
+	every := checkedResolution
+	if opts.CheckedEvery > 0 {
+		every = opts.CheckedEvery
+	}
+	if t, err := time.Parse(time.RFC3339, p.Parent.CheckedAt); err == nil && time.Since(t) < every {
 		return nil
 	}
 	return patchRecord(ctx, c, *opts.ApplySet, opts.FieldManager, map[string]any{AnnotationCheckedAt: now()})

@@ -50,6 +50,9 @@ type GitSource struct {
 	// SSH_AUTH_SOCK is set, else the first unencrypted key among
 	// ~/.ssh/id_ed25519, id_ecdsa, id_rsa.
 	Auth transport.AuthMethod
+	// Files, when Auth is nil, are credentials read from files at every
+	// Sync (a token for https, a deploy key and known_hosts for ssh).
+	Files GitAuthFiles
 }
 
 // Revision is the commit a Sync checked out.
@@ -79,7 +82,12 @@ func (g GitSource) Sync(ctx context.Context) (Revision, error) {
 		return Revision{}, err
 	}
 	auth := g.Auth
-	if auth == nil {
+	switch {
+	case auth == nil && g.Files.set():
+		if auth, err = g.Files.auth(src); err != nil {
+			return Revision{}, src.errorf(g.Ref, "%v", err)
+		}
+	case auth == nil:
 		if auth, err = src.defaultAuth(); err != nil {
 			return Revision{}, src.errorf(g.Ref, "%v", err)
 		}

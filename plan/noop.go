@@ -31,25 +31,42 @@ func alreadyApplied(want map[string]any, live *unstructured.Unstructured, manage
 		return false
 	}
 	apiVersion, _ := want["apiVersion"].(string)
-	var owned *metav1.ManagedFieldsEntry
-	entries := live.GetManagedFields() // decoded anew on every call: once
-	for i, m := range entries {
-		if m.Manager != manager || m.Operation != metav1.ManagedFieldsOperationApply || m.Subresource != "" {
-			continue
-		}
-		if owned != nil {
-			return false
-		}
-		owned = &entries[i]
-	}
-	if owned == nil || owned.APIVersion != apiVersion || owned.FieldsV1 == nil {
-		return false
-	}
-	var set map[string]any
-	if err := json.Unmarshal(owned.FieldsV1.Raw, &set); err != nil {
+	ownedVersion, set, ok := appliedSet(live.Object, manager)
+	if !ok || ownedVersion != apiVersion {
 		return false
 	}
 	return coversMap(want, live.Object, set, topLevel)
+}
+
+// appliedSet is the field set manager owns through apply (not on a
+// subresource) in a live object's managedFields, and its apiVersion, read
+// from the decoded object as it is: no conversion to ManagedFieldsEntry and
+// no JSON round trip of fieldsV1, which a round over thousands of objects
+// would pay for every one. ok is false when manager has no such entry, or
+// more than one.
+func appliedSet(live map[string]any, manager string) (apiVersion string, set map[string]any, ok bool) {
+	md, _ := live["metadata"].(map[string]any)
+	entries, _ := md["managedFields"].([]any)
+	found := false
+	for _, e := range entries {
+		m, _ := e.(map[string]any)
+		if mgr, _ := m["manager"].(string); mgr != manager {
+			continue
+		}
+		if op, _ := m["operation"].(string); op != string(metav1.ManagedFieldsOperationApply) {
+			continue
+		}
+		if sub, _ := m["subresource"].(string); sub != "" {
+			continue
+		}
+		if found {
+			return "", nil, false
+		}
+		found = true
+		apiVersion, _ = m["apiVersion"].(string)
+		set, _ = m["fieldsV1"].(map[string]any)
+	}
+	return apiVersion, set, found && set != nil
 }
 
 // Fields the API server strips from every managed-fields set: they identify

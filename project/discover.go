@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/manifest"
@@ -55,6 +56,9 @@ type Project struct {
 	KubeVersion string `json:"kubeVersion,omitempty"`
 	// DependsOn names projects that must be planned and applied first.
 	DependsOn []string `json:"dependsOn,omitempty"`
+	// Interval is how often kubeplan serve reconciles the project (0: its
+	// --interval).
+	Interval time.Duration `json:"interval,omitempty"`
 	// Helm, for a helm project, says how its chart is rendered.
 	Helm *HelmSettings `json:"helm,omitempty"`
 }

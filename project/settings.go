@@ -20,6 +20,7 @@ func resolve(base string, cfg *config.Config, m *member) error {
 	if m.entry != nil {
 		e = m.entry.Settings
 		m.DependsOn = m.entry.DependsOn
+		m.Interval = m.entry.Interval
 	}
 	d := cfg.Defaults
 	pick := func(a, b string) string {

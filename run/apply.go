@@ -19,6 +19,12 @@ type ApplyOptions struct {
 	// Approve, when set, is asked once every project is planned and before
 	// anything is written, with the plans; an error stops the run there.
 	Approve func(*Report) error
+	// Stream applies each project right after its own plan instead of
+	// planning all first (Approve is not asked), and keeps only each
+	// project's status, error and findings in the report: Done sees its
+	// plan and result, which are then dropped. A long-running reconciler
+	// over many projects (kubeplan serve) holds few plans at a time.
+	Stream bool
 }
 
 // Apply plans every project (see Plan), asks Approve, then applies each
@@ -30,6 +36,9 @@ type ApplyOptions struct {
 // others go on. The error is for a run that could not start or was not
 // approved: then nothing was written.
 func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, error) {
+	if o.Stream {
+		return applyStream(ctx, ps, o)
+	}
 	r, extra, err := o.plan(ctx, ps)
 	if err != nil {
 		return r, err
@@ -50,7 +59,7 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 		}
 	}
 	var done doneFunc = o.Done
-	err = schedule(ctx, ps, r.Projects, o.PerCluster, func(ctx context.Context, i int, _ []*ProjectReport) {
+	err = schedule(ctx, ps, r.Projects, o.PerCluster, nil, func(ctx context.Context, i int, _ []*ProjectReport) {
 		pr := &r.Projects[i]
 		o.applyOne(ctx, pr, extra[i])
 		done.call(*pr)

@@ -218,3 +218,66 @@ func TestIntegrationRunDependsOn(t *testing.T) {
 		t.Errorf("status of apps-broken (never applied): %s", p.Status)
 	}
 }
+
+// TestIntegrationRunStream applies projects one by one (ApplyOptions.
+// Stream, kubeplan serve's mode): a project is planned after the projects
+// it depends on were applied (the CRD and namespace they create exist by
+// then), Done sees each plan and result once, the report keeps only
+// statuses, and a second run writes nothing.
+func TestIntegrationRunStream(t *testing.T) {
+	testkube.Integration(t)
+	c := testkube.Shared(t)
+	ownNS := c.Namespace(t)
+	appNS := ownNS + "-app"
+	group := strings.ReplaceAll(ownNS, "-", "") + ".example.com"
+	t.Cleanup(func() {
+		_, _ = c.TryKubectl("delete", "namespace", appNS, "--wait=false")
+		_, _ = c.TryKubectl("delete", "crd", "backups."+group, "--wait=false")
+	})
+	root := repo(t, group, appNS, ownNS)
+	ps := projects(t, root, appNS, ownNS)
+	o := options(t, root, c.AdminKubeconfig())
+	ctx := context.Background()
+
+	apply1 := func() (map[string]run.ProjectReport, *run.Report) {
+		t.Helper()
+		seen := map[string]run.ProjectReport{}
+		o.Done = func(pr run.ProjectReport) {
+			if _, dup := seen[pr.Project.Name]; dup {
+				t.Errorf("Done called twice for %s", pr.Project.Name)
+			}
+			seen[pr.Project.Name] = pr
+		}
+		r, err := run.Apply(ctx, ps, run.ApplyOptions{Options: o, Apply: apply.Options{Version: "test"}, Stream: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seen, r
+	}
+	seen, r := apply1()
+	for _, name := range []string{"platform-crds", "apps-db", "apps-own"} {
+		if p := seen[name]; p.Status != run.Applied || p.Plan == nil || !p.Result.Wrote() {
+			t.Errorf("%s: %s %q", name, p.Status, p.Error)
+		}
+	}
+	if p := seen["apps-broken"]; p.Status != run.Failed || len(p.Findings) == 0 {
+		t.Errorf("apps-broken: %s %q", p.Status, p.Error)
+	}
+	if p := seen["apps-after-broken"]; p.Status != run.Skipped {
+		t.Errorf("apps-after-broken: %s", p.Status)
+	}
+	for _, p := range r.Projects {
+		if p.Plan != nil || p.Result != nil {
+			t.Errorf("%s: the report still holds its plan or result", p.Project.Name)
+		}
+	}
+	if out := c.Kubectl(t, "get", "backups."+group, "nightly", "-n", appNS, "-o", "jsonpath={.spec.schedule}"); out != "0 3 * * *" {
+		t.Errorf("the Backup was not created: %q", out)
+	}
+	seen, _ = apply1()
+	for _, name := range []string{"platform-crds", "apps-db", "apps-own"} {
+		if p := seen[name]; p.Status != run.Applied || p.Result.Wrote() {
+			t.Errorf("second run of %s: %s %q wrote=%v", name, p.Status, p.Error, p.Result.Wrote())
+		}
+	}
+}

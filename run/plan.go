@@ -36,6 +36,16 @@ type Options struct {
 	// Done, when set, is told each project's report when its part is over
 	// (progress on stderr). Calls are serialised.
 	Done func(ProjectReport)
+	// Objects, when set, is asked for a project's objects instead of
+	// loading them; load is what run would do (lint, then read, for the
+	// project's namespace). kubeplan serve keeps its answer per git
+	// revision, so a round at an unchanged revision only reads the cluster.
+	// The objects are never changed by plan (it works on copies).
+	Objects func(p project.Project, namespace string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error)
+	// Halt, when closed, stops the run from starting the plan of another
+	// project; those under way finish, and are applied (kubeplan serve
+	// on SIGTERM).
+	Halt <-chan struct{}
 }
 
 // Plan plans every project against its cluster, namespace and ApplySet,
@@ -61,9 +71,13 @@ func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []pl
 	extra := make([]planned, len(ps))
 	cls := newClusters(o.Connect)
 	var done doneFunc = o.Done
-	err := schedule(ctx, ps, r.Projects, o.PerCluster, func(ctx context.Context, i int, deps []*ProjectReport) {
+	err := schedule(ctx, ps, r.Projects, o.PerCluster, o.Halt, func(ctx context.Context, i int, deps []*ProjectReport) {
 		pr := &r.Projects[i]
-		extra[i] = o.planOne(ctx, cls, pr, deps)
+		var depPlans []*plan.Plan
+		for _, d := range deps {
+			depPlans = append(depPlans, d.Plan)
+		}
+		extra[i] = o.planOne(ctx, cls, pr, plan.PendingOf(o.Plan.Pending, depPlans...))
 		done.call(*pr)
 	})
 	for i := range r.Projects {
@@ -74,8 +88,9 @@ func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []pl
 	return r, extra, err
 }
 
-// planOne plans one project into pr.
-func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport, deps []*ProjectReport) (pd planned) {
+// planOne plans one project into pr; pending is what the projects it
+// depends on create (plan.Options.Pending).
+func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport, pending plan.Pending) (pd planned) {
 	defer func() {
 		if pd.err != nil {
 			pr.fail(pd.err)
@@ -100,7 +115,13 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	if o.Plan.AllowOtherNamespaces {
 		lintNS = ""
 	}
-	objs, err := o.load(p, lintNS)
+	load := func() ([]*manifest.Object, error) { return o.load(p, lintNS) }
+	var objs []*manifest.Object
+	if o.Objects != nil {
+		objs, err = o.Objects(p, lintNS, load)
+	} else {
+		objs, err = load()
+	}
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
 	}
@@ -108,12 +129,7 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		return planned{err: err}
 	}
 	opts := o.Plan
-	opts.Namespace, opts.ApplySet, opts.Progress = c.Namespace, as, nil
-	var depPlans []*plan.Plan
-	for _, d := range deps {
-		depPlans = append(depPlans, d.Plan)
-	}
-	opts.Pending = plan.PendingOf(opts.Pending, depPlans...)
+	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = c.Namespace, as, nil, pending
 	pl, err := plan.Make(ctx, c, objs, opts)
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
@@ -127,7 +143,7 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 
 // fail records err as the project's failure.
 func (pr *ProjectReport) fail(err error) {
-	pr.Status, pr.Error = Failed, err.Error()
+	pr.Status, pr.Error, pr.Err = Failed, err.Error(), err
 	var le *errLint
 	if errors.As(err, &le) {
 		pr.Findings = le.findings

@@ -20,8 +20,10 @@ type step func(ctx context.Context, i int, deps []*ProjectReport)
 // depends on (a dependency that is not selected is taken as done), at
 // most perCluster at a time per cluster. A project whose dependency failed
 // or was skipped is skipped, and so is every project once ctx is done.
-// reps[i] is project ps[i]'s report; a step fills it in.
-func schedule(ctx context.Context, ps []project.Project, reps []ProjectReport, perCluster int, run step) error {
+// reps[i] is project ps[i]'s report; a step fills it in. Once halt is
+// closed no further project starts (those under way finish); a nil halt
+// never closes.
+func schedule(ctx context.Context, ps []project.Project, reps []ProjectReport, perCluster int, halt <-chan struct{}, run step) error {
 	index := map[string]int{}
 	for i, p := range ps {
 		index[p.Name] = i
@@ -63,11 +65,24 @@ func schedule(ctx context.Context, ps []project.Project, reps []ProjectReport, p
 			stopped := func() {
 				reps[i].Status, reps[i].Error = Skipped, "skipped: the run was stopped ("+context.Cause(ctx).Error()+")"
 			}
+			halted := func() {
+				reps[i].Status, reps[i].Error = Skipped, "skipped: the run was stopped before it started"
+			}
 			select {
 			case slot <- struct{}{}:
 			case <-ctx.Done():
 				stopped()
 				return
+			case <-halt:
+				halted()
+				return
+			}
+			select {
+			case <-halt:
+				<-slot
+				halted()
+				return
+			default:
 			}
 			if ctx.Err() != nil {
 				<-slot

@@ -26,7 +26,7 @@ func TestScheduleOrderAndBound(t *testing.T) {
 	finished := map[string]time.Time{}
 	started := map[string]time.Time{}
 	var inDev, maxDev atomic.Int32
-	err := schedule(context.Background(), ps, reps, 2, func(ctx context.Context, i int, deps []*ProjectReport) {
+	err := schedule(context.Background(), ps, reps, 2, nil, func(ctx context.Context, i int, deps []*ProjectReport) {
 		if ps[i].Context == "dev" {
 			n := inDev.Add(1)
 			for {
@@ -68,7 +68,7 @@ func TestScheduleOrderAndBound(t *testing.T) {
 func TestScheduleSkipsDependentsOfFailures(t *testing.T) {
 	ps := []project.Project{{Name: "a"}, {Name: "b", DependsOn: []string{"a"}}, {Name: "c", DependsOn: []string{"b"}}, {Name: "d"}}
 	reps := newReport(ps).Projects
-	_ = schedule(context.Background(), ps, reps, 0, func(ctx context.Context, i int, _ []*ProjectReport) {
+	_ = schedule(context.Background(), ps, reps, 0, nil, func(ctx context.Context, i int, _ []*ProjectReport) {
 		if ps[i].Name == "a" {
 			reps[i].Status, reps[i].Error = Failed, "boom"
 			return
@@ -88,7 +88,7 @@ func TestScheduleSkipsDependentsOfFailures(t *testing.T) {
 
 func TestScheduleRefusesCycles(t *testing.T) {
 	ps := []project.Project{{Name: "a", DependsOn: []string{"c"}}, {Name: "b", DependsOn: []string{"a"}}, {Name: "c", DependsOn: []string{"b"}}}
-	err := schedule(context.Background(), ps, newReport(ps).Projects, 0, func(context.Context, int, []*ProjectReport) {
+	err := schedule(context.Background(), ps, newReport(ps).Projects, 0, nil, func(context.Context, int, []*ProjectReport) {
 		t.Error("a project of a cycle ran")
 	})
 	if err == nil || !strings.Contains(err.Error(), "a -> c -> b -> a") {
@@ -101,8 +101,29 @@ func TestScheduleStopped(t *testing.T) {
 	cancel()
 	ps := []project.Project{{Name: "a"}}
 	reps := newReport(ps).Projects
-	_ = schedule(ctx, ps, reps, 0, func(context.Context, int, []*ProjectReport) { t.Error("ran after the stop") })
+	_ = schedule(ctx, ps, reps, 0, nil, func(context.Context, int, []*ProjectReport) { t.Error("ran after the stop") })
 	if reps[0].Status != Skipped || !strings.Contains(reps[0].Error, "stopped") {
 		t.Errorf("%s %q", reps[0].Status, reps[0].Error)
+	}
+}
+
+// Once halt is closed the projects under way finish and no other starts.
+func TestScheduleHalted(t *testing.T) {
+	ps := []project.Project{{Name: "a"}, {Name: "b", DependsOn: []string{"a"}}, {Name: "c", DependsOn: []string{"b"}}}
+	reps := newReport(ps).Projects
+	halt := make(chan struct{})
+	var ran []string
+	_ = schedule(context.Background(), ps, reps, 1, halt, func(_ context.Context, i int, _ []*ProjectReport) {
+		ran = append(ran, ps[i].Name)
+		reps[i].Status = NoChanges
+		if ps[i].Name == "a" {
+			close(halt) // SIGTERM while a runs
+		}
+	})
+	if strings.Join(ran, ",") != "a" {
+		t.Fatalf("ran %v, want only a", ran)
+	}
+	if reps[0].Status != NoChanges || reps[1].Status != Skipped || reps[2].Status != Skipped {
+		t.Errorf("statuses %s %s %s", reps[0].Status, reps[1].Status, reps[2].Status)
 	}
 }

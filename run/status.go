@@ -20,7 +20,7 @@ func ReadStatus(ctx context.Context, ps []project.Project, connect Connector, pe
 		p.DependsOn = nil
 		flat[i] = p
 	}
-	_ = schedule(ctx, flat, r.Projects, perCluster, func(ctx context.Context, i int, _ []*ProjectReport) {
+	_ = schedule(ctx, flat, r.Projects, perCluster, nil, func(ctx context.Context, i int, _ []*ProjectReport) {
 		pr := &r.Projects[i]
 		if err := statusOne(ctx, cls, pr); err != nil {
 			pr.fail(err)

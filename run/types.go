@@ -43,6 +43,9 @@ type ProjectReport struct {
 	// Error is why the project failed or was skipped (secret-free: the
 	// engine's error text).
 	Error string `json:"error,omitempty"`
+	// Err is the error itself, for callers that tell kinds of failure
+	// apart (an *apply.LockedError); not saved.
+	Err error `json:"-"`
 	// Findings are lint's error findings when lint stopped the project.
 	Findings []lint.Finding `json:"findings,omitempty"`
 	// Plan is the project's plan (nil when it could not be made).

@@ -112,6 +112,6 @@ lint before commit, plan on every pull request, apply on merge and on a schedule
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newPlanCmd(s), newApplyCmd(s), newStatusCmd(s), newUnlockCmd(s), newProjectsCmd(s), newPolicyCmd(s), newCommentCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newPlanCmd(s), newApplyCmd(s), newStatusCmd(s), newUnlockCmd(s), newProjectsCmd(s), newPolicyCmd(s), newCommentCmd(s), newServeCmd(s), newVersionCmd(s))
 	return root
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // DefaultFile is the config's name: Discover looks for it from a directory up
@@ -87,6 +88,9 @@ type Entry struct {
 	// where each name is.
 	DependsOn  []string
 	DependsPos []Pos
+	// Interval is how often kubeplan serve reconciles the project; 0
+	// means its --interval.
+	Interval time.Duration
 	// Helm is the entry's helm: key, nil when absent: the project is a
 	// chart rendered with these settings.
 	Helm *Helm

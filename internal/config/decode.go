@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"time"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -54,6 +55,20 @@ func (d decoder) str(n *yaml.Node, where string) (string, error) {
 		return "", d.errorf(n, "%s: want a string, got %s", where, kindName(n))
 	}
 	return n.Value, nil
+}
+
+// interval reads a Go duration of at least a second ("30s", "5m", "1h");
+// null is 0 (not set).
+func (d decoder) interval(n *yaml.Node, where string) (time.Duration, error) {
+	s, err := d.str(n, where)
+	if err != nil || s == "" {
+		return 0, err
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v < time.Second {
+		return 0, d.errorf(deref(n), "%s: want a duration of at least 1s such as 30s, 5m or 1h, got %q", where, s)
+	}
+	return v, nil
 }
 
 // boolean reads true or false; null is false.

@@ -147,6 +147,11 @@ func (d decoder) projects(n *yaml.Node, c *Config) error {
 				e.Pos["dependsOn"] = at(deref(v))
 				return err
 			},
+			"interval": func(v *yaml.Node) error {
+				e.Interval, err = d.interval(v, where+".interval")
+				e.Pos["interval"] = at(deref(v))
+				return err
+			},
 			"helm": func(v *yaml.Node) error {
 				e.Helm, err = d.helm(v, where)
 				e.Pos["helm"] = at(deref(v))

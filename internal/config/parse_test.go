@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 const full = `kubeVersion: 1.36
@@ -124,5 +125,22 @@ func TestDiscoverLegacyName(t *testing.T) {
 	write(t, filepath.Join(repo, DefaultFile), "kubeVersion: \"1.37\"\n")
 	if _, err = Discover(repo); err == nil || !strings.Contains(err.Error(), "both kubeplan.yaml and .kubeplan.yaml") {
 		t.Fatalf("both names: %v", err)
+	}
+}
+
+// A project's interval (kubeplan serve) is a duration of at least 1s.
+func TestParseInterval(t *testing.T) {
+	c, err := Parse("kubeplan.yaml", []byte("projects:\n  - path: a\n    interval: 5m\n  - path: b\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Projects[0].Interval != 5*time.Minute || c.Projects[1].Interval != 0 {
+		t.Errorf("intervals %s %s", c.Projects[0].Interval, c.Projects[1].Interval)
+	}
+	for _, bad := range []string{"soon", "10ms", "[1m]"} {
+		_, err := Parse("kubeplan.yaml", []byte("projects:\n  - path: a\n    interval: "+bad+"\n"))
+		if err == nil || !strings.Contains(err.Error(), "kubeplan.yaml:3:") || !strings.Contains(err.Error(), "interval") {
+			t.Errorf("interval %s: err = %v", bad, err)
+		}
 	}
 }

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/serve"
+)
+
+type serveFlags struct {
+	git      gitFlags
+	auth     manifest.GitAuthFiles
+	kube     *genericclioptions.ConfigFlags
+	projects []string
+	all      bool
+	o        serve.Options
+}
+
+func newServeCmd(s streams) *cobra.Command {
+	f := &serveFlags{}
+	cmd := &cobra.Command{
+		Use:   "serve --source URL [--ref BRANCH] [--path DIR] [--project NAME ... | --all]",
+		Short: "Reconcile the projects of a git repository continuously, from inside the cluster",
+		Long: `Run as a reconciler, typically in a pod as a ServiceAccount (in-cluster config when no
+--kubeconfig is given): every project of kubeplan.yaml (or those named by --project) is linted,
+planned and applied from the git source at its own interval (the project's interval: in
+kubeplan.yaml, else --interval), --concurrency projects at a time per cluster, in dependsOn order.
+The source is fetched once per round; at an unchanged revision a round only reads the cluster,
+and a round that finds everything in sync writes nothing.
+
+Each project's ApplySet has its lock (a Lease): a replica that finds it held waits until it is
+released or expires (at most the project's interval), then runs the project again.
+
+--listen serves /metrics (Prometheus), /healthz and /readyz (ready once the source was fetched and
+the cluster answers). A run that wrote, pruned or failed is recorded as an Event on the ApplySet
+parent (reasons ReconciliationSucceeded, Pruned, ReconciliationFailed).
+
+Git credentials come from files, read again at every fetch so a rotated Secret is used:
+--git-token-file for https, --git-ssh-key-file with --git-known-hosts-file for ssh (ssh without
+known_hosts is refused).
+
+SIGTERM or Ctrl-C: the runs under way finish (writes are never interrupted), no other starts,
+the HTTP server stops, and serve exits 0.
+
+` + exitCodesHelp,
+		Example: `  kubeplan serve --source https://github.com/acme/deploy.git --ref main --git-token-file /etc/git/token
+  kubeplan serve --source git@github.com:acme/deploy.git --git-ssh-key-file /etc/git/identity --git-known-hosts-file /etc/git/known_hosts --project shop-prod --interval 5m`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, s, f) },
+	}
+	f.kube = kube.Flags()
+	f.kube.AddFlags(cmd.Flags())
+	fl := cmd.Flags()
+	f.git.add(fl, "reconcile")
+	fl.StringArrayVar(&f.projects, "project", nil, "reconcile this project, by the name kubeplan projects shows (repeatable; default: all)")
+	fl.BoolVar(&f.all, "all", false, "reconcile every project of the repository (the default)")
+	fl.DurationVar(&f.o.Interval, "interval", serve.DefaultInterval, "how often a project is reconciled, unless its kubeplan.yaml entry sets interval:")
+	fl.IntVar(&f.o.Concurrency, "concurrency", serve.DefaultConcurrency, "projects run at once per cluster")
+	fl.StringVar(&f.o.Listen, "listen", ":8080", "address of /metrics, /healthz and /readyz (empty: none)")
+	fl.StringVar(&f.auth.TokenFile, "git-token-file", "", "file holding a token for an https --source (read at every fetch)")
+	fl.StringVar(&f.auth.SSHKeyFile, "git-ssh-key-file", "", "file holding the private key (a deploy key) for an ssh --source")
+	fl.StringVar(&f.auth.KnownHostsFile, "git-known-hosts-file", "", "known_hosts file the ssh server's host key must be in (required with ssh)")
+	fl.StringVar(&f.o.Notify.Webhook, "notify-webhook", "", "URL to post each run's result to")
+	fl.StringVar(&f.o.Notify.Format, "notify-format", "json", "body of --notify-webhook: json, slack or teams")
+	fl.StringVar(&f.o.Notify.GitHubRepository, "github-repository", "", "OWNER/NAME whose commits get a status per project run")
+	fl.StringVar(&f.o.Notify.GitHubTokenFile, "github-token-file", "", "file holding the token for --github-repository")
+	return cmd
+}
+
+func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
+	if f.git.source == "" {
+		return errors.New("serve needs --source: the git repository to reconcile from")
+	}
+	if f.all && len(f.projects) > 0 {
+		return errors.New("give either --all or --project, not both")
+	}
+	switch f.o.Notify.Format {
+	case "json", "slack", "teams":
+	default:
+		return fmt.Errorf("unknown --notify-format %q: want json, slack or teams", f.o.Notify.Format)
+	}
+	if f.o.Interval < time.Second {
+		return fmt.Errorf("--interval %s is too short: at least 1s", f.o.Interval)
+	}
+	o := f.o
+	o.Source = manifest.GitSource{URL: f.git.source, Ref: f.git.ref, Path: f.git.path, Files: f.auth}
+	if err := o.Source.CheckFiles(); err != nil {
+		return err
+	}
+	o.Projects = f.projects
+	o.Connect = serveConnector(f.kube)
+	o.Workspace = func(dir, repoRoot string) (*serve.Workspace, error) { return workspace(cmd, s, dir, repoRoot) }
+	o.Plan = plan.Options{FieldManager: "kubeplan"}
+	o.Apply = apply.Options{FieldManager: "kubeplan", Version: kubeplanVersion(), Wait: true, Timeout: serve.DefaultTimeout, LockDuration: lockDuration(s)}
+	o.Log = s.err
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }() // a second signal kills
+	return serve.Run(ctx, o, func(addr fmt.Stringer) {
+		fmt.Fprintf(s.err, "kubeplan serve: listening on %s\n", addr)
+	})
+}
+
+// workspace reads a checkout's projects (kubeplan.yaml, or discovered)
+// and their lint settings, as plan and apply --all do.
+func workspace(cmd *cobra.Command, s streams, dir, repoRoot string) (*serve.Workspace, error) {
+	in := &inputFlags{from: dir}
+	cfg, err := in.config(s)
+	if err != nil {
+		return nil, err
+	}
+	li, lo, err := in.checkWith(cmd, s, cfg, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	li.Rename = relativeTo(repoRoot)
+	li.Load.Root = repoRoot
+	li.Load.Stdin = nil
+	all, err := project.Load(dir, cfg, project.Options{Exclude: li.Load.Exclude})
+	if err != nil {
+		return nil, err
+	}
+	return &serve.Workspace{Root: dir, Projects: all,
+		Lint: func(project.Project) (lint.Input, lint.Options, error) { return li, lo, nil }}, nil
+}
+
+// serveConnector connects a project to its cluster: its kubeconfig and
+// context from kubeplan.yaml, else the command line's, else (in a pod,
+// with neither) the pod's ServiceAccount.
+func serveConnector(base *genericclioptions.ConfigFlags) func(p project.Project) (*kube.Client, string, error) {
+	return func(p project.Project) (*kube.Client, string, error) {
+		if p.Kubeconfig == "" && p.Context == "" && deref(base.KubeConfig) == "" && deref(base.APIServer) == "" && kube.InPod() {
+			c, err := kube.InCluster()
+			return c, "", err
+		}
+		kf := kube.ForCluster(base, p.Kubeconfig, p.Context)
+		c, err := kube.Connect(kf)
+		if err != nil {
+			return nil, p.Cluster(), err
+		}
+		return c, kube.ContextName(kf), nil
+	}
+}

@@ -1,0 +1,26 @@
+// Package serve is kubeplan's reconciler: the long-running process of
+// kubeplan serve, meant to run in a pod as a ServiceAccount.
+//
+// Every round it fetches the git source once, reads the projects of the
+// checkout (kubeplan.yaml) and runs those that are due (each has its own
+// interval) through run.Apply with Stream: each project linted, planned
+// and, when the cluster differs, applied in one step, bounded per cluster
+// and in dependsOn order, and reported as soon as it ends. What depends only on
+// the revision (the projects, each project's linted objects) is kept until
+// the revision changes, so a round at an unchanged revision only reads the
+// cluster; clients are made once per cluster. A round that finds every
+// project in sync writes nothing.
+//
+// A project whose ApplySet is locked by another replica is waited for
+// (the Lease released or expired, at most its interval) and then run again.
+// After each run serve updates its metrics (/metrics), records a
+// Kubernetes Event on the ApplySet parent when the run wrote, pruned or
+// failed, and calls Options.OnRun. On stop it finishes the runs under way,
+// starts no other, and shuts its HTTP server down.
+//
+// Files: options.go (what serve is given), serve.go (Run), loop.go (the
+// rounds and who is due), round.go (one round), lockwait.go (waiting for
+// another replica), source.go (the fetch and the projects of a revision),
+// cache.go (objects per revision), clusters.go (one client per cluster),
+// result.go (RunResult), metrics.go, events.go, http.go, util.go.
+package serve

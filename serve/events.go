@@ -1,0 +1,171 @@
+package serve
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/kube"
+)
+
+// Event reasons, as Flux names its own.
+const (
+	ReasonSucceeded = "ReconciliationSucceeded"
+	ReasonPruned    = "Pruned"
+	ReasonFailed    = "ReconciliationFailed"
+)
+
+// ReportingController is the Events' reportingController.
+const ReportingController = "kubeplan.dev/serve"
+
+var eventsGVR = schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
+
+// maxNote is the API server's limit on an Event's note.
+const maxNote = 1024
+
+// events records a run on its ApplySet parent as an events.k8s.io/v1
+// Event. An Event is named after the parent, reason and note, so the same
+// failure round after round (from any replica) updates one Event's series
+// instead of creating another.
+type events struct {
+	instance string
+	mu       sync.Mutex
+	count    map[string]int32 // event name -> series count written
+}
+
+func newEvents(instance string) *events {
+	return &events{instance: instance, count: map[string]int32{}}
+}
+
+// reasonOf is the Event of a run: none for a run that neither wrote nor
+// failed.
+func reasonOf(r RunResult) (reason, typ string, ok bool) {
+	switch {
+	case r.Err != nil:
+		return ReasonFailed, "Warning", true
+	case r.Applied > 0:
+		return ReasonSucceeded, "Normal", true
+	case r.Pruned > 0:
+		return ReasonPruned, "Normal", true
+	}
+	return "", "", false
+}
+
+// note is the Event's message: revision, counts, error.
+func note(r RunResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "revision %s", short(r.Revision))
+	if r.Subject != "" {
+		fmt.Fprintf(&b, " (%s)", r.Subject)
+	}
+	if r.Err != nil {
+		fmt.Fprintf(&b, ": %v", r.Err)
+		for _, f := range r.Findings {
+			b.WriteString("; " + f)
+		}
+	} else {
+		fmt.Fprintf(&b, ": %d applied, %d pruned, %d unchanged", r.Applied, r.Pruned, r.Unchanged)
+	}
+	s := b.String()
+	if len(s) > maxNote {
+		s = s[:maxNote-3] + "..."
+	}
+	return s
+}
+
+// record writes the run's Event on the parent, if the run deserves one.
+// Failed runs with the same note share one Event; its series counts them.
+func (e *events) record(ctx context.Context, c *kube.Client, r RunResult) error {
+	reason, typ, ok := reasonOf(r)
+	if !ok || r.ApplySet == "" {
+		return nil
+	}
+	parent, err := applyset.ParseParentFlag(r.ApplySet, r.Namespace)
+	if err != nil {
+		return err
+	}
+	msg := note(r)
+	// A failure's note is the same every round; a success's names its
+	// counts, and the same success again (drift repaired the same way)
+	// is a repeat too.
+	sum := sha256.Sum256([]byte(reason + "\x00" + msg))
+	name := fmt.Sprintf("%s.%s", parent.Name, hex.EncodeToString(sum[:8]))
+	evs := c.Dynamic.Resource(eventsGVR).Namespace(parent.Namespace)
+	now := metav1.NowMicro()
+
+	e.mu.Lock()
+	n := e.count[name]
+	e.mu.Unlock()
+	if n == 0 {
+		ev := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "events.k8s.io/v1",
+			"kind":       "Event",
+			"metadata": map[string]any{"name": name, "namespace": parent.Namespace,
+				"labels": map[string]any{"app.kubernetes.io/managed-by": "kubeplan"}},
+			"eventTime":           now.Format(metav1.RFC3339Micro),
+			"reportingController": ReportingController,
+			"reportingInstance":   e.instance,
+			"action":              "Reconcile",
+			"reason":              reason,
+			"type":                typ,
+			"note":                msg,
+			"regarding":           e.regarding(ctx, c, parent),
+		}}
+		_, err := evs.Create(ctx, ev, metav1.CreateOptions{})
+		if err == nil {
+			e.set(name, 1)
+			return nil
+		}
+		if !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("recording Event %s on %s: %w", reason, parent, err)
+		}
+	}
+	// A repeat: count it in the Event's series.
+	cur, err := evs.Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return fmt.Errorf("reading Event %s: %w", name, err)
+	}
+	count, _, _ := unstructured.NestedInt64(cur.Object, "series", "count")
+	if count < 1 {
+		count = 1
+	}
+	count++
+	patch, _ := json.Marshal(map[string]any{"series": map[string]any{"count": count, "lastObservedTime": now.Format(metav1.RFC3339Micro)}})
+	if _, err := evs.Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+		return fmt.Errorf("updating Event %s: %w", name, err)
+	}
+	e.set(name, int32(count))
+	return nil
+}
+
+func (e *events) set(name string, n int32) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.count[name] = n
+}
+
+// regarding is the Event's object reference to the parent, with its uid
+// when the parent exists.
+func (e *events) regarding(ctx context.Context, c *kube.Client, p applyset.Parent) map[string]any {
+	ref := map[string]any{"apiVersion": "v1", "kind": p.Kind, "name": p.Name, "namespace": p.Namespace}
+	gvr := schema.GroupVersionResource{Version: "v1", Resource: p.Resource()}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if u, err := c.Dynamic.Resource(gvr).Namespace(p.Namespace).Get(ctx, p.Name, metav1.GetOptions{}); err == nil {
+		ref["uid"] = string(u.GetUID())
+		ref["resourceVersion"] = u.GetResourceVersion()
+	}
+	return ref
+}

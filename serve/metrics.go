@@ -1,0 +1,114 @@
+package serve
+
+import (
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
+)
+
+// metrics are serve's Prometheus metrics, per project, in a registry of
+// their own (plus the Go runtime's and the process's).
+type metrics struct {
+	reg         *prometheus.Registry
+	lastRun     *prometheus.GaugeVec
+	lastSuccess *prometheus.GaugeVec
+	duration    *prometheus.HistogramVec
+	result      *prometheus.GaugeVec
+	runs        *prometheus.CounterVec
+	objects     *prometheus.GaugeVec
+	drift       *prometheus.GaugeVec
+	revision    *prometheus.GaugeVec
+	rounds      prometheus.Counter
+	round       prometheus.Gauge
+
+	mu   sync.Mutex
+	revs map[string]string // project -> revision label set
+}
+
+func newMetrics(cls *clusters) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		lastRun: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_last_run_timestamp_seconds",
+			Help: "When the project's last run ended (Unix time)."}, []string{"project"}),
+		lastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_last_success_timestamp_seconds",
+			Help: "When the project's last successful run ended (Unix time)."}, []string{"project"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "kubeplan_run_duration_seconds",
+			Help:    "How long a project's run took: lint, plan, apply, health wait.",
+			Buckets: []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300}}, []string{"project"}),
+		result: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_run_result",
+			Help: "1 when the project's last run succeeded, 0 when it failed."}, []string{"project"}),
+		runs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "kubeplan_runs_total",
+			Help: "Runs of the project, by result (success, failure)."}, []string{"project", "result"}),
+		objects: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_objects",
+			Help: "Objects of the project's last run, by state (applied, pruned, unchanged)."}, []string{"project", "state"}),
+		drift: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_drift_detected",
+			Help: "1 when the project's last run found the cluster different from git (and repaired it), else 0."}, []string{"project"}),
+		revision: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_revision_info",
+			Help: "The git commit of the project's last run, as the revision label (value 1)."}, []string{"project", "revision"}),
+		rounds: prometheus.NewCounter(prometheus.CounterOpts{Name: "kubeplan_rounds_total",
+			Help: "Rounds that ran at least one project."}),
+		round: prometheus.NewGauge(prometheus.GaugeOpts{Name: "kubeplan_round_duration_seconds",
+			Help: "How long the last round took, from the fetch to the last project's report."}),
+		revs: map[string]string{},
+	}
+	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.lastRun, m.lastSuccess, m.duration, m.result, m.runs, m.objects, m.drift, m.revision, m.rounds, m.round,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_requests_total",
+			Help: "Requests made to the clusters."}, func() float64 { return float64(requests(cls, (*kube.RequestCounter).Total)) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_writes_total",
+			Help: "Requests that change a cluster (POST, PUT, PATCH, DELETE; not dry-runs or access reviews)."},
+			func() float64 { return float64(requests(cls, (*kube.RequestCounter).Writes)) }))
+	return m
+}
+
+// requests adds up count over the clusters' request counters.
+func requests(cls *clusters, count func(*kube.RequestCounter) int) int {
+	n := 0
+	for _, c := range cls.all() {
+		if c.Requests != nil {
+			n += count(c.Requests)
+		}
+	}
+	return n
+}
+
+// observeRound records a round that ran projects.
+func (m *metrics) observeRound(d time.Duration) {
+	m.rounds.Inc()
+	m.round.Set(d.Seconds())
+}
+
+// observe records one run.
+func (m *metrics) observe(r RunResult) {
+	p := r.Project
+	end := float64(r.End.UnixNano()) / 1e9
+	m.lastRun.WithLabelValues(p).Set(end)
+	m.duration.WithLabelValues(p).Observe(r.End.Sub(r.Start).Seconds())
+	if r.Err != nil {
+		m.result.WithLabelValues(p).Set(0)
+		m.runs.WithLabelValues(p, "failure").Inc()
+	} else {
+		m.result.WithLabelValues(p).Set(1)
+		m.runs.WithLabelValues(p, "success").Inc()
+		m.lastSuccess.WithLabelValues(p).Set(end)
+	}
+	m.objects.WithLabelValues(p, "applied").Set(float64(r.Applied))
+	m.objects.WithLabelValues(p, "pruned").Set(float64(r.Pruned))
+	m.objects.WithLabelValues(p, "unchanged").Set(float64(r.Unchanged))
+	drift := 0.0
+	if r.Drift() {
+		drift = 1
+	}
+	m.drift.WithLabelValues(p).Set(drift)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.revs[p]; ok && old != r.Revision {
+		m.revision.DeleteLabelValues(p, old)
+	}
+	m.revs[p] = r.Revision
+	m.revision.WithLabelValues(p, r.Revision).Set(1)
+}

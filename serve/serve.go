@@ -1,0 +1,123 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kubeplan/kubeplan/apply"
+)
+
+// shutdownTimeout bounds the HTTP server's shutdown.
+const shutdownTimeout = 10 * time.Second
+
+// server is one kubeplan serve process.
+type server struct {
+	o     Options
+	src   *source
+	cache objectCache
+	cls   *clusters
+	m     *metrics
+	ev    *events
+	h     *health
+	log   io.Writer
+
+	// failed is set when a run of the round failed: the next round
+	// forgets what the clients memoized (RBAC rules, discovery).
+	failed atomic.Bool
+
+	mu    sync.Mutex
+	next  map[string]time.Time // project -> when it is due
+	start map[string]time.Time // project -> when its run began (this round)
+}
+
+// Run reconciles until ctx ends, then finishes the runs under way, starts
+// no other, shuts the HTTP server down and returns nil. ready, when not
+// nil, is told the HTTP server's address once it listens. The error is
+// for a server that could not start (a bad address) or failed.
+func Run(ctx context.Context, o Options, ready func(addr fmt.Stringer)) error {
+	s, err := newServer(o)
+	if err != nil {
+		return err
+	}
+	errs := make(chan error, 1)
+	var srvStop func()
+	if o.Listen != "" {
+		srv := newHTTPServer(s.m, s.h)
+		addr, err := listen(srv, o.Listen, errs)
+		if err != nil {
+			return fmt.Errorf("--listen %s: %w", o.Listen, err)
+		}
+		srvStop = func() {
+			sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+		}
+		if ready != nil {
+			ready(addr)
+		}
+	}
+	loopCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case err := <-errs:
+			cancel(err)
+		case <-loopCtx.Done():
+		}
+	}()
+	s.loop(loopCtx)
+	if srvStop != nil {
+		srvStop()
+	}
+	if err := context.Cause(loopCtx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
+		return fmt.Errorf("serving %s: %w", o.Listen, err)
+	}
+	return nil
+}
+
+func newServer(o Options) (*server, error) {
+	if o.Workspace == nil || o.Connect == nil {
+		return nil, errors.New("serve: Options.Workspace and Options.Connect are required")
+	}
+	if o.Source.URL == "" {
+		return nil, errors.New("serve: no git source (--source)")
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.Apply.Timeout <= 0 {
+		o.Apply.Timeout = DefaultTimeout
+	}
+	// A no-op run writes nothing, not even the parent's checked-at time:
+	// kubeplan_last_run_timestamp_seconds says when serve last checked.
+	o.Apply.CheckedEvery = -1
+	if o.Holder == "" {
+		o.Holder = apply.DefaultLockHolder()
+	}
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	cls := newClusters(o.Connect)
+	return &server{
+		o:     o,
+		src:   &source{git: o.Source, workspace: o.Workspace},
+		cls:   cls,
+		m:     newMetrics(cls),
+		ev:    newEvents(o.Holder),
+		h:     &health{cls: cls},
+		log:   log,
+		next:  map[string]time.Time{},
+		start: map[string]time.Time{},
+	}, nil
+}
+
+// logf writes one line of the process's log.
+func (s *server) logf(format string, args ...any) {
+	fmt.Fprintf(s.log, "%s kubeplan serve: %s\n", time.Now().UTC().Format(time.RFC3339), fmt.Sprintf(format, args...))
+}
