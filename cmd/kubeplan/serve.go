@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/notify"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/serve"
@@ -107,6 +109,11 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 	o.Plan = plan.Options{FieldManager: "kubeplan"}
 	o.Apply = apply.Options{FieldManager: "kubeplan", Version: kubeplanVersion(), Wait: true, Timeout: serve.DefaultTimeout, LockDuration: lockDuration(s)}
 	o.Log = s.err
+	if on, err := serveNotifier(s, f); err != nil {
+		return err
+	} else if on != nil {
+		o.OnRun = serve.Notify(on, s.err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() { <-ctx.Done(); stop() }() // a second signal kills
@@ -154,4 +161,35 @@ func serveConnector(base *genericclioptions.ConfigFlags) func(p project.Project)
 		}
 		return c, kube.ContextName(kf), nil
 	}
+}
+
+// serveNotifier builds the notifier of --notify-webhook and
+// --github-repository (nil without either). In a pod it keeps its state
+// in the ConfigMap kubeplan-notify of the pod's namespace, so a restart
+// neither repeats nor forgets a failure's notification.
+func serveNotifier(s streams, f *serveFlags) (*notify.Notifier, error) {
+	n := f.o.Notify
+	if n.Webhook == "" && n.GitHubRepository == "" {
+		return nil, nil
+	}
+	cfg := notify.Config{Webhook: n.Webhook, Format: n.Format, GitHubRepository: n.GitHubRepository}
+	if n.GitHubRepository != "" {
+		if n.GitHubTokenFile == "" {
+			return nil, errors.New("--github-repository needs --github-token-file")
+		}
+		b, err := os.ReadFile(n.GitHubTokenFile)
+		if err != nil {
+			return nil, fmt.Errorf("--github-token-file: %w", err)
+		}
+		cfg.GitHubToken = strings.TrimSpace(string(b))
+	}
+	cfg.GitHubAPI = s.env()("GITHUB_API_URL") // GitHub Enterprise; empty: api.github.com
+	if kube.InPod() && deref(f.kube.KubeConfig) == "" {
+		c, err := kube.InCluster()
+		if err != nil {
+			return nil, err
+		}
+		cfg.State = notify.ConfigMapState{Client: c.Dynamic, Namespace: c.Namespace, Name: "kubeplan-notify"}
+	}
+	return notify.New(cfg, nil)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/kubeplan/kubeplan/tools/githubtest"
 	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
@@ -226,7 +228,39 @@ func TestIntegrationServeInCluster(t *testing.T) {
 	cfg := fmt.Sprintf("projects:\n  - name: app\n    path: app\n    namespace: %s\n    applyset: configmap/app-set\n", ns)
 	g.commit("first", map[string]string{"kubeplan.yaml": cfg, "app/settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  value: a\n"})
 
-	a := startServe(t, bin, env, "serve", "--source", source, "--ref", "main", "--git-token-file", tokenFile, "--interval", "1s")
+	// Notifications: a webhook that records what it is sent, and a fake
+	// GitHub API for the commit statuses.
+	var hookMu sync.Mutex
+	var hooks []string // the "kind" of each webhook call
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Kind string `json:"kind"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		hookMu.Lock()
+		hooks = append(hooks, body.Kind)
+		hookMu.Unlock()
+	}))
+	defer hook.Close()
+	webhook := func() string { hookMu.Lock(); defer hookMu.Unlock(); return strings.Join(hooks, ",") }
+	const ghToken = "ghp-notify-token-value"
+	gh := githubtest.New(t, "acme/deploy", ghToken)
+	ghTokenFile := filepath.Join(t.TempDir(), "gh-token")
+	if err := os.WriteFile(ghTokenFile, []byte(ghToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	statusOf := func(sha string) string {
+		var out []string
+		for _, st := range gh.AllStatuses() {
+			if strings.HasPrefix(st.SHA, sha) {
+				out = append(out, st.Context+"="+st.State)
+			}
+		}
+		return strings.Join(out, ",")
+	}
+	envA := append(append([]string(nil), env...), "GITHUB_API_URL="+gh.APIURL())
+	a := startServe(t, bin, envA, "serve", "--source", source, "--ref", "main", "--git-token-file", tokenFile, "--interval", "1s",
+		"--notify-webhook", hook.URL, "--github-repository", "acme/deploy", "--github-token-file", ghTokenFile)
 	diagA := func() string { return a.logText() + "\n" + events(c, ns) }
 	eventually(t, "the ConfigMap applied as the ServiceAccount", func() bool {
 		out, _ := c.TryKubectl("get", "configmap", "settings", "-n", ns, "-o", "jsonpath={.metadata.managedFields[0].manager}/{.data.value}")
@@ -244,12 +278,34 @@ func TestIntegrationServeInCluster(t *testing.T) {
 			hasEvent(c, ns, "ReconciliationFailed|Warning", broken) && hasEvent(c, ns, "ReconciliationFailed", "lint found")
 	}, diagA)
 
+	eventually(t, "one failing notification and a failure status on the broken commit", func() bool {
+		return webhook() == "failing" && statusOf(broken) == "kubeplan/app=failure"
+	}, func() string { return fmt.Sprintf("webhook: %s\nstatuses: %+v\ncalls: %v\n%s", webhook(), gh.AllStatuses(), gh.Calls(), diagA()) })
+	time.Sleep(3 * time.Second) // three more failing rounds: still one notification
+	if got := webhook(); got != "failing" {
+		t.Errorf("webhook calls while the project keeps failing: %q, want one failing", got)
+	}
+	if is := gh.Issues("acme/deploy"); len(is) != 0 {
+		t.Errorf("a broken commit is not drift, but a drift issue was opened: %+v", is)
+	}
+
 	fixed := g.commit("fixed", map[string]string{"app/settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  value: b\n"})
 	eventually(t, "the fix recovers", func() bool {
 		m := a.metrics()
 		return strings.Contains(m, `kubeplan_run_result{project="app"} 1`) && strings.Contains(m, `kubeplan_revision_info{project="app",revision="`+fixed) &&
 			hasEvent(c, ns, "ReconciliationSucceeded|Normal", fixed)
 	}, diagA)
+
+	eventually(t, "exactly one recovered notification and a success status on the fix", func() bool {
+		return webhook() == "failing,recovered" && statusOf(fixed) == "kubeplan/app=success"
+	}, func() string { return "webhook: " + webhook() + "\n" + diagA() })
+	time.Sleep(3 * time.Second) // more rounds in sync: nothing more
+	if got := webhook(); got != "failing,recovered" {
+		t.Errorf("webhook calls after the recovery: %q, want failing,recovered", got)
+	}
+	if cm, _ := c.TryKubectl("get", "configmap", "kubeplan-notify", "-n", ns, "-o", "jsonpath={.metadata.annotations.kubeplan\\.dev/notify-state}"); !strings.Contains(cm, "app") {
+		t.Errorf("the notification state is not kept in the ConfigMap kubeplan-notify: %q", cm)
+	}
 
 	// A Deployment that never becomes available (the simulated kubelet
 	// never pulls tag doesnotexist) keeps replica A in its health wait,
@@ -288,7 +344,7 @@ func TestIntegrationServeInCluster(t *testing.T) {
 	}
 	b.stop(60 * time.Second)
 	for name, log := range map[string]string{"A": a.logText(), "B": b.logText()} {
-		if strings.Contains(log, token) {
+		if strings.Contains(log, token) || strings.Contains(log, ghToken) {
 			t.Errorf("replica %s printed the git token", name)
 		}
 	}

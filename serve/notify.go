@@ -1,0 +1,44 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/kubeplan/kubeplan/notify"
+)
+
+// Observer is what a Notifier needs of serve: notify.Notifier.Observe.
+type Observer interface {
+	Observe(ctx context.Context, r notify.Run) error
+}
+
+// Notify returns an OnRun that hands every run to n (failures and
+// recoveries become notifications there, never every run). A run is a
+// scheduled drift repair (notify.Run.Scheduled, which opens the GitHub
+// drift issue when it fails) when its project's last run was at the same
+// revision and succeeded: nothing new came from git, and git's state was
+// applied, so the run only takes the cluster back. A broken commit that
+// keeps failing is not drift. A notification that cannot be sent is a line on log; the
+// reconciling goes on.
+func Notify(n Observer, log io.Writer) func(ctx context.Context, r RunResult) {
+	var mu sync.Mutex
+	type lastRun struct {
+		revision string
+		ok       bool
+	}
+	last := map[string]lastRun{} // by project
+	return func(ctx context.Context, r RunResult) {
+		mu.Lock()
+		prev, seen := last[r.Project]
+		last[r.Project] = lastRun{r.Revision, r.Err == nil}
+		mu.Unlock()
+		run := notify.Run{Project: r.Project, Revision: r.Revision, Cluster: r.Cluster, Namespace: r.Namespace,
+			ApplySet: r.ApplySet, Scheduled: seen && prev.ok && prev.revision == r.Revision, Err: r.Err,
+			Applied: r.Applied, Pruned: r.Pruned, Unchanged: r.Unchanged, Drift: r.Drift(), Start: r.Start, End: r.End}
+		if err := n.Observe(ctx, run); err != nil && log != nil {
+			fmt.Fprintf(log, "kubeplan serve: %s: notification: %v\n", r.Project, err)
+		}
+	}
+}
