@@ -280,7 +280,9 @@ func TestIntegrationServeInCluster(t *testing.T) {
 
 	eventually(t, "one failing notification and a failure status on the broken commit", func() bool {
 		return webhook() == "failing" && statusOf(broken) == "kubeplan/app=failure"
-	}, func() string { return fmt.Sprintf("webhook: %s\nstatuses: %+v\ncalls: %v\n%s", webhook(), gh.AllStatuses(), gh.Calls(), diagA()) })
+	}, func() string {
+		return fmt.Sprintf("webhook: %s\nstatuses: %+v\ncalls: %v\n%s", webhook(), gh.AllStatuses(), gh.Calls(), diagA())
+	})
 	time.Sleep(3 * time.Second) // three more failing rounds: still one notification
 	if got := webhook(); got != "failing" {
 		t.Errorf("webhook calls while the project keeps failing: %q, want one failing", got)
