@@ -121,18 +121,7 @@ func byName(r *run.Report) map[string]run.ProjectReport {
 // namespace) is planned as created after it, a failing project's
 // dependents are skipped, the others go on, and a second run is a no-op.
 func TestIntegrationRunDependsOn(t *testing.T) {
-	testkube.Integration(t)
-	c := testkube.Shared(t)
-	ownNS := c.Namespace(t)
-	appNS := ownNS + "-app"
-	group := strings.ReplaceAll(ownNS, "-", "") + ".example.com"
-	t.Cleanup(func() {
-		_, _ = c.TryKubectl("delete", "namespace", appNS, "--wait=false")
-		_, _ = c.TryKubectl("delete", "crd", "backups."+group, "--wait=false")
-	})
-	root := repo(t, group, appNS, ownNS)
-	ps := projects(t, root, appNS, ownNS)
-	o := options(t, root, c.AdminKubeconfig())
+	c, appNS, backups, ps, o := dependsOnRepo(t)
 	ctx := context.Background()
 
 	r, err := run.Plan(ctx, ps, o)
@@ -178,7 +167,7 @@ func TestIntegrationRunDependsOn(t *testing.T) {
 	if p := got["apps-after-broken"]; p.Status != run.Skipped {
 		t.Errorf("apps-after-broken: %s", p.Status)
 	}
-	out := c.Kubectl(t, "get", "backups."+group, "nightly", "-n", appNS, "-o", "jsonpath={.spec.schedule}")
+	out := c.Kubectl(t, "get", backups, "nightly", "-n", appNS, "-o", "jsonpath={.spec.schedule}")
 	if out != "0 3 * * *" {
 		t.Errorf("the Backup was not created: %q", out)
 	}
@@ -195,7 +184,7 @@ func TestIntegrationRunDependsOn(t *testing.T) {
 
 	// A project that breaks after it was applied is recorded as failed on
 	// its parent; the others still apply.
-	if err := os.WriteFile(filepath.Join(root, "apps", "own", "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: own\ndata:\n  a: [1\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(o.Root, "apps", "own", "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: own\ndata:\n  a: [1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if ar, err = run.Apply(ctx, ps, run.ApplyOptions{Options: o, Apply: apply.Options{Version: "test"}}); err != nil {
@@ -225,18 +214,7 @@ func TestIntegrationRunDependsOn(t *testing.T) {
 // then), Done sees each plan and result once, the report keeps only
 // statuses, and a second run writes nothing.
 func TestIntegrationRunStream(t *testing.T) {
-	testkube.Integration(t)
-	c := testkube.Shared(t)
-	ownNS := c.Namespace(t)
-	appNS := ownNS + "-app"
-	group := strings.ReplaceAll(ownNS, "-", "") + ".example.com"
-	t.Cleanup(func() {
-		_, _ = c.TryKubectl("delete", "namespace", appNS, "--wait=false")
-		_, _ = c.TryKubectl("delete", "crd", "backups."+group, "--wait=false")
-	})
-	root := repo(t, group, appNS, ownNS)
-	ps := projects(t, root, appNS, ownNS)
-	o := options(t, root, c.AdminKubeconfig())
+	c, appNS, backups, ps, o := dependsOnRepo(t)
 	ctx := context.Background()
 
 	apply1 := func() (map[string]run.ProjectReport, *run.Report) {
@@ -271,7 +249,7 @@ func TestIntegrationRunStream(t *testing.T) {
 			t.Errorf("%s: the report still holds its plan or result", p.Project.Name)
 		}
 	}
-	if out := c.Kubectl(t, "get", "backups."+group, "nightly", "-n", appNS, "-o", "jsonpath={.spec.schedule}"); out != "0 3 * * *" {
+	if out := c.Kubectl(t, "get", backups, "nightly", "-n", appNS, "-o", "jsonpath={.spec.schedule}"); out != "0 3 * * *" {
 		t.Errorf("the Backup was not created: %q", out)
 	}
 	seen, _ = apply1()
@@ -280,4 +258,22 @@ func TestIntegrationRunStream(t *testing.T) {
 			t.Errorf("second run of %s: %s %q wrote=%v", name, p.Status, p.Error, p.Result.Wrote())
 		}
 	}
+}
+
+// dependsOnRepo is the repository of the dependsOn tests on the shared
+// cluster: its projects, the namespace the app project creates, and the
+// run options, and the resource of the CRD it creates; the namespace and
+// CRD are deleted at the end.
+func dependsOnRepo(t *testing.T) (c *testkube.Cluster, appNS, backups string, ps []project.Project, o run.Options) {
+	testkube.Integration(t)
+	c = testkube.Shared(t)
+	ownNS := c.Namespace(t)
+	appNS = ownNS + "-app"
+	group := strings.ReplaceAll(ownNS, "-", "") + ".example.com"
+	t.Cleanup(func() {
+		_, _ = c.TryKubectl("delete", "namespace", appNS, "--wait=false")
+		_, _ = c.TryKubectl("delete", "crd", "backups."+group, "--wait=false")
+	})
+	root := repo(t, group, appNS, ownNS)
+	return c, appNS, "backups." + group, projects(t, root, appNS, ownNS), options(t, root, c.AdminKubeconfig())
 }
