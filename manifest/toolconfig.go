@@ -47,7 +47,7 @@ var toolGroups = map[string]string{
 	"kuttl.dev":                            "a KUTTL test",
 	"chainsaw.kyverno.io":                  "a Chainsaw test",
 	"cli.kyverno.io":                       "a Kyverno CLI test",
-	"kubeplan.dev":                         "kubeplan's own configuration", // PolicyTest (kubeplan-test.yaml)
+	"kubeplan.dev":                         "kubeplan's own configuration", // its kinds: toolKinds
 }
 
 // toolKinds are tools' configurations in a group Kubernetes serves, by
@@ -80,11 +80,11 @@ var functionAnnotations = []string{"config.kubernetes.io/function", "config.k8s.
 // annotation; "" for what may be a Kubernetes object.
 func toolConfig(content map[string]any) string {
 	av, _ := content["apiVersion"].(string)
-	if t := toolGroup(av); t != "" {
+	k, _ := content["kind"].(string)
+	if t := toolKinds[[2]string{av, k}]; t != "" { // a kind says more than its group
 		return t
 	}
-	k, _ := content["kind"].(string)
-	if t := toolKinds[[2]string{av, k}]; t != "" {
+	if t := toolGroup(av); t != "" {
 		return t
 	}
 	meta, _ := content["metadata"].(map[string]any)
