@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -130,27 +129,8 @@ func TestRunSourcesInvalidUnusedCRD(t *testing.T) {
 		"a-crs.yaml": testCR("Used", "v1", "a", `"big"`),
 		"m-crd.yaml": testCRD("Used", "{size: {type: integer}}") + "---\n" + testCRD("Unused", "{size: {type: integer}, other: {type: strnig}}"),
 	}
-	for n, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(b), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := run(res, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := runSources(srcs, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeTree(t, dir, files)
+	want, got := keptAndStreamed(t, dir, Options{})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("streamed differs from Run:\n got %+v\nwant %+v", got.Findings, want.Findings)
 	}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/kubeplan/kubeplan/manifest"
 )
 
 // writeTree writes files (slash paths) under dir.
@@ -169,4 +171,25 @@ func TestLintedObjects(t *testing.T) {
 			t.Errorf("finding names %s in %s, not the listed object", f.Object, f.Namespace)
 		}
 	}
+}
+
+// keptAndStreamed lints dir twice, as a kept set (run) and streamed
+// (runSources), so a test can hold the two to the same findings.
+func keptAndStreamed(t *testing.T, dir string, opts Options) (kept, streamed Report) {
+	t.Helper()
+	res, err := manifest.Load([]string{dir}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept, err = run(res, opts); err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if streamed, err = runSources(srcs, opts); err != nil {
+		t.Fatal(err)
+	}
+	return kept, streamed
 }

@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/kubeplan/kubeplan/manifest"
 )
 
 // The streamed duplicate-object must make exactly the findings the rule
@@ -29,22 +27,7 @@ func TestStreamDuplicatesMatchesRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := run(res, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := runSources(srcs, Options{Concurrency: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want, got := keptAndStreamed(t, dir, Options{Concurrency: 2})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("streamed differs from the whole set:\n got %+v\nwant %+v", got.Findings, want.Findings)
 	}

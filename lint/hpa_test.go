@@ -39,11 +39,7 @@ func TestHPAReplicasStreamed(t *testing.T) {
 		"b-other.yaml":      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
 		"c-hpa.yaml":        hpaWeb,
 	}
-	for n, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(b), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-
-	"github.com/kubeplan/kubeplan/manifest"
 )
 
 // RunSources must find exactly what loading everything and Run finds, with
@@ -25,27 +23,8 @@ func TestRunSourcesMatchesRun(t *testing.T) {
 	}
 	// the custom resources alone, in a file sorted before their CRD
 	files["a-crs.yaml"] = string(crd)[len("---\n")+indexOf(string(crd), "---\n"):]
-	for n, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(b), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := run(res, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := runSources(srcs, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeTree(t, dir, files)
+	want, got := keptAndStreamed(t, dir, Options{})
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("RunSources differs from Run:\n got %+v\nwant %+v", got, want)
 	}
