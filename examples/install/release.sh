@@ -8,7 +8,8 @@ base=${KUBEPLAN_RELEASE_URL:-https://github.com/kubeplan/kubeplan/releases/downl
 archive=kubeplan_${version#v}_${os}_${arch}.tar.gz
 curl -fsSLO "$base/$archive"
 curl -fsSLO "$base/checksums.txt"
-sha256sum --ignore-missing -c checksums.txt # macOS: shasum -a 256 --ignore-missing -c checksums.txt
+grep "  $archive\$" checksums.txt >"$archive.sha256" # this archive's line of checksums.txt
+if command -v sha256sum >/dev/null; then sha256sum -c "$archive.sha256"; else shasum -a 256 -c "$archive.sha256"; fi
 tar -xzf "$archive" kubeplan
 mkdir -p ~/.local/bin
 install -m 0755 kubeplan ~/.local/bin/kubeplan
