@@ -66,8 +66,9 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 	}
 	attr, res := s.attributes(obj)
 	// As the API server does for one request, the object is converted to
-	// each matched version, and to CEL, once for all policies.
-	versioned := map[schemaGVK]*admission.VersionedAttributes{}
+	// each matched version, and made an admission request, once for all
+	// policies.
+	reqs := &requests{attr: attr}
 	var out []Verdict
 	for _, c := range s.policies {
 		p := c.policy
@@ -108,7 +109,7 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 				out = append(out, v)
 				continue
 			}
-			out = append(out, s.evaluate(c, v, attr, gvr, gvk, versioned)...)
+			out = append(out, s.evaluate(c, v, reqs, gvr, gvk)...)
 		}
 	}
 	return out
@@ -139,9 +140,9 @@ func (c *compiled) mayMatch(gvr schemaGVR) bool {
 func hasOp(ops []v1.OperationType, op v1.OperationType) bool { return slices.Contains(ops, op) }
 
 // evaluate runs the validations of c for one matching binding.
-func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr schemaGVR, gvk schemaGVK, versioned map[schemaGVK]*admission.VersionedAttributes) []Verdict {
+func (s *Set) evaluate(c *compiled, v Verdict, reqs *requests, gvr schemaGVR, gvk schemaGVK) []Verdict {
 	p, b := c.policy, c.bindingOf(v.Binding, s)
-	ps, err := s.collect(p.Spec.ParamKind, b.Spec.ParamRef, attr.GetNamespace())
+	ps, err := s.collect(p.Spec.ParamKind, b.Spec.ParamRef, reqs.attr.GetNamespace())
 	if err != nil {
 		return []Verdict{configError(v, p, "binding", err)}
 	}
@@ -149,21 +150,13 @@ func (s *Set) evaluate(c *compiled, v Verdict, attr admission.Attributes, gvr sc
 		v.Result, v.Message = Skip, "no parameters found for the binding (parameterNotFoundAction Allow)"
 		return []Verdict{v}
 	}
-	va := versioned[gvk]
-	if va == nil {
-		var err error
-		if va, err = admission.NewVersionedAttributes(attr, gvk, s.oi); err != nil {
-			return []Verdict{configError(v, p, "binding", fmt.Errorf("failed to convert object version: %w", err))}
-		}
-		versioned[gvk] = va
-	}
-	var ns *corev1.Namespace
-	if k := attr.GetKind(); attr.GetNamespace() != "" && !(k.Group == "" && k.Version == "v1" && k.Kind == "Namespace") {
-		ns, _ = s.ns.Get(attr.GetNamespace())
+	req, err := s.requestFor(reqs, gvr, gvk)
+	if err != nil {
+		return []Verdict{configError(v, p, "binding", fmt.Errorf("failed to convert object version: %w", err))}
 	}
 	var out []Verdict
 	for _, param := range ps {
-		outs, matched := c.judge.verdictOf(context.Background(), gvr, va, param, ns)
+		outs, matched := c.judge.verdictOf(context.Background(), req, param)
 		out = append(out, c.verdicts(v, outs, matched)...)
 	}
 	for _, i := range c.skipped {
@@ -251,4 +244,46 @@ func strongest(as []string) string {
 		}
 	}
 	return best
+}
+
+// requests are one object's requests, by the resource and version a
+// policy matched it as.
+type requests struct {
+	attr      admission.Attributes
+	versioned map[schemaGVK]*admission.VersionedAttributes
+	byGVR     map[requestKey]*request
+}
+
+type requestKey struct {
+	gvr schemaGVR
+	gvk schemaGVK
+}
+
+// requestFor is the object's request as gvr in version gvk, made once.
+func (s *Set) requestFor(r *requests, gvr schemaGVR, gvk schemaGVK) (*request, error) {
+	key := requestKey{gvr, gvk}
+	if req := r.byGVR[key]; req != nil {
+		return req, nil
+	}
+	va := r.versioned[gvk]
+	if va == nil {
+		var err error
+		if va, err = admission.NewVersionedAttributes(r.attr, gvk, s.oi); err != nil {
+			return nil, err
+		}
+		if r.versioned == nil {
+			r.versioned = map[schemaGVK]*admission.VersionedAttributes{}
+		}
+		r.versioned[gvk] = va
+	}
+	var ns *corev1.Namespace
+	if k := r.attr.GetKind(); r.attr.GetNamespace() != "" && !(k.Group == "" && k.Version == "v1" && k.Kind == "Namespace") {
+		ns, _ = s.ns.Get(r.attr.GetNamespace())
+	}
+	req := newRequest(gvr, va, ns)
+	if r.byGVR == nil {
+		r.byGVR = map[requestKey]*request{}
+	}
+	r.byGVR[key] = req
+	return req, nil
 }

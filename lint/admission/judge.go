@@ -8,6 +8,7 @@ import (
 
 	celgo "github.com/google/cel-go/cel"
 	celtypes "github.com/google/cel-go/common/types"
+	admissionv1 "k8s.io/api/admission/v1"
 	v1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -73,8 +74,8 @@ type policyJudge struct {
 	ignore      bool                    // failurePolicy Ignore: a failed audit annotation is left out
 }
 
-// verdictOf evaluates the policy for the object in va with one param (nil
-// without paramKind) in namespace ns (nil for cluster-scoped objects). It
+// verdictOf evaluates the policy for the request in (the object, as the
+// resource the policy matched) with one param (nil without paramKind). It
 // decides as the API server's ValidatingAdmissionPolicy plugin does:
 //   - an error in matchConditions, in evaluating the validations as a
 //     whole, or in the audit annotations as a whole is one failed outcome
@@ -89,7 +90,8 @@ type policyJudge struct {
 //     expression. Its reason is the validation's, Invalid by default;
 //   - an audit annotation that errs or returns neither string nor null is a
 //     failed outcome as well, unless failurePolicy is Ignore.
-func (j *policyJudge) verdictOf(ctx context.Context, gvr schema.GroupVersionResource, va *admission.VersionedAttributes, param runtime.Object, ns *corev1.Namespace) (out []outcome, matched bool) {
+func (j *policyJudge) verdictOf(ctx context.Context, in *request, param runtime.Object) (out []outcome, matched bool) {
+	va := in.va
 	whole := func(err error) []outcome { return []outcome{{kind: failed, message: err.Error(), index: -1}} }
 	if j.match != nil {
 		m := j.match.Match(ctx, va, param, nil)
@@ -100,8 +102,7 @@ func (j *policyJudge) verdictOf(ctx context.Context, gvr schema.GroupVersionReso
 			return nil, false
 		}
 	}
-	req := plugincel.CreateAdmissionRequest(va.Attributes, metav1.GroupVersionResource(gvr), metav1.GroupVersionKind(va.VersionedKind))
-	nsObj := plugincel.CreateNamespaceObject(ns)
+	req, nsObj := in.admission, in.nsObject
 	budget := int64(celconfig.RuntimeCELCostBudget)
 	results, left, err := j.checks.ForInput(ctx, va, req, plugincel.OptionalVariableBindings{VersionedParams: param}, nsObj, budget)
 	if err != nil {
@@ -128,7 +129,7 @@ func (j *policyJudge) verdictOf(ctx context.Context, gvr schema.GroupVersionReso
 		}
 		out = append(out, o)
 	}
-	anns, _, err := j.annotations.ForInput(ctx, va, req, plugincel.OptionalVariableBindings{VersionedParams: param}, ns, budget)
+	anns, _, err := j.annotations.ForInput(ctx, va, req, plugincel.OptionalVariableBindings{VersionedParams: param}, in.namespace, budget)
 	if err != nil {
 		return whole(err), true
 	}
@@ -163,4 +164,20 @@ func (j *policyJudge) violationMessage(i int, msgs []plugincel.EvaluationResult)
 		return m
 	}
 	return "failed expression: " + strings.TrimSpace(v.Expression)
+}
+
+// request is one object as a request for the resource a policy matched:
+// the object in the matched version, the admission request and the
+// Namespace the expressions see. The API server builds these once per
+// request, not per policy; Check does the same (requestFor).
+type request struct {
+	va        *admission.VersionedAttributes
+	admission *admissionv1.AdmissionRequest
+	namespace *corev1.Namespace // nil for a cluster-scoped object or a Namespace
+	nsObject  *corev1.Namespace // what `namespaceObject` shows of it
+}
+
+func newRequest(gvr schema.GroupVersionResource, va *admission.VersionedAttributes, ns *corev1.Namespace) *request {
+	return &request{va: va, namespace: ns, nsObject: plugincel.CreateNamespaceObject(ns),
+		admission: plugincel.CreateAdmissionRequest(va.Attributes, metav1.GroupVersionResource(gvr), metav1.GroupVersionKind(va.VersionedKind))}
 }
