@@ -9,8 +9,9 @@
 // the environment (a path that does not exist, an unreadable directory) are
 // returned as errors.
 //
-// Nothing outside the input is read (files.go): every path is resolved and
-// must stay inside its root (Options.Root, else the argument itself), only
+// Nothing outside the input is read (internal/confine, through files.go):
+// every path is resolved and must stay inside its root (Options.Root, else
+// the checkout holding the argument, else the argument itself), only
 // regular files of at most MaxFileBytes are opened, and a refusal is an
 // error wrapping ErrRefused that names the file and where it points.
 // Kustomize builds see the disk through rootFS (kustomizefs.go), with the

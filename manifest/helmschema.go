@@ -51,12 +51,17 @@ func validateValues(ch *chart.Chart, values map[string]any, prefix []string, val
 		return []*Problem{at(prefix, fmt.Sprintf("%s is not JSON: %v", name, err))}
 	}
 	c := jsonschema.NewCompiler()
-	url := "file:///" + ch.ChartFullPath() + "/values.schema.json"
+	loader := &chartLoader{ch: ch, base: chartSchemaBase + ch.ChartFullPath() + "/"}
+	c.UseLoader(loader)
+	url := loader.base + "values.schema.json"
 	if err := c.AddResource(url, doc); err != nil {
 		return []*Problem{at(prefix, fmt.Sprintf("%s: %v", name, err))}
 	}
 	sch, err := c.Compile(url)
 	if err != nil {
+		if loader.refused != "" {
+			return []*Problem{refusedRef(ch, vals, prefix, loader.refused)}
+		}
 		return []*Problem{at(prefix, oneLine(fmt.Sprintf("%s does not compile: %v", name, err)))}
 	}
 	raw, err := json.Marshal(values)

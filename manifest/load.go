@@ -12,6 +12,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/kubeplan/kubeplan/internal/confine"
 )
 
 // Options control what Load reads.
@@ -25,11 +27,15 @@ type Options struct {
 	Concurrency int
 	// Root, when set, is the directory every file read must resolve
 	// inside, symbolic links followed (the checkout of a git source). When
-	// empty, each argument is its own root: a directory argument confines
-	// the files found under it, a file argument is read as named, and a
-	// kustomization is confined to the git work tree holding it (else to
-	// the working directory holding it, else to its own directory), so
-	// that its "../base" entries keep working.
+	// empty, an argument inside the checkout (confine.Checkout: the git
+	// work tree holding the working directory) must resolve inside it,
+	// links followed, so a "manifests/" the repository turned into a link
+	// out of it is refused; a directory argument then confines the files
+	// found under it, a file argument and a kustomization or chart are
+	// confined to the checkout. An argument outside the checkout is the
+	// workflow's choice: a directory is its own root, a file is read as
+	// named, a kustomization is confined to the git work tree holding it
+	// (else its own directory), so that its "../base" entries keep working.
 	Root string
 	// AllowRemote would let kustomizations fetch remote resources (git
 	// repositories, http(s) files). kustomize gives no way to bound those
@@ -153,16 +159,22 @@ func collect(p string, opts Options) ([]task, error) {
 			return nil, fmt.Errorf("reading the root %s: %w", opts.Root, err)
 		}
 	}
-	real, err := resolve(p, root)
+	// An argument inside the checkout must resolve inside it: a
+	// "manifests/" the pull request made a link to /etc is refused.
+	argRoot := root
+	if argRoot == "" {
+		argRoot = confine.RootFor(p)
+	}
+	real, err := resolve(p, argRoot)
 	if err != nil {
 		return nil, err
 	}
 	exclude := opts.Exclude
-	kust := func(dir, argRoot string) task {
-		return task{path: dir, kustomize: true, root: kustomizeRoot(root, argRoot), allowRemote: opts.AllowRemote}
+	kust := func(dir, at string) task {
+		return task{path: dir, kustomize: true, root: kustomizeRoot(argRoot, at), allowRemote: opts.AllowRemote}
 	}
-	chartTask := func(path, argRoot string) task {
-		return task{path: path, chart: true, root: kustomizeRoot(root, argRoot), helm: opts.Helm}
+	chartTask := func(path, at string) task {
+		return task{path: path, chart: true, root: kustomizeRoot(argRoot, at), helm: opts.Helm}
 	}
 	if !fi.IsDir() {
 		if isChartArchive(p) {
@@ -177,7 +189,7 @@ func collect(p string, opts Options) ([]task, error) {
 				return []task{kust(filepath.Dir(p), filepath.Dir(real))}, nil
 			}
 		}
-		return []task{{path: p, root: root}}, nil
+		return []task{{path: p, root: argRoot}}, nil
 	}
 	dirRoot := root
 	if dirRoot == "" {
@@ -255,10 +267,11 @@ func excluded(path string, patterns []string) bool {
 	return false
 }
 
-// kustomizeRoot is where a kustomization's files must resolve: root when
-// set, else the git work tree holding argRoot, else the working directory
-// when argRoot is inside it, else argRoot. An overlay's "../base" is
-// then read, and nothing outside the repository is.
+// kustomizeRoot is where a kustomization's or a chart's files must
+// resolve: root when set (Options.Root, or the checkout holding the
+// argument), else the git work tree holding argRoot, else the working
+// directory when argRoot is inside it, else argRoot. An overlay's
+// "../base" is then read, and nothing outside the repository is.
 func kustomizeRoot(root, argRoot string) string {
 	if root != "" {
 		return root
