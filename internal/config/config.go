@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path/filepath"
 	"time"
+
+	"github.com/kubeplan/kubeplan/internal/confine"
 )
 
 // DefaultFile is the config's name: Discover looks for it from a directory up
@@ -53,6 +55,11 @@ type Config struct {
 	// Dir is the absolute directory of File ("" when none): relative paths
 	// in the config are relative to it (see Resolve).
 	Dir string
+	// Root is the resolved directory every path the config names must
+	// resolve inside: the checkout holding the config; "" when it was not
+	// read from a file, or the workflow named one outside the checkout
+	// with --config (its own file, not the pull request's).
+	Root string
 	// Legacy is true when File was found under its former name,
 	// .kubeplan.yaml: the CLI asks for a rename.
 	Legacy bool
@@ -98,17 +105,67 @@ type Entry struct {
 	At Pos
 }
 
+// MaxBytes bounds the config file: it is checked before the file is read
+// and enforced while reading. A config is a few hundred lines; no
+// kubeplan.yaml comes near this.
+const MaxBytes = 1 << 20
+
 // Load reads path (--config). When explicit is false a missing file is not
 // an error and yields an empty Config. Dir is the directory of path.
+//
+// The file is read through internal/confine: when path lies in the
+// checkout (confine.RootFor) it must resolve inside it, links followed;
+// it must be a regular file of at most MaxBytes. A refused file is never
+// opened, so nothing of it can appear in an error. Every path the config
+// names (crds, policies) must then resolve inside Root (see CheckPaths).
+// A --config outside the checkout is the workflow's own file: it is
+// checked as a file, and its paths are not confined.
 func Load(path string, explicit bool) (*Config, error) {
-	data, err := os.ReadFile(path)
+	return load(path, explicit, confine.RootFor(path))
+}
+
+// load is Load with the root path must resolve inside ("" for none).
+func load(path string, explicit bool, root string) (*Config, error) {
+	data, err := confine.ReadFileLimit(path, root, MaxBytes)
 	if errors.Is(err, fs.ErrNotExist) && !explicit {
 		return &Config{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading config: %w", err)
+		return nil, fmt.Errorf("config: %w", err)
 	}
-	return Parse(path, data)
+	c, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	c.Root = root
+	if err := c.CheckPaths(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// CheckPaths refuses a crds or policies entry that leads out of Root: an
+// absolute path elsewhere, "../" past it, or a link inside pointing out. An
+// entry that does not exist is left for the reader to report.
+func (c *Config) CheckPaths() error {
+	if c.Root == "" {
+		return nil
+	}
+	for _, l := range []struct {
+		key   string
+		paths []string
+	}{{"crds", c.CRDs}, {"policies", c.Policies}} {
+		for _, p := range l.paths {
+			full := p
+			if !filepath.IsAbs(p) && c.Dir != "" {
+				full = filepath.Join(c.Dir, p)
+			}
+			if err := confine.Within(full, c.Root); err != nil {
+				return fmt.Errorf("%s: %s entry %q: %w (name a file or directory inside the repository)", c.File, l.key, p, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Where returns "file:line:col" of a rule entry, for error messages.

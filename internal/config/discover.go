@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/confine"
 )
 
 // Discover finds the kubeplan.yaml that applies to dir: the first one found
@@ -26,25 +28,31 @@ func Discover(dir string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := RepoRoot(start)
+	top := RepoRoot(start)
+	// Whatever is found is read only if it resolves inside the checkout.
+	root, err := confine.RealDir(top)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
 	for d := start; ; d = filepath.Dir(d) {
-		c, err := loadIn(d)
+		c, err := loadIn(d, root)
 		if c != nil || err != nil {
 			return c, err
 		}
-		if d == root || filepath.Dir(d) == d {
+		if d == top || filepath.Dir(d) == d {
 			return &Config{}, nil
 		}
 	}
 }
 
-// loadIn reads the config of directory d, or returns nil when it has none.
-func loadIn(d string) (*Config, error) {
-	cur, err := isFile(filepath.Join(d, DefaultFile))
+// loadIn reads the config of directory d, which must resolve inside root,
+// or returns nil when it has none.
+func loadIn(d, root string) (*Config, error) {
+	cur, err := present(filepath.Join(d, DefaultFile))
 	if err != nil {
 		return nil, err
 	}
-	legacy, err := isFile(filepath.Join(d, LegacyFile))
+	legacy, err := present(filepath.Join(d, LegacyFile))
 	if err != nil {
 		return nil, err
 	}
@@ -52,9 +60,9 @@ func loadIn(d string) (*Config, error) {
 	case cur && legacy:
 		return nil, fmt.Errorf("%s: both %s and %s are here; keep %s only", RelToWD(d), DefaultFile, LegacyFile, DefaultFile)
 	case cur:
-		return Load(RelToWD(filepath.Join(d, DefaultFile)), true)
+		return load(RelToWD(filepath.Join(d, DefaultFile)), true, root)
 	case legacy:
-		c, err := Load(RelToWD(filepath.Join(d, LegacyFile)), true)
+		c, err := load(RelToWD(filepath.Join(d, LegacyFile)), true, root)
 		if c != nil {
 			c.Legacy = true
 		}
@@ -63,10 +71,12 @@ func loadIn(d string) (*Config, error) {
 	return nil, nil
 }
 
-// isFile reports whether p is a file (not a directory); a missing p is no
-// error.
-func isFile(p string) (bool, error) {
-	fi, err := os.Stat(p)
+// present reports whether p is there and not a directory: a file, or a
+// link, a FIFO or a device that reading will refuse with a clear error
+// (a link to nowhere included: it is not silently taken for no config). A
+// missing p is no error.
+func present(p string) (bool, error) {
+	fi, err := os.Lstat(p)
 	switch {
 	case err == nil:
 		return !fi.IsDir(), nil
@@ -81,16 +91,12 @@ func isFile(p string) (bool, error) {
 func IsConfigName(base string) bool { return base == DefaultFile || base == LegacyFile }
 
 // RepoRoot is the nearest directory at or above dir (absolute) that holds
-// .git, or dir itself when there is none.
+// .git, or dir itself when there is none (confine.RepoTop).
 func RepoRoot(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return dir
-		}
+	if top := confine.RepoTop(dir); top != "" {
+		return top
 	}
+	return dir
 }
 
 // Resolve makes a path written in the config (a crds entry) relative to the

@@ -48,7 +48,7 @@ func TestDiscoverFromSubdirectoryOfRepo(t *testing.T) {
 	write(t, filepath.Join(outer, DefaultFile), "kubeVersion: \"1.20\"\n") // above the repo: never read
 	repo := filepath.Join(outer, "repo")
 	gitRepo(t, repo)
-	write(t, filepath.Join(repo, DefaultFile), "kubeVersion: \"1.37\"\nexclude: [\"charts/**\", \"*.bak\", \"**/testdata/**\", \"/abs/**\"]\ncrds: [crds, /opt/crds.yaml]\n")
+	write(t, filepath.Join(repo, DefaultFile), "kubeVersion: \"1.37\"\nexclude: [\"charts/**\", \"*.bak\", \"**/testdata/**\", \"/abs/**\"]\ncrds: [crds, ../repo/crds.yaml]\n")
 	sub := filepath.Join(repo, "apps", "web")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestDiscoverFromSubdirectoryOfRepo(t *testing.T) {
 	if c.Dir != repo {
 		t.Errorf("Dir = %q, want %q", c.Dir, repo)
 	}
-	if got, want := c.CRDPaths(), []string{filepath.Join("..", "..", "crds"), "/opt/crds.yaml"}; !slices.Equal(got, want) {
+	if got, want := c.CRDPaths(), []string{filepath.Join("..", "..", "crds"), filepath.Join("..", "..", "crds.yaml")}; !slices.Equal(got, want) {
 		t.Errorf("CRDPaths = %q, want %q", got, want)
 	}
 	if got, want := c.ExcludePatterns(), []string{"../../charts/**", "*.bak", "**/testdata/**", "/abs/**"}; !slices.Equal(got, want) {

@@ -10,6 +10,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -71,7 +72,17 @@ func (r *TestReport) OK() bool { return r.Failed == 0 && len(r.Problems) == 0 }
 // RunTests runs every kubeplan-test.yaml under dir (dir may also be one
 // such file). An error means dir could not be read; a test file that is
 // not valid is a Problem of the report.
+//
+// Every file is read through internal/confine, inside the checkout
+// holding dir (confine.RootFor; for a dir the workflow names outside the
+// checkout, the git work tree holding it, else dir itself): dir, the test
+// files and the policies and resources they name must resolve inside it,
+// links followed, and be regular files of bounded size.
 func RunTests(dir string) (*TestReport, error) {
+	root, err := testRoot(dir)
+	if err != nil {
+		return nil, err
+	}
 	files, err := testFiles(dir)
 	if err != nil {
 		return nil, err
@@ -81,7 +92,7 @@ func RunTests(dir string) (*TestReport, error) {
 	}
 	rep := &TestReport{Files: files}
 	for _, f := range files {
-		runTestFile(f, rep)
+		runTestFile(f, root, rep)
 	}
 	for _, c := range rep.Cases {
 		if c.Mismatch == "" {
@@ -91,6 +102,28 @@ func RunTests(dir string) (*TestReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// testRoot is the resolved directory everything a policy test reads must
+// resolve inside (see RunTests); dir itself must.
+func testRoot(dir string) (string, error) {
+	root := confine.RootFor(dir)
+	if root == "" {
+		real, err := confine.Resolve(dir, "")
+		if err != nil {
+			return "", err
+		}
+		if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
+			real = filepath.Dir(real)
+		}
+		if root = confine.RepoTop(real); root == "" {
+			root = real
+		}
+	}
+	if _, err := confine.Resolve(dir, root); err != nil {
+		return "", err
+	}
+	return root, nil
 }
 
 func testFiles(dir string) ([]string, error) {
@@ -119,8 +152,8 @@ func testFiles(dir string) ([]string, error) {
 }
 
 // readTest reads and checks one test file.
-func readTest(file string) (*PolicyTest, *manifest.Problem) {
-	data, err := os.ReadFile(file)
+func readTest(file, inside string) (*PolicyTest, *manifest.Problem) {
+	data, err := confine.ReadFile(file, inside)
 	if err != nil {
 		return nil, &manifest.Problem{File: file, Rule: Rule, Message: err.Error()}
 	}
@@ -174,10 +207,10 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-// runTestFile loads one test's policies and resources and judges each
-// expected result.
-func runTestFile(file string, rep *TestReport) {
-	t, prob := readTest(file)
+// runTestFile loads one test's policies and resources (inside root) and
+// judges each expected result.
+func runTestFile(file, root string, rep *TestReport) {
+	t, prob := readTest(file, root)
 	if prob != nil {
 		rep.Problems = append(rep.Problems, prob)
 		return
@@ -189,9 +222,14 @@ func runTestFile(file string, rep *TestReport) {
 		}
 		full := make([]string, len(paths))
 		for i, p := range paths {
-			full[i] = filepath.Join(dir, p)
+			// relative to the test file; an absolute path is taken as
+			// named, and like any other must be inside root
+			full[i] = p
+			if !filepath.IsAbs(p) {
+				full[i] = filepath.Join(dir, p)
+			}
 		}
-		res, err := manifest.Load(full, manifest.Options{})
+		res, err := manifest.Load(full, manifest.Options{Root: root})
 		if err != nil {
 			rep.Problems = append(rep.Problems, &manifest.Problem{File: file, Rule: Rule, Message: fmt.Sprintf("%s: %v", what, err)})
 			return nil
