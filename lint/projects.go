@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
@@ -229,7 +230,8 @@ func sharedCRDs(gs []group, srcs [][]*manifest.Source) ([]*manifest.Object, erro
 
 // mentionCRD reports whether one of a project's files (relative to root)
 // mentions a CustomResourceDefinition. Only regular files of at most
-// manifest.MaxFileBytes are read; the build reports the others.
+// manifest.MaxFileBytes inside the checkout are read (internal/confine);
+// the build reports the others.
 func mentionCRD(root string, files []string) bool {
 	for _, f := range files {
 		p := filepath.Join(root, filepath.FromSlash(f))
@@ -237,7 +239,7 @@ func mentionCRD(root string, files []string) bool {
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > manifest.MaxFileBytes {
 			continue
 		}
-		if data, err := os.ReadFile(p); err == nil && bytes.Contains(data, []byte("CustomResourceDefinition")) {
+		if data, err := confine.ReadFile(p, confine.RootFor(p)); err == nil && bytes.Contains(data, []byte("CustomResourceDefinition")) {
 			return true
 		}
 	}

@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"bytes"
-	"os"
 	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -39,7 +38,9 @@ func (o *Object) tree() (*yaml.Node, *lineMap) {
 	z.once.Do(func() {
 		data := z.data
 		if data == nil {
-			all, err := os.ReadFile(z.file)
+			// read as the first time: a regular file, bounded (the
+			// file may have been replaced since)
+			all, err := readFile(z.file, "")
 			if err != nil || z.off+z.n > len(all) {
 				return
 			}

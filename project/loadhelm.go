@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/confine"
 )
 
 // entryProject is the project a literal entry names, its paths relative
@@ -27,7 +28,7 @@ func entryProject(base string, cfg *config.Config, e *config.Entry, opts Options
 	if e.Helm.Chart != "" {
 		chart = filepath.Join(base, filepath.FromSlash(e.Helm.Chart))
 		abs := filepath.Join(cfg.Dir, filepath.FromSlash(e.Helm.Chart))
-		if repo := config.RepoRoot(cfg.Dir); !inTree(repo, abs) || !realInTree(repo, abs) {
+		if repo := config.RepoRoot(cfg.Dir); !inRepo(repo, abs) {
 			return Project{}, fmt.Errorf("helm.chart %s is outside the repository %s", e.Helm.Chart, repo)
 		}
 	}
@@ -58,8 +59,8 @@ func resolveHelm(base string, cfg *config.Config, m *member) error {
 		for j, v := range eh.Values {
 			abs := filepath.Join(cfg.Dir, filepath.FromSlash(v))
 			where := fmt.Sprintf("%s: project %s: helm.values %s", cfg.At(eh.ValuesPos[j]), m.Name, v)
-			if !inTree(repo, abs) || !realInTree(repo, abs) {
-				return fmt.Errorf("%s: outside the repository %s", where, repo)
+			if !inRepo(repo, abs) {
+				return fmt.Errorf("%s: outside the repository %s (name a values file inside it)", where, repo)
 			}
 			if fi, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("%s: no such file", where)
@@ -113,4 +114,15 @@ func mustAbs(p string) string {
 		return a
 	}
 	return p
+}
+
+// inRepo reports whether abs, as named and with its links followed, is in
+// repo's tree (internal/confine: a link to nowhere outside is outside
+// too, so the answer never tells whether a file outside exists).
+func inRepo(repo, abs string) bool {
+	real, err := confine.RealDir(repo)
+	if err != nil {
+		return false
+	}
+	return inTree(repo, abs) && confine.Within(abs, real) == nil
 }

@@ -161,7 +161,7 @@ func (c *Config) CheckPaths() error {
 				full = filepath.Join(c.Dir, p)
 			}
 			if err := confine.Within(full, c.Root); err != nil {
-				return fmt.Errorf("%s: %s entry %q: %w (name a file or directory inside the repository)", c.File, l.key, p, err)
+				return fmt.Errorf("%s: %s entry %q: %w", c.File, l.key, p, err)
 			}
 		}
 	}
