@@ -42,7 +42,9 @@ expected of each policy on each object, judged offline as kubeplan lint judges t
       message: "..."                    # optional, with fail: the API server's message
 
 Prints a line per case and the counts; a case that does not hold names the file:line of its
-entry. A policy that does not compile is an error at its file:line:col.
+entry. A policy that does not compile is an error at its file:line:col. DIR, the test files
+and every file they name must resolve inside the checkout (the git work tree holding the
+working directory), symbolic links followed; one leading out is refused, never read.
 
 Exit codes: 0 every case holds; 1 a case does not hold, a policy or test file is invalid, or
 DIR cannot be read.`,
