@@ -33,7 +33,10 @@ func newLintCmd(s streams) *cobra.Command {
 
 PATH may be a file, a directory (read recursively: .yaml, .yml, .json), a kustomize
 directory (one with kustomization.yaml, built in-process), or - for standard input.
-Without PATH the current directory is linted. A directory holding several projects (overlays,
+Without PATH the current directory is linted. Nothing outside the checkout (the git work
+tree holding the working directory) is read: a PATH inside it, and every file kubeplan.yaml,
+--crds, --policies, values files and schema $refs name, must resolve inside it, symbolic links
+followed, and be a regular file of at most 64 MiB. A directory holding several projects (overlays,
 bases, Components: see kubeplan projects) is linted project by project: bases and Components are
 built only in the overlays that use them, and duplicate-object compares objects within a project.
 With --all, --project or --changed-since the projects are those kubeplan projects lists (the
