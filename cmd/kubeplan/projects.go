@@ -51,9 +51,9 @@ below it; a change to kubeplan.yaml affects them all.
 			if !slices.Contains(render.ProjectsFormats(), f.output) {
 				return fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.ProjectsFormats(), ", "))
 			}
-			root := "."
-			if len(args) == 1 {
-				root = args[0]
+			root, err := projectRoot(args)
+			if err != nil {
+				return err
 			}
 			cfg, err := f.config.config(s)
 			if err != nil {

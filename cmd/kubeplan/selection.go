@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -43,13 +44,20 @@ func (f *selectFlags) refuseSetFlags(cmd *cobra.Command, names ...string) error 
 // root is the repository directory of a project run: the one PATH, or the
 // current directory.
 func projectRoot(args []string) (string, error) {
+	root := "."
 	switch len(args) {
 	case 0:
-		return ".", nil
 	case 1:
-		return args[0], nil
+		root = args[0]
+	default:
+		return "", errors.New("--project, --all and --changed-since take one PATH (the repository or a directory of it), not several")
 	}
-	return "", errors.New("--project, --all and --changed-since take one PATH (the repository or a directory of it), not several")
+	// A PATH in the checkout that the pull request made a link out of it
+	// is refused: its projects would be read from elsewhere.
+	if err := confine.Within(root, confine.RootFor(root)); err != nil {
+		return "", err
+	}
+	return root, nil
 }
 
 // choose returns the selected projects under root, sorted by path: the

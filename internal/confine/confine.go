@@ -66,7 +66,7 @@ func Within(path, root string) error {
 }
 
 func outside(path, real, root string) error {
-	return fmt.Errorf("reading %s: %w: it resolves to %s, outside %s (a symbolic link or a path leading out of the checkout; keep every file it reads inside it)", path, ErrRefused, real, root)
+	return fmt.Errorf("reading %s: %w: it resolves to %s, outside %s (kubeplan never follows a symbolic link or a path out of it; keep the file inside)", path, ErrRefused, real, root)
 }
 
 // maxLinks bounds the links target follows, as the kernel does.
