@@ -39,13 +39,15 @@ func Resolve(path, root string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reading %s: %w", path, err)
 	}
-	if root != "" {
-		if t := target(abs); !Inside(root, t) {
-			return "", outside(path, t, root)
-		}
-	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
+		// Where it would lead, had it existed: outside is refused in the
+		// same words as an existing file outside.
+		if root != "" {
+			if t := target(abs); !Inside(root, t) {
+				return "", outside(path, t, root)
+			}
+		}
 		return "", fmt.Errorf("reading %s: %w", path, err)
 	}
 	if root != "" && !Inside(root, real) {
