@@ -143,6 +143,7 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 		// health wait; writes under way always finish (apply.Execute).
 		// A second signal kills the process.
 		go func() { <-ctx.Done(); stop() }()
+		cmd.SetContext(ctx) // loading and lint stop too (nothing is written yet then)
 		return once(ctx, args)
 	}
 	for {

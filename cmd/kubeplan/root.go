@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"strings"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
@@ -40,6 +41,9 @@ type streams struct {
 	// terminal says stdin is a terminal a person answers (apply asks
 	// before writing); errTerminal that stderr is one (progress bars).
 	terminal, errTerminal bool
+	// sig stops the verbs that ask on SIGINT or SIGTERM (stopOnSignal);
+	// nil in tests that run Main in-process.
+	sig *interrupter
 }
 
 // progress is the view of the engine's progress on stderr: a bar on a
@@ -86,6 +90,19 @@ func Main(args []string, s streams) int {
 	err := root.Execute()
 	if err == nil {
 		return exitOK
+	}
+	if sig := s.interruptedBy(); sig != nil {
+		// An interrupted run exits 1, whatever it would have said.
+		msg := err.Error()
+		if errors.As(err, new(exitError)) {
+			msg = interrupted{sig}.Error()
+		} else if !strings.Contains(msg, "interrupted by") {
+			msg = interrupted{sig}.Error() + ": " + msg
+		}
+		s.sig.mu.Lock()
+		fmt.Fprintf(s.err, "kubeplan: %s; stopped%s\n", msg, s.sig.nothingWritten())
+		s.sig.mu.Unlock()
+		return exitFailed
 	}
 	var ee exitError
 	if errors.As(err, &ee) {

@@ -1,0 +1,90 @@
+package manifest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+)
+
+// What parsing costs is set by the number of YAML nodes and documents, not
+// by bytes: a node costs 150 to 250 bytes of memory however short its text,
+// so 16 MiB of "[1,1,1,...]" or of three-line documents took 1.8 GiB. Parse
+// estimates a file's nodes before parsing anything (parseUnits) and refuses
+// a file denser than any set of manifests, naming it; such a file is never
+// parsed. The estimate counts lines, mapping keys, flow entries and
+// openings, and a document as docUnits. Real manifests, CRDs and minified
+// JSON objects have 11 bytes or more per unit; the shapes that exhaust
+// memory have 6 or fewer.
+const (
+	// MinBytesPerUnit is the least density a file over FreeUnits may
+	// have: bytes of input per estimated YAML node.
+	MinBytesPerUnit = 8
+	// FreeUnits is what any file may hold whatever its size: files up to
+	// about 512 KiB are never refused for density.
+	FreeUnits = 64 << 10
+	// MaxFileProblems bounds the problems reported for one file: after
+	// that many the rest of the file is not parsed (a file of a million
+	// broken documents is reported in a line, not a million).
+	MaxFileProblems = 100
+	// docUnits is what a document costs, in nodes: the object, its
+	// identity, its findings.
+	docUnits = 16
+)
+
+// parseUnits estimates how many YAML nodes parsing data makes, without
+// parsing it.
+func parseUnits(data []byte) int {
+	n := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte(",")) +
+		bytes.Count(data, []byte("[")) + bytes.Count(data, []byte("{")) + bytes.Count(data, []byte(": "))
+	return n + docUnits*(bytes.Count(data, []byte("\n---"))+bytes.Count(data, []byte("\n...")))
+}
+
+// densityProblem refuses data when parsing it would cost more memory than
+// a set of manifests of its size can: more estimated nodes than FreeUnits
+// and than one per MinBytesPerUnit bytes.
+func densityProblem(file string, data []byte) *Problem {
+	if len(data) < FreeUnits { // fewer bytes than free units: never refused
+		return nil
+	}
+	units := parseUnits(data)
+	if units <= FreeUnits || units <= len(data)/MinBytesPerUnit {
+		return nil
+	}
+	return &Problem{File: file, Pos: Pos{1, 1}, Rule: "invalid-yaml", Message: fmt.Sprintf(
+		"not loaded: %.1f MiB holding about %d YAML nodes and documents (one per %.1f bytes), denser than any set of manifests, would take too much memory to parse; "+
+			"kubeplan loads files with at most one node per %d bytes beyond the first %d (split the file, or write its long lists and maps in block style)",
+		float64(len(data))/(1<<20), units, float64(len(data))/float64(units), MinBytesPerUnit, FreeUnits)}
+}
+
+// tooManyProblems is the problem that ends the parse of a file after
+// MaxFileProblems.
+func tooManyProblems(file string, line int) *Problem {
+	return &Problem{File: file, Pos: Pos{line, 1}, Rule: "invalid-yaml", Message: fmt.Sprintf(
+		"more than %d problems in this file: the rest of it, from this line, is not read (fix the problems above first)", MaxFileProblems)}
+}
+
+// parseFileContext is parseFile that stops between documents once ctx is
+// done (a SOPS file, small by nature, is read whole).
+func parseFileContext(ctx context.Context, file string, data []byte, dec Decryption) ([]*Object, []*Problem) {
+	if maybeSOPS(data) {
+		return parseFile(file, data, dec)
+	}
+	return parseStream(ctx, file, data)
+}
+
+// context is the run's context (context.Background when none was given).
+func (o Options) context() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
+}
+
+// stopped is ctx's cause once it is done, wrapped to say what stopped:
+// nil while it runs (or when ctx is nil).
+func stopped(ctx context.Context) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("loading stopped: %w", context.Cause(ctx))
+}
