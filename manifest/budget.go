@@ -12,13 +12,14 @@ import (
 // estimates a file's nodes before parsing anything (parseUnits) and refuses
 // a file denser than any set of manifests, naming it; such a file is never
 // parsed. The estimate counts lines, mapping keys, flow entries and
-// openings, and a document as docUnits. Real manifests, CRDs and minified
-// JSON objects have 11 bytes or more per unit; the shapes that exhaust
-// memory have 6 or fewer.
+// openings, and a document as docUnits. Real manifests, CRDs and JSON
+// objects have 7 bytes or more per unit (compact flow-style Deployments
+// 7.3, CRDs and pretty-printed JSON 11 or more); the shapes that cost 40x
+// their size or more have 5 or fewer.
 const (
 	// MinBytesPerUnit is the least density a file over FreeUnits may
 	// have: bytes of input per estimated YAML node.
-	MinBytesPerUnit = 8
+	MinBytesPerUnit = 6
 	// FreeUnits is what any file may hold whatever its size: files up to
 	// about 512 KiB are never refused for density.
 	FreeUnits = 64 << 10
@@ -34,7 +35,9 @@ const (
 // parseUnits estimates how many YAML nodes parsing data makes, without
 // parsing it.
 func parseUnits(data []byte) int {
-	n := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte(",")) +
+	// A flow entry costs two: flow collections are read by yaml.v3, with
+	// a node tree and positions.
+	n := bytes.Count(data, []byte("\n")) + 2*bytes.Count(data, []byte(",")) +
 		bytes.Count(data, []byte("[")) + bytes.Count(data, []byte("{")) + bytes.Count(data, []byte(": "))
 	return n + docUnits*(bytes.Count(data, []byte("\n---"))+bytes.Count(data, []byte("\n...")))
 }
