@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync"
 )
 
 // What parsing costs is set by the number of YAML nodes and documents, not
@@ -90,4 +91,43 @@ func stopped(ctx context.Context) error {
 		return nil
 	}
 	return fmt.Errorf("loading stopped: %w", context.Cause(ctx))
+}
+
+// MaxLoadUnits bounds what one Load keeps (plan and apply keep every
+// object of the set; lint streams file by file and is bounded by the
+// density rule alone): about 8 million YAML nodes, some 2 GiB of memory,
+// at least 50 MiB of manifests (the benchmark corpora, 32 and 46 MiB,
+// load whole).
+const MaxLoadUnits = 8 << 20
+
+// loadBudget is what is left of MaxLoadUnits in one Load.
+type loadBudget struct {
+	mu   sync.Mutex
+	left int
+}
+
+type budgetKey struct{}
+
+// withBudget gives ctx a budget of units that parseStream charges.
+func withBudget(ctx context.Context, units int) context.Context {
+	return context.WithValue(ctx, budgetKey{}, &loadBudget{left: units})
+}
+
+// charge takes units for file from the budget in ctx, if any: a problem
+// naming the file when they are not left.
+func charge(ctx context.Context, file string, data []byte) *Problem {
+	b, ok := ctx.Value(budgetKey{}).(*loadBudget)
+	if !ok || len(data) < FreeUnits {
+		return nil
+	}
+	units := parseUnits(data)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if units > b.left {
+		return &Problem{File: file, Pos: Pos{1, 1}, Rule: "invalid-yaml", Message: fmt.Sprintf(
+			"not loaded: with this file's %.1f MiB (about %d YAML nodes) the set would hold more than %d, kubeplan's bound for the objects one plan keeps (about 2 GiB of memory); plan a smaller set (one project, one overlay)",
+			float64(len(data))/(1<<20), units, MaxLoadUnits)}
+	}
+	b.left -= units
+	return nil
 }

@@ -77,6 +77,8 @@ type task struct {
 // Objects come back in a stable order: paths in the order given, files in
 // lexical order, documents in file order.
 func Load(paths []string, opts Options) (*Result, error) {
+	// Load keeps every object: it holds them to MaxLoadUnits.
+	opts.Context = withBudget(opts.context(), MaxLoadUnits)
 	var tasks []task
 	for _, p := range paths {
 		ts, err := collect(p, opts)

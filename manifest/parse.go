@@ -35,6 +35,9 @@ func parseStream(ctx context.Context, file string, data []byte) ([]*Object, []*P
 	if p := densityProblem(file, data); p != nil {
 		return nil, []*Problem{p}
 	}
+	if p := charge(ctx, file, data); p != nil {
+		return nil, []*Problem{p}
+	}
 	var objs []*Object
 	var probs []*Problem
 	doc := 0

@@ -76,10 +76,11 @@ func interruptRun(t *testing.T, sig syscall.Signal, in io.Reader, args ...string
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() { done <- cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
-		<-done
+		<-exited
 	})
 	// The slow phase takes minutes; 1.5 s in, kubeplan is in it.
 	select {
@@ -106,7 +107,7 @@ func interruptRun(t *testing.T, sig syscall.Signal, in io.Reader, args ...string
 		t.Errorf("kubeplan %s exited %s after %v: SIGINT and SIGTERM must stop every phase within %s", args[0], took.Round(time.Millisecond), sig, interruptBound)
 	}
 	name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]
-	if !strings.Contains(stderr.String(), "kubeplan: interrupted by "+name) || !strings.Contains(stderr.String(), "(nothing was written)") {
+	if !strings.HasPrefix(stderr.String(), "kubeplan: ") || !strings.Contains(stderr.String(), "interrupted by "+name+"; stopped (nothing was written)") {
 		t.Errorf("stderr does not say the run was interrupted by %s and wrote nothing:\n%s", name, stderr.String())
 	}
 	if stdout.Len() > 0 {

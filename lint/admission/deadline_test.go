@@ -73,6 +73,7 @@ func TestCheckContextStops(t *testing.T) {
 	}
 	cause := errors.New("interrupted by SIGTERM")
 	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	judged := 0
 	var err error
 	for i, o := range objs {
