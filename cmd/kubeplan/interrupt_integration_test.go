@@ -130,8 +130,13 @@ func TestInterruptLint(t *testing.T) {
 			}
 		})
 		t.Run(sig.String()+"/stdin", func(t *testing.T) {
-			r, w := io.Pipe() // never written to, never closed: reading stdin never ends
-			t.Cleanup(func() { w.Close() })
+			// A pipe never written to, kept open: reading stdin never
+			// ends. An *os.File, so that kubeplan reads it itself.
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close(); w.Close() })
 			interruptRun(t, sig, r, "lint", "-")
 		})
 	}
