@@ -14,16 +14,17 @@ import (
 // a file denser than any set of manifests, naming it; such a file is never
 // parsed. The estimate counts lines, mapping keys, flow entries and
 // openings, and a document as docUnits. Real manifests, CRDs and JSON
-// objects have 7 bytes or more per unit (compact flow-style Deployments
-// 7.3, CRDs and pretty-printed JSON 11 or more); the shapes that cost 40x
-// their size or more have 5 or fewer.
+// objects have 6 bytes or more per unit (compact flow-style Deployments
+// 6.2 to 7.5, Pod JSON 9.5, CRDs 11 or more); the shapes that cost 40x
+// their size or more have 4 or fewer.
 const (
 	// MinBytesPerUnit is the least density a file over FreeUnits may
 	// have: bytes of input per estimated YAML node.
-	MinBytesPerUnit = 6
-	// FreeUnits is what any file may hold whatever its size: files up to
-	// about 512 KiB are never refused for density.
-	FreeUnits = 64 << 10
+	MinBytesPerUnit = 5
+	// FreeUnits is what any file may hold whatever its density (some
+	// 64 MiB of memory at most): a file of 10,000 three-line Namespaces
+	// loads.
+	FreeUnits = 256 << 10
 	// MaxFileProblems bounds the problems reported for one file: after
 	// that many the rest of the file is not parsed (a file of a million
 	// broken documents is reported in a line, not a million).
@@ -47,7 +48,7 @@ func parseUnits(data []byte) int {
 // a set of manifests of its size can: more estimated nodes than FreeUnits
 // and than one per MinBytesPerUnit bytes.
 func densityProblem(file string, data []byte) *Problem {
-	if len(data) < FreeUnits { // fewer bytes than free units: never refused
+	if len(data) < FreeUnits/2 { // a unit takes half a byte at least: never refused
 		return nil
 	}
 	units := parseUnits(data)
@@ -117,7 +118,7 @@ func withBudget(ctx context.Context, units int) context.Context {
 // naming the file when they are not left.
 func charge(ctx context.Context, file string, data []byte) *Problem {
 	b, ok := ctx.Value(budgetKey{}).(*loadBudget)
-	if !ok || len(data) < FreeUnits {
+	if !ok {
 		return nil
 	}
 	units := parseUnits(data)

@@ -17,7 +17,7 @@ import (
 // naming the file and what to do; ordinary objects of the same size load.
 func TestBombShapesRefused(t *testing.T) {
 	dir := t.TempDir()
-	files, _, err := bombcorpus.Write(dir, 1<<20, bombcorpus.Shapes...)
+	files, _, err := bombcorpus.Write(dir, 4<<20, bombcorpus.Shapes...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,17 +32,33 @@ func TestBombShapesRefused(t *testing.T) {
 			t.Errorf("%s: %s:%d [%s] %s", filepath.Base(f), p.File, p.Line, p.Rule, p.Message)
 		}
 	}
-	ordinary, _, err := bombcorpus.Write(dir, 2<<20, bombcorpus.Ordinary)
+	ordinary, _, err := bombcorpus.Write(dir, 4<<20, bombcorpus.Ordinary)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := load(t, ordinary...)
-	if len(res.Problems) != 0 || len(res.Objects) < 3000 {
+	if len(res.Problems) != 0 || len(res.Objects) < 6000 {
 		t.Errorf("ordinary Deployments: %d objects, problems %v", len(res.Objects), res.Problems)
+	}
+	dense, _, err := bombcorpus.Write(dir, 4<<20, bombcorpus.Dense...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range dense {
+		if res := load(t, f); len(res.Problems) != 0 || len(res.Objects) == 0 {
+			t.Errorf("%s, just above the line: %d objects, problems %v", filepath.Base(f), len(res.Objects), res.Problems)
+		}
+	}
+	var b strings.Builder
+	for i := range 10_000 {
+		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: team-%d}\n", i)
+	}
+	if objs, probs := manifest.Parse("namespaces.yaml", []byte(b.String())); len(objs) != 10_000 || len(probs) != 0 {
+		t.Errorf("10,000 Namespaces: %d objects, problems %v", len(objs), probs)
 	}
 }
 
-// Below FreeUnits a file is never refused, however dense.
+// Within FreeUnits a file is never refused, however dense.
 func TestSmallDenseFileLoads(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: small}\ndata: {")

@@ -60,16 +60,17 @@ func peakRSS(t *testing.T, bin string, args ...string) (code int, stdout, stderr
 }
 
 // The bomb corpus (tools/bombcorpus: every shape that cost 40x to 110x its
-// size, 4 MiB each, beside 2 MiB of ordinary Deployments) costs lint and
-// plan (which keeps every object) at most 10x its size in peak RSS: the
-// bombs are refused unparsed, each named, and the ordinary objects load.
+// size, 4 MiB each, beside 2 MiB of short keys just above the density line
+// and 2 MiB of ordinary Deployments) costs lint and plan (which keeps every
+// object) at most 10x its size in peak RSS: the bombs are refused unparsed,
+// each named, and the rest loads.
 func TestBombCorpusMemory(t *testing.T) {
 	dir := t.TempDir()
 	bombs, n, err := bombcorpus.Write(dir, 4<<20, bombcorpus.Shapes...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, m, err := bombcorpus.Write(dir, 2<<20, bombcorpus.Ordinary)
+	_, m, err := bombcorpus.Write(dir, 2<<20, append(bombcorpus.Dense, bombcorpus.Ordinary)...)
 	if err != nil {
 		t.Fatal(err)
 	}

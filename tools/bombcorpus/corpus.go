@@ -18,7 +18,8 @@ type Shape struct {
 // about 1 MiB, under manifest.MaxDocumentBytes.
 const perDoc = 200_000
 
-// Shapes are the bombs, costliest per byte first.
+// Shapes are the bombs kubeplan refuses (denser than one node per
+// manifest.MinBytesPerUnit bytes), costliest per byte first.
 var Shapes = []Shape{
 	{"tiny-documents", func(int) string { return "a: 1\n" }},
 	{"tiny-objects", func(i int) string {
@@ -43,6 +44,11 @@ var Shapes = []Shape{
 		b.WriteString("k: v}\n")
 		return b.String()
 	}},
+}
+
+// Dense are the shapes just above the density line: loaded, at 15x to 20x
+// their size in memory.
+var Dense = []Shape{
 	{"short-keys", func(i int) string {
 		var b strings.Builder
 		b.WriteString(object(i) + "data:\n")
