@@ -163,3 +163,25 @@ func TestIntegrationInterruptPlan(t *testing.T) {
 		})
 	}
 }
+
+// apply's --timeout bounds its lint too: policies that would take minutes
+// stop at the deadline with an error naming where, before any request
+// (the cluster here refuses connections).
+func TestApplyPolicyEvaluationSharesTheDeadline(t *testing.T) {
+	dir := slowPolicies(t)
+	kc := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kc, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: u, user: {token: not-used}}]
+contexts: [{name: c, context: {cluster: c, user: u, namespace: shop}}]
+current-context: c
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBEPLAN_CACHE_DIR", t.TempDir())
+	code, stdout, stderr := cli("apply", "--kubeconfig", kc, "--applyset", "configmap/set", "--auto-approve", "--timeout", "3s", dir)
+	if code != 1 || !strings.Contains(stderr, "policy evaluation stopped at configmap/interrupted-") || !strings.Contains(stderr, "ValidatingAdmissionPolicy costly: context deadline exceeded") {
+		t.Fatalf("apply --timeout 3s over minutes of policies: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
