@@ -34,8 +34,8 @@ func signalName(sig os.Signal) string {
 }
 
 // interrupter stops the process on SIGINT or SIGTERM for the verbs that
-// ask (stopOnSignal): lint, plan, projects, policy test, status. apply and
-// serve keep their own handling: a write under way is never cut there.
+// ask (stopOnSignal): lint, plan, policy test, status. apply and serve
+// keep their own handling: a write under way is never cut there.
 // main makes one; tests that call Main in-process have none, and their
 // signals are the test binary's.
 type interrupter struct {

@@ -20,14 +20,15 @@ import (
 // Exit codes, the same for every verb.
 const (
 	exitOK      = 0 // success, or no changes
-	exitFailed  = 1 // any error: bad flag, unreadable path, unreachable cluster, lint findings, failed apply
+	exitFailed  = 1 // any error: bad flag, unreadable path, unreachable cluster, lint findings, failed apply, a signal
 	exitChanges = 2 // only with plan --detailed-exitcode or apply --drift=report: changes present
 )
 
 // exitCodesHelp ends every verb's --help.
 const exitCodesHelp = `Exit codes (every verb):
   0  success, or no changes
-  1  any error: a bad flag, an unreadable path, an unreachable cluster, lint findings, a failed apply
+  1  any error: a bad flag, an unreadable path, an unreachable cluster, lint findings, a failed apply,
+     SIGINT or SIGTERM (lint and plan stop within 2 s and write nothing)
   2  only with plan --detailed-exitcode or apply --drift=report: changes present`
 
 // streams are the command's input, outputs and environment: data to out,
