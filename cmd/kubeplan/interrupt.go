@@ -19,7 +19,7 @@ import (
 // once. A phase that does not watch the context (a kustomize build, a
 // chart's render) is cut when it runs out, so that every phase ends within
 // 2 s of the signal, with exit 1.
-const interruptGrace = 1500 * time.Millisecond
+const interruptGrace = time.Second
 
 // interrupted is the cause of the run's context after a signal.
 type interrupted struct{ sig os.Signal }
