@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/kubeplan/kubeplan/manifest"
@@ -51,7 +52,7 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	}
 	var crdFindings []Finding
 	if len(in.CRDPaths) > 0 {
-		crds, err := manifest.Load(in.CRDPaths, manifest.Options{Concurrency: in.Load.Concurrency})
+		crds, err := manifest.Load(in.CRDPaths, manifest.Options{Concurrency: in.Load.Concurrency, Context: in.Load.Context})
 		if err != nil {
 			return Report{}, nil, fmt.Errorf("--crds: %w", err)
 		}
@@ -101,6 +102,9 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 			return Report{}, nil, err
 		}
 	}
+	if ctx := in.runContext(); ctx.Err() != nil {
+		return Report{}, nil, fmt.Errorf("lint stopped: %w", context.Cause(ctx))
+	}
 	vapFindings, err := vap.findings(in, paths, extraPolicies, objs, opts)
 	if err != nil {
 		return Report{}, nil, err
@@ -119,6 +123,15 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		rep.Linted = listed.list()
 	}
 	return rep, objs, nil
+}
+
+// runContext is the run's context, Load.Context (context.Background when
+// not set): loading, linting and policy evaluation stop once it is done.
+func (in Input) runContext() context.Context {
+	if in.Load.Context == nil {
+		return context.Background()
+	}
+	return in.Load.Context
 }
 
 // Errors returns the report's error-level findings.

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,7 +61,7 @@ func (v *vapRun) extra(in Input) ([]*manifest.Object, []Finding, error) {
 	if len(in.PolicyPaths) == 0 {
 		return nil, nil, nil
 	}
-	res, err := manifest.Load(in.PolicyPaths, manifest.Options{Concurrency: in.Load.Concurrency})
+	res, err := manifest.Load(in.PolicyPaths, manifest.Options{Concurrency: in.Load.Concurrency, Context: in.Load.Context})
 	if err != nil {
 		return nil, nil, fmt.Errorf("--policies: %w", err)
 	}
@@ -106,21 +108,35 @@ func (v *vapRun) findings(in Input, paths []string, extra, objs []*manifest.Obje
 		out = append(out, problemFinding(p))
 	}
 	out = applySettings(out, nil, opts.Rules)
+	ctx := in.runContext()
 	if objs != nil {
-		return append(out, applySettings(judge(set, objs), objs, opts.Rules)...), nil
+		fs, err := judge(ctx, set, objs)
+		if err != nil {
+			return nil, err
+		}
+		return append(out, applySettings(fs, objs, opts.Rules)...), nil
 	}
-	out = append(out, applySettings(judge(set, v.stdin), v.stdin, opts.Rules)...)
+	fs, err := judge(ctx, set, v.stdin)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, applySettings(fs, v.stdin, opts.Rules)...)
 	if len(paths) == 0 {
 		return out, nil
 	}
 	var mu sync.Mutex
-	_, err := streamObjects(paths, in, opts.Concurrency, func(o *manifest.Object) bool { return false }, func(batch []*manifest.Object) {
-		fs := applySettings(judge(set, batch), batch, opts.Rules)
+	var judgeErr error
+	_, err = streamObjects(paths, in, opts.Concurrency, func(o *manifest.Object) bool { return false }, func(batch []*manifest.Object) {
+		fs, err := judge(ctx, set, batch)
 		mu.Lock()
-		out = append(out, fs...)
-		mu.Unlock()
+		defer mu.Unlock()
+		if err != nil {
+			judgeErr = cmp.Or(judgeErr, err)
+			return
+		}
+		out = append(out, applySettings(fs, batch, opts.Rules)...)
 	})
-	return out, err
+	return out, cmp.Or(judgeErr, err)
 }
 
 // missingKinds are the paramKinds of the policies in context whose objects
@@ -174,17 +190,22 @@ func streamObjects(paths []string, in Input, concurrency int, keep func(*manifes
 	return out, g.Wait()
 }
 
-// judge is the findings of the set's verdicts on objs.
-func judge(set *admission.Set, objs []*manifest.Object) []Finding {
+// judge is the findings of the set's verdicts on objs. It stops with an
+// error once ctx (the run's: a signal, a deadline) is done.
+func judge(ctx context.Context, set *admission.Set, objs []*manifest.Object) ([]Finding, error) {
 	var out []Finding
 	for _, o := range objs {
-		for _, vd := range set.Check(o) {
+		vds, err := set.CheckContext(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		for _, vd := range vds {
 			if f, ok := verdictFinding(o, vd); ok {
 				out = append(out, f)
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 func joinRoot(root, p string) string {

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -48,6 +49,10 @@ type Options struct {
 	// Decryption says how SOPS-encrypted files are read: as in git (for
 	// lint), or decrypted in memory (for plan and apply).
 	Decryption Decryption
+	// Context, when set, stops loading once it is done (SIGINT or SIGTERM,
+	// a deadline): no file starts, a file's parse stops between documents,
+	// and Load and Source.Load return its cause.
+	Context context.Context
 }
 
 // Result is what Load found.
@@ -78,6 +83,8 @@ type task struct {
 // Objects come back in a stable order: paths in the order given, files in
 // lexical order, documents in file order.
 func Load(paths []string, opts Options) (*Result, error) {
+	// Load keeps every object: it holds them to MaxLoadUnits.
+	opts.Context = withBudget(opts.context(), MaxLoadUnits)
 	var tasks []task
 	for _, p := range paths {
 		ts, err := collect(p, opts)
@@ -118,6 +125,18 @@ func Load(paths []string, opts Options) (*Result, error) {
 }
 
 func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
+	ctx := opts.context()
+	if err := stopped(ctx); err != nil {
+		return nil, nil, err
+	}
+	o, p, err := runTaskIn(ctx, t, opts)
+	if err == nil {
+		err = stopped(ctx)
+	}
+	return o, p, err
+}
+
+func runTaskIn(ctx context.Context, t task, opts Options) ([]*Object, []*Problem, error) {
 	switch {
 	case t.stdin:
 		if opts.Stdin == nil {
@@ -127,7 +146,7 @@ func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		o, p := parseFile("<stdin>", data, opts.Decryption)
+		o, p := parseFileContext(ctx, "<stdin>", data, opts.Decryption)
 		return o, p, nil
 	case t.kustomize:
 		o, p := buildKustomization(t.path, t.root, t.allowRemote, opts.Decryption)
@@ -139,7 +158,7 @@ func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	o, p := parseFile(t.path, data, opts.Decryption)
+	o, p := parseFileContext(ctx, t.path, data, opts.Decryption)
 	return o, p, nil
 }
 

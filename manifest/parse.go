@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,15 +19,35 @@ import (
 const MaxDocumentBytes = 4 << 20
 
 // Parse reads the YAML or JSON stream data (named file in messages) into
-// objects. Problems with the input are returned, never panicked on.
+// objects. Problems with the input are returned, never panicked on. A file
+// denser than any set of manifests is refused unparsed (densityProblem),
+// and a file's parse stops after MaxFileProblems problems.
 func Parse(file string, data []byte) ([]*Object, []*Problem) {
+	return parseStream(context.Background(), file, data)
+}
+
+// parseStream is Parse that stops between documents once ctx is done (the
+// caller reports ctx's error).
+func parseStream(ctx context.Context, file string, data []byte) ([]*Object, []*Problem) {
 	if p := checkText(file, data); p != nil {
+		return nil, []*Problem{p}
+	}
+	if p := densityProblem(file, data); p != nil {
+		return nil, []*Problem{p}
+	}
+	if p := charge(ctx, file, data); p != nil {
 		return nil, []*Problem{p}
 	}
 	var objs []*Object
 	var probs []*Problem
 	doc := 0
 	for _, c := range splitDocuments(data) {
+		if ctx.Err() != nil {
+			return objs, probs
+		}
+		if len(probs) >= MaxFileProblems {
+			return objs, append(probs, tooManyProblems(file, c.line))
+		}
 		if len(bytes.TrimSpace(c.data)) == 0 {
 			continue
 		}

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 )
 
@@ -12,6 +13,7 @@ type Source struct {
 	t    task
 	data []byte // stdin content, read once by Collect
 	dec  Decryption
+	ctx  context.Context
 }
 
 // Path is the file or directory the source reads.
@@ -34,7 +36,7 @@ func Collect(paths []string, opts Options) ([]*Source, error) {
 			return nil, err
 		}
 		for _, t := range ts {
-			s := &Source{t: t, dec: opts.Decryption}
+			s := &Source{t: t, dec: opts.Decryption, ctx: opts.Context}
 			if t.stdin {
 				if opts.Stdin == nil {
 					return nil, fmt.Errorf("reading standard input: no input stream")
@@ -54,10 +56,13 @@ func Collect(paths []string, opts Options) ([]*Source, error) {
 // Load parses the source.
 func (s *Source) Load() ([]*Object, []*Problem, error) {
 	if s.t.stdin {
-		o, p := parseFile("<stdin>", s.data, s.dec)
-		return o, p, nil
+		if err := stopped(s.ctx); err != nil {
+			return nil, nil, err
+		}
+		o, p := parseFileContext(s.ctx, "<stdin>", s.data, s.dec)
+		return o, p, stopped(s.ctx)
 	}
-	return runTask(s.t, Options{Decryption: s.dec})
+	return runTask(s.t, Options{Decryption: s.dec, Context: s.ctx})
 }
 
 // MayHoldCRD reports, cheaply and without parsing, whether the source could

@@ -253,6 +253,7 @@ func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyRep
 	if r.gh != nil {
 		loaded = r.gh.Loaded
 	}
+	r.cmd.SetContext(ctx) // loading, lint and policies share the run's deadline and signal
 	objs, err := loadSet(r.cmd, r.s, &r.f.input, src, r.f.cluster.lintNamespace(r.client), loaded)
 	if err != nil {
 		return nil, as, false, err

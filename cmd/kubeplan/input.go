@@ -101,7 +101,7 @@ func (f *inputFlags) checkWith(cmd *cobra.Command, s streams, cfg *config.Config
 	}
 	in := lint.Input{
 		Paths:       paths,
-		Load:        manifest.Options{Exclude: slices.Concat(cfg.ExcludePatterns(), cfg.IgnorePatterns(), f.exclude), Stdin: s.in, Concurrency: f.concurrency},
+		Load:        manifest.Options{Exclude: slices.Concat(cfg.ExcludePatterns(), cfg.IgnorePatterns(), f.exclude), Stdin: s.in, Concurrency: f.concurrency, Context: cmd.Context()},
 		CRDPaths:    append(cfg.CRDPaths(), f.crds...),
 		PolicyPaths: append(cfg.PolicyPaths(), f.policies...),
 	}

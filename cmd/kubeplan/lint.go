@@ -111,6 +111,9 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	if f.listRules {
 		return render.Rules(s.out, format, lint.Rules())
 	}
+	// SIGINT or SIGTERM stops loading, rendering and lint within 2 s, with
+	// exit 1 and no report.
+	ctx := s.stopOnSignal(cmd)
 	in, opts, err := f.input.check(cmd, s, args, f.namespace)
 	if err != nil {
 		return err
@@ -137,13 +140,16 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 		return err
 	}
 	ro := render.LintOptions{Color: format == "text" && s.color(s.out), ToolVersion: kubeplanVersion(), Rules: lint.Rules()}
-	if err := render.Lint(s.out, format, rep, ro); err != nil {
-		return err
-	}
-	if gh != nil {
-		if err := gh.Done(rep); err != nil {
+	if err := s.writing(ctx, func() error {
+		if err := render.Lint(s.out, format, rep, ro); err != nil {
 			return err
 		}
+		if gh != nil {
+			return gh.Done(rep)
+		}
+		return nil
+	}); err != nil {
+		return err
 	}
 	if rep.Count(lint.Error) > 0 {
 		return exitError{exitFailed}

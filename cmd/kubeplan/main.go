@@ -20,5 +20,5 @@ func main() {
 		os.Stderr = null
 	}
 	os.Exit(Main(os.Args[1:], streams{in: os.Stdin, out: os.Stdout, err: stderr, getenv: os.Getenv,
-		terminal: term.IsTerminal(os.Stdin), errTerminal: term.IsTerminal(stderr)}))
+		terminal: term.IsTerminal(os.Stdin), errTerminal: term.IsTerminal(stderr), sig: newInterrupter(stderr)}))
 }

@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -114,8 +111,9 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	if err := f.git.check(args); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// SIGINT or SIGTERM stops every phase (loading, rendering, lint,
+	// requests) within 2 s, with exit 1 and nothing written.
+	ctx := s.stopOnSignal(cmd)
 	if f.sel.on() {
 		return planProjects(ctx, cmd, s, f, format, args)
 	}
@@ -134,23 +132,26 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	}
 	pl, err := makePlan(ctx, cmd, s, f, client, as, args, gh)
 	if err != nil {
-		if gh != nil {
+		if gh != nil && ctx.Err() == nil { // an interrupted plan writes nothing
 			gh.Failed(ctx, err)
 		}
 		return err
 	}
-	if f.out != "" {
-		if err := plan.Save(f.out, pl); err != nil {
+	if err := s.writing(ctx, func() error {
+		if f.out != "" {
+			if err := plan.Save(f.out, pl); err != nil {
+				return err
+			}
+		}
+		if err := render.Plan(s.out, format, pl, render.PlanOptions{Color: format == "text" && s.color(s.out)}); err != nil {
 			return err
 		}
-	}
-	if err := render.Plan(s.out, format, pl, render.PlanOptions{Color: format == "text" && s.color(s.out)}); err != nil {
+		if gh != nil {
+			return gh.Done(ctx, pl)
+		}
+		return nil
+	}); err != nil {
 		return err
-	}
-	if gh != nil {
-		if err := gh.Done(ctx, pl); err != nil {
-			return err
-		}
 	}
 	if f.detailedExitcode && pl.HasChanges() {
 		return exitError{exitChanges}

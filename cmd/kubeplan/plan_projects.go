@@ -21,7 +21,7 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 		gh = newRunView(s, f.githubToken, f.comment, pr, f.cluster.kube.BearerToken, f.git.password())
 	}
 	if err != nil {
-		if gh != nil {
+		if gh != nil && ctx.Err() == nil { // an interrupted plan writes nothing
 			gh.Failed(ctx, err)
 		}
 		return err
@@ -31,21 +31,26 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 		pr.opts.Loaded = gh.Loaded
 	}
 	r, err := run.Plan(ctx, pr.projects, pr.opts)
+	if err == nil {
+		err = context.Cause(ctx) // projects an interrupt stopped
+	}
 	if err != nil {
-		if gh != nil {
+		if gh != nil && ctx.Err() == nil {
 			gh.Failed(ctx, err)
 		}
 		return err
 	}
-	if f.out != "" {
-		if err := run.SaveDir(f.out, r); err != nil {
-			return err
+	return s.writing(ctx, func() error {
+		if f.out != "" {
+			if err := run.SaveDir(f.out, r); err != nil {
+				return err
+			}
 		}
-	}
-	if len(r.Projects) == 0 {
-		fmt.Fprintln(s.err, "kubeplan: no project selected: nothing to plan")
-	}
-	return reportPlans(ctx, s, format, r, gh, f.detailedExitcode)
+		if len(r.Projects) == 0 {
+			fmt.Fprintln(s.err, "kubeplan: no project selected: nothing to plan")
+		}
+		return reportPlans(ctx, s, format, r, gh, f.detailedExitcode)
+	})
 }
 
 // reportPlans shows a run's plans as format and in its GitHub view (gh,

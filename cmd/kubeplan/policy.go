@@ -52,6 +52,7 @@ DIR cannot be read.`,
   kubeplan policy test policies/library/nonroot/kubeplan-test.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			s.stopOnSignal(cmd) // SIGINT or SIGTERM: exit 1 within 2 s
 			if !slices.Contains(render.PolicyTestFormats(), output) {
 				return fmt.Errorf("unknown --output %q: want one of %s", output, strings.Join(render.PolicyTestFormats(), ", "))
 			}

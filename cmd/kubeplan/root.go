@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"strings"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
@@ -19,14 +20,15 @@ import (
 // Exit codes, the same for every verb.
 const (
 	exitOK      = 0 // success, or no changes
-	exitFailed  = 1 // any error: bad flag, unreadable path, unreachable cluster, lint findings, failed apply
+	exitFailed  = 1 // any error: bad flag, unreadable path, unreachable cluster, lint findings, failed apply, a signal
 	exitChanges = 2 // only with plan --detailed-exitcode or apply --drift=report: changes present
 )
 
 // exitCodesHelp ends every verb's --help.
 const exitCodesHelp = `Exit codes (every verb):
   0  success, or no changes
-  1  any error: a bad flag, an unreadable path, an unreachable cluster, lint findings, a failed apply
+  1  any error: a bad flag, an unreadable path, an unreachable cluster, lint findings, a failed apply,
+     SIGINT or SIGTERM (lint and plan stop within 2 s and write nothing)
   2  only with plan --detailed-exitcode or apply --drift=report: changes present`
 
 // streams are the command's input, outputs and environment: data to out,
@@ -40,6 +42,9 @@ type streams struct {
 	// terminal says stdin is a terminal a person answers (apply asks
 	// before writing); errTerminal that stderr is one (progress bars).
 	terminal, errTerminal bool
+	// sig stops the verbs that ask on SIGINT or SIGTERM (stopOnSignal);
+	// nil in tests that run Main in-process.
+	sig *interrupter
 }
 
 // progress is the view of the engine's progress on stderr: a bar on a
@@ -86,6 +91,19 @@ func Main(args []string, s streams) int {
 	err := root.Execute()
 	if err == nil {
 		return exitOK
+	}
+	if sig := s.interruptedBy(); sig != nil {
+		// An interrupted run exits 1, whatever it would have said.
+		msg := err.Error()
+		if errors.As(err, new(exitError)) {
+			msg = interrupted{sig}.Error()
+		} else if !strings.Contains(msg, "interrupted by") {
+			msg = interrupted{sig}.Error() + ": " + msg
+		}
+		s.sig.mu.Lock()
+		fmt.Fprintf(s.err, "kubeplan: %s; stopped%s\n", msg, s.sig.nothingWritten())
+		s.sig.mu.Unlock()
+		return exitFailed
 	}
 	var ee exitError
 	if errors.As(err, &ee) {

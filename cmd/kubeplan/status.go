@@ -64,7 +64,7 @@ func runStatus(cmd *cobra.Command, s streams, f *statusFlags, args []string) err
 	if !slices.Contains([]string{"text", "json"}, f.output) {
 		return fmt.Errorf("unknown --output %q: want text or json", f.output)
 	}
-	ctx := context.Background()
+	ctx := s.stopOnSignal(cmd)
 	if f.sel.on() {
 		return statusProjects(ctx, cmd, s, f, args)
 	}

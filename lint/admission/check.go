@@ -61,8 +61,19 @@ type Verdict struct {
 // Verdict per matching binding (one per failed validation), in order of
 // policy and binding name.
 func (s *Set) Check(obj *manifest.Object) []Verdict {
+	out, _ := s.CheckContext(context.Background(), obj)
+	return out
+}
+
+// CheckContext is Check within ctx: every CEL evaluation runs with ctx (the
+// API server's interrupt check stops a costly one part way) and, as in the
+// API server, within the per-call cost budget (celconfig's
+// RuntimeCELCostBudget) and the per-expression limit set when compiling.
+// Once ctx is done it stops, before the next policy, with an error naming
+// the object, the policy and ctx's cause.
+func (s *Set) CheckContext(ctx context.Context, obj *manifest.Object) ([]Verdict, error) {
 	if s == nil || len(s.policies) == 0 {
-		return nil
+		return nil, nil
 	}
 	attr, res := s.attributes(obj)
 	// As the API server does for one request, the object is converted to
@@ -74,6 +85,9 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 		p := c.policy
 		if !c.mayMatch(res.gvr) {
 			continue
+		}
+		if ctx.Err() != nil {
+			return nil, stoppedError(ctx, obj, p.Name)
 		}
 		base := Verdict{Policy: p.Name, PolicyFile: c.obj.File, PolicyObject: c.obj, Validation: -1, Resource: res.gvr.GroupResource().String()}
 		matches, gvr, gvk, err := s.matcher.definitionMatches(attr, s.oi, p)
@@ -109,10 +123,19 @@ func (s *Set) Check(obj *manifest.Object) []Verdict {
 				out = append(out, v)
 				continue
 			}
-			out = append(out, s.evaluate(c, v, reqs, gvr, gvk)...)
+			out = append(out, s.evaluate(ctx, c, v, reqs, gvr, gvk)...)
+			if ctx.Err() != nil {
+				// an evaluation cut short is no verdict
+				return nil, stoppedError(ctx, obj, p.Name)
+			}
 		}
 	}
-	return out
+	return out, nil
+}
+
+// stoppedError says which evaluation ctx stopped, and why.
+func stoppedError(ctx context.Context, obj *manifest.Object, policy string) error {
+	return fmt.Errorf("policy evaluation stopped at %s (%s), ValidatingAdmissionPolicy %s: %w", obj.String(), obj.File, policy, context.Cause(ctx))
 }
 
 // mayMatch is false when no resource rule of the policy can match the
@@ -140,7 +163,7 @@ func (c *compiled) mayMatch(gvr schemaGVR) bool {
 func hasOp(ops []v1.OperationType, op v1.OperationType) bool { return slices.Contains(ops, op) }
 
 // evaluate runs the validations of c for one matching binding.
-func (s *Set) evaluate(c *compiled, v Verdict, reqs *requests, gvr schemaGVR, gvk schemaGVK) []Verdict {
+func (s *Set) evaluate(ctx context.Context, c *compiled, v Verdict, reqs *requests, gvr schemaGVR, gvk schemaGVK) []Verdict {
 	p, b := c.policy, c.bindingOf(v.Binding, s)
 	ps, err := s.collect(p.Spec.ParamKind, b.Spec.ParamRef, reqs.attr.GetNamespace())
 	if err != nil {
@@ -156,7 +179,7 @@ func (s *Set) evaluate(c *compiled, v Verdict, reqs *requests, gvr schemaGVR, gv
 	}
 	var out []Verdict
 	for _, param := range ps {
-		outs, matched := c.judge.verdictOf(context.Background(), req, param)
+		outs, matched := c.judge.verdictOf(ctx, req, param)
 		out = append(out, c.verdicts(v, outs, matched)...)
 	}
 	for _, i := range c.skipped {
