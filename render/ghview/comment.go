@@ -81,7 +81,7 @@ func (c commenter) failed(ctx context.Context, s step, marker, namespace, applyS
 func (c commenter) planned(ctx context.Context, s step, marker string, anns []ghactions.Annotation, hasChanges bool, summary string,
 	markdown func(w io.Writer, o render.PlanOptions) error) error {
 	for _, a := range anns {
-		fmt.Fprintln(s.err, a.String())
+		s.command(a)
 	}
 	s.summary("kubeplan plan", func(w io.Writer, room int) error {
 		return markdown(w, render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
