@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/tools/githubtest"
+	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 // Text a pull request writes to command the runner, to mention people and
@@ -131,5 +134,135 @@ func TestGitHubLintHostile(t *testing.T) {
 				t.Errorf("-o text: not escaped as documented:\n%s", stdout)
 			}
 		}
+	}
+}
+
+// outsideFences is md without its fenced code blocks, where GitHub would
+// make mentions, HTML and headings.
+func outsideFences(md string) string {
+	var b strings.Builder
+	fence := ""
+	for line := range strings.SplitSeq(md, "\n") {
+		t := strings.TrimSpace(line)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) && strings.Trim(t, "`") == "" {
+				fence = ""
+			}
+			continue
+		}
+		if run := len(t) - len(strings.TrimLeft(t, "`")); run >= 3 {
+			fence = t[:run]
+			continue
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// checkHostileComment fails when md (a comment or job summary) mentions
+// @octocat, or holds an HTML comment or a closing </details> kubeplan did
+// not write, outside code.
+func checkHostileComment(t *testing.T, what, md string) {
+	t.Helper()
+	text := outsideFences(md)
+	text = regexp.MustCompile("`[^`\n]*`").ReplaceAllString(text, "") // code spans
+	if strings.Contains(text, "@octocat") {
+		t.Errorf("%s mentions @octocat outside code:\n%s", what, md)
+	}
+	if n := strings.Count(text, "<!--"); n > 1 || n == 1 && !strings.HasPrefix(md, "<!-- kubeplan:plan ") {
+		t.Errorf("%s holds an HTML comment kubeplan did not write:\n%s", what, md)
+	}
+	if strings.Count(text, "<details") != strings.Count(text, "</details>") {
+		t.Errorf("%s: <details> and </details> do not pair up:\n%s", what, md)
+	}
+}
+
+// A plan in GitHub mode over a hostile repository, on the cluster: the
+// values and diff context lines command nothing, the comment mentions
+// nobody and cannot be broken out of, and a comment by someone else that
+// carries kubeplan's marker is left as it is while kubeplan creates, then
+// updates, its own.
+func TestIntegrationGitHubPlanHostile(t *testing.T) {
+	testkube.Integration(t)
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	kc := c.Narrow(t, "gitops", ns)
+	srv := githubtest.New(t, ghRepo, ghToken)
+	sim := newGitHubSim(t, srv, "pull_request")
+	kf := kube.Flags()
+	kf.KubeConfig = &kc
+	marker := fmt.Sprintf("<!-- kubeplan:plan cluster=%s namespace=%s applyset=configmap/gitops-applyset -->", kube.ContextName(kf), ns)
+	fake := marker + "\n### kubeplan plan: no changes (a fake plan by someone else)"
+	impostor := srv.AddComment(ghRepo, ghPR, "mallory", fake)
+
+	dir := t.TempDir()
+	t.Chdir(dir)
+	block := strings.Join(hostileValues, "\n")
+	write := func(version string) {
+		v, _ := json.Marshal(block + "\nversion " + version + "\n" + block)
+		for name, body := range map[string]string{
+			"values.yaml":          "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: values}\ndata:\n  block: " + string(v) + "\n",
+			"::error::forged.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: named, annotations: {note: \"@octocat ##[error]forged\"}}\ndata: {v: \"" + version + "\"}\n",
+		} {
+			if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	args := []string{"--kubeconfig", kc, "-n", ns, "--applyset", "configmap/gitops-applyset", "."}
+	write("1")
+	t.Setenv("GITHUB_EVENT_NAME", "push") // apply: no comment
+	if code, out := runCombined(append([]string{"apply", "--timeout", "60s"}, args...)...); code != 0 {
+		t.Fatalf("apply: exit %d\n%s", code, out)
+	} else {
+		checkRunnerLog(t, "apply", out, ghToken)
+	}
+	t.Setenv("GITHUB_EVENT_NAME", "pull_request")
+	write("2") // the diff's context lines are the hostile ones
+
+	for run := 1; run <= 2; run++ {
+		code, out := runCombined(append([]string{"plan"}, args...)...)
+		if code != 0 || !strings.Contains(out, "Plan: 0 to add, 2 to change, 0 to prune") {
+			t.Fatalf("plan %d: exit %d\n%s", run, code, out)
+		}
+		if !strings.Contains(out, "   %3A:add-mask::prune\n") {
+			t.Errorf("plan %d: the diff's context line is not in the log, escaped:\n%s", run, out)
+		}
+		checkRunnerLog(t, fmt.Sprintf("plan %d", run), out, ghToken)
+		if !strings.Contains(out, "left alone 1 comment on pull request #7") {
+			t.Errorf("plan %d does not say it left the impostor alone:\n%s", run, out)
+		}
+		code, stdout, stderr := cli(append([]string{"plan", "--comment=false"}, args...)...)
+		checkRunnerLog(t, "plan stdout", stdout)
+		checkRunnerLog(t, "plan stderr", stderr, ghToken)
+		if code != 0 {
+			t.Errorf("plan --comment=false: exit %d\n%s", code, stderr)
+		}
+	}
+	cs := srv.Comments(ghRepo, ghPR)
+	if len(cs) != 2 || cs[0].ID != impostor || cs[0].Body != fake || !cs[0].UpdatedAt.Equal(cs[0].CreatedAt) {
+		t.Fatalf("comments %+v: want the impostor's untouched, then kubeplan's", cs)
+	}
+	ours := cs[1]
+	if ours.Login != "github-actions[bot]" || !strings.HasPrefix(ours.Body, marker+"\n### kubeplan plan: ") || !strings.Contains(ours.Body, "version 2") {
+		t.Errorf("kubeplan's comment by %s:\n%s", ours.Login, ours.Body)
+	}
+	for _, call := range srv.Calls() {
+		if strings.HasPrefix(call, "PATCH") && call != fmt.Sprintf("PATCH /repos/%s/issues/comments/%d", ghRepo, ours.ID) {
+			t.Errorf("edited a comment that is not kubeplan's: %s", call)
+		}
+	}
+	if !slices.Contains(srv.Calls(), fmt.Sprintf("PATCH /repos/%s/issues/comments/%d", ghRepo, ours.ID)) {
+		t.Errorf("the second plan did not update kubeplan's comment: %q", srv.Calls())
+	}
+	checkHostileComment(t, "the comment", ours.Body)
+	checkHostileComment(t, "the job summary", sim.read(t, sim.summary))
+
+	// -o json in GitHub mode: still JSON, and the values decode as written.
+	code, stdout, _ := cli(append([]string{"plan", "--comment=false", "-o", "json"}, args...)...)
+	checkRunnerLog(t, "plan -o json", stdout)
+	var doc any
+	if code != 0 || json.Unmarshal([]byte(stdout), &doc) != nil || !strings.Contains(stdout, `x ##\u005berror]forged`) {
+		t.Errorf("plan -o json: exit %d\n%s", code, stdout)
 	}
 }
