@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/run"
 	"github.com/kubeplan/kubeplan/tools/githubtest"
 	"github.com/kubeplan/kubeplan/tools/testkube"
 )
@@ -264,5 +267,72 @@ func TestIntegrationGitHubPlanHostile(t *testing.T) {
 	var doc any
 	if code != 0 || json.Unmarshal([]byte(stdout), &doc) != nil || !strings.Contains(stdout, `x ##\u005berror]forged`) {
 		t.Errorf("plan -o json: exit %d\n%s", code, stdout)
+	}
+}
+
+// hostileReport is a run whose names, diffs, drift and errors hold
+// hostileValues, as a matrix job's plan files bring them to kubeplan
+// comment.
+func hostileReport() *run.Report {
+	block := strings.Join(hostileValues, "\n")
+	diff := "--- live\n+++ planned\n@@ -1,9 +1,9 @@\n"
+	for _, v := range hostileValues {
+		diff += " " + v + "\n"
+	}
+	diff += "-v: 1\n+v: 2\n"
+	ref := plan.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "shop", Name: "values"}
+	web := run.ProjectReport{Project: project.Project{Name: "web ::error::forged ##[error]forged @octocat", Path: "web"}, Cluster: "prod",
+		Namespace: "shop", Status: run.Changes, Plan: &plan.Plan{Version: plan.FormatVersion, Namespace: "shop", Changes: []plan.Change{
+			{Ref: ref, Action: plan.Update, Source: plan.Source{File: "  ::add-mask::prune/x ##[error]forged.yaml", Line: 1}, Diff: diff,
+				Drift: []plan.Drift{{Field: "data.v", Live: block, Want: "2", Manager: block}}},
+		}}}
+	api := run.ProjectReport{Project: project.Project{Name: "api", Path: "api"}, Cluster: "prod", Namespace: "shop", Status: run.Failed, Error: block}
+	return &run.Report{Version: run.FormatVersion, Projects: []run.ProjectReport{web, api}}
+}
+
+// kubeplan comment merges hostile plan files into the run's comment: the
+// log commands nothing, the comment mentions nobody, and a comment by
+// someone else carrying the run's marker is left alone.
+func TestGitHubCommentHostile(t *testing.T) {
+	plans := t.TempDir()
+	if err := run.SaveDir(plans, hostileReport()); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "kubeplan.yaml")
+	t.Setenv("GITHUB_WORKFLOW", "kubeplan")
+
+	// Which marker the run's comment has, learnt on a first server.
+	first := githubtest.New(t, ghRepo, ghToken)
+	newGitHubSim(t, first, "pull_request")
+	if code, out := runCombined("comment", "--config", cfg, plans); code != 1 || len(first.Comments(ghRepo, ghPR)) != 1 {
+		t.Fatalf("comment: exit %d (want 1: a project failed)\n%s", code, out)
+	}
+	marker, _, _ := strings.Cut(first.Comments(ghRepo, ghPR)[0].Body, "\n")
+
+	srv := githubtest.New(t, ghRepo, ghToken)
+	sim := newGitHubSim(t, srv, "pull_request")
+	fake := marker + "\n### kubeplan plan: no changes (a fake plan by someone else)"
+	impostor := srv.AddComment(ghRepo, ghPR, "mallory", fake)
+	for i := 1; i <= 2; i++ {
+		code, out := runCombined("comment", "--config", cfg, plans)
+		if code != 1 || !strings.Contains(out, "left alone 1 comment on pull request #7") {
+			t.Errorf("comment %d: exit %d\n%s", i, code, out)
+		}
+		if cmds := checkRunnerLog(t, "kubeplan comment", out, ghToken); len(cmds) == 0 {
+			t.Errorf("comment %d wrote no command at all (the drift warning is missing):\n%s", i, out)
+		}
+	}
+	cs := srv.Comments(ghRepo, ghPR)
+	if len(cs) != 2 || cs[0].ID != impostor || cs[0].Body != fake || cs[1].Login != "github-actions[bot]" || !strings.HasPrefix(cs[1].Body, marker+"\n") {
+		t.Fatalf("comments %+v: want the impostor's untouched, then kubeplan's", cs)
+	}
+	if calls := srv.Calls(); !slices.Contains(calls, fmt.Sprintf("PATCH /repos/%s/issues/comments/%d", ghRepo, cs[1].ID)) ||
+		slices.Contains(calls, fmt.Sprintf("PATCH /repos/%s/issues/comments/%d", ghRepo, impostor)) {
+		t.Errorf("requests %q: want kubeplan's comment updated, the impostor's never", calls)
+	}
+	checkHostileComment(t, "the merged comment", cs[1].Body)
+	checkHostileComment(t, "the job summary", sim.read(t, sim.summary))
+	if !strings.Contains(cs[1].Body, "@&#8203;octocat") {
+		t.Errorf("the merged comment does not show the mention escaped:\n%s", cs[1].Body)
 	}
 }
