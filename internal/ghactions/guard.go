@@ -2,7 +2,6 @@ package ghactions
 
 import (
 	"io"
-	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -167,16 +166,6 @@ func CommandWriter(w io.Writer) io.Writer {
 		return g.Commands()
 	}
 	return w
-}
-
-// Neutralize is s as a Guard in the text dialect writes it from the start
-// of a line: with no line of it a workflow command.
-func Neutralize(s string) string {
-	var b strings.Builder
-	g := NewGuard(&b)
-	g.dialect = textDialect
-	_, _ = g.Write([]byte(s))
-	return b.String()
 }
 
 // decide picks the dialect from the first non-white-space byte of p; p of

@@ -148,9 +148,3 @@ func TestGuardDialects(t *testing.T) {
 		t.Errorf("XML changed meaning: %v %+v", err, d)
 	}
 }
-
-func TestNeutralize(t *testing.T) {
-	if got := Neutralize("a\n ::error::b ##[c]"); got != "a\n %3A:error::b ##%5Bc]" {
-		t.Errorf("Neutralize = %q", got)
-	}
-}
