@@ -20,16 +20,18 @@ import (
 //
 //   - a ":" that is the first character of a line after white space (and
 //     after characters the runner's culture-aware string comparison may
-//     ignore: format characters such as U+200B, combining marks, variation
-//     selectors), and
+//     ignore: control and format characters such as U+200B, combining
+//     marks, variation selectors), and
 //   - a "[" that follows "##" (ignorable characters between them aside),
 //
 // as an escape in the stream's dialect, decided by its first
 // non-white-space byte: in JSON ('{' or '[') "\u003a" and "\u005b", which
 // decode to the same string (a "#" only ever occurs inside a JSON string);
-// in XML ('<') "&#58;" and "&#91;"; in text "%3A" and "%5B". Nothing else
-// changes, and a Guard keeps no more than an incomplete UTF-8 character
-// between writes, so prompts and progress appear at once.
+// in XML ('<') "&#58;" and "&#91;" (kubeplan's XML has neither CDATA nor
+// comments, where they would not decode); in text "%3A" and "%5B". Nothing
+// else changes. Everything is written at once, so prompts and progress
+// appear as before; an incomplete UTF-8 character ending a write is only
+// remembered, to tell what it is when the next write completes it.
 //
 // This is stateless as far as the runner is concerned: unlike
 // ::stop-commands::, whose state the runner shares between stdout and
