@@ -17,7 +17,9 @@ import (
 // error -> ::error, warning -> ::warning, info -> ::notice. The title is the
 // rule id; the message ends with the object when there is one. Unknown
 // positions are left out, so the annotation is about the whole file.
-// Escaping follows the runner protocol (see internal/ghactions).
+// Escaping follows the runner protocol (see internal/ghactions); when w is
+// a ghactions.Guard the commands go through its Commands writer, the only
+// lines it does not escape.
 //
 // GitHub shows at most ghactions.MaxAnnotations annotations of each kind
 // per step and drops the rest silently, so the findings are sorted errors
@@ -32,7 +34,7 @@ func lintGitHub(w io.Writer, rep lint.Report, _ LintOptions) error {
 		b.WriteString(a.String())
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(ghactions.CommandWriter(w), b.String())
 	return err
 }
 

@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"strings"
 
@@ -228,7 +227,7 @@ func mdDiffs(p *plan.Plan, cs []plan.Change) *mdSection {
 		}
 		var b strings.Builder
 		title := actionSymbol(c.Action) + " " + string(c.Action) + " " + changeLabel(p, c.Ref)
-		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", html.EscapeString(printable(title)))
+		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", mdHTML(title))
 		lines := diffLines(c.Diff)
 		fence := mdFence(lines)
 		b.WriteString(fence + "diff\n")

@@ -2,7 +2,6 @@ package render
 
 import (
 	"cmp"
-	"html"
 	"math"
 	"slices"
 	"strings"
@@ -33,7 +32,7 @@ func (s runMdSection) wrap(content string, cut bool) string {
 	if s.open {
 		open = " open"
 	}
-	return "\n<details" + open + "><summary>" + html.EscapeString(printable(title)) + "</summary>\n\n" +
+	return "\n<details" + open + "><summary>" + mdHTML(title) + "</summary>\n\n" +
 		content + "\n</details>\n"
 }
 

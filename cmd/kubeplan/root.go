@@ -86,6 +86,7 @@ func Main(args []string, s streams) int {
 	// Nothing of kubeplan's logs through the standard logger; a library's
 	// line there would only repeat what kubeplan reports.
 	log.SetOutput(io.Discard)
+	s = s.guarded(args)
 	root := newRoot(s)
 	root.SetArgs(args)
 	err := root.Execute()

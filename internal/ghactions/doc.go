@@ -21,6 +21,10 @@
 //     (MaxAnnotations).
 //   - The run is described by GITHUB_* variables and the event payload at
 //     $GITHUB_EVENT_PATH (Run).
+//   - The runner takes a log line for a command when it starts with "::"
+//     after white space, or holds "##[" anywhere; a Guard escapes both in
+//     everything but kubeplan's own commands (CommandWriter), so text from
+//     a repository never commands the runner.
 //
 // The package holds no kubeplan logic: renderers decide what to say, this
 // package only decides how it is written.

@@ -27,6 +27,12 @@ type Client struct {
 	UserAgent string
 	// HTTP is the client used; nil means one with Timeout.
 	HTTP *http.Client
+	// Login is the account the token writes as, when known ("" asks
+	// GitHub; see author). Only what that account wrote is ever taken for
+	// kubeplan's comment or issue.
+	Login string
+
+	self string // the login author found
 }
 
 // Comment is an issue or pull-request comment as the API returns it.

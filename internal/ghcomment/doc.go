@@ -10,9 +10,14 @@
 //
 // so several plans in one pull request (one per cluster, namespace and
 // ApplySet, or one per run over many projects) each keep their own
-// comment, and comments by people or other tools are never edited. The requests are the documented ones:
+// comment. A comment is kubeplan's only when it carries the marker AND was
+// written by the account the token writes as (Client.Login, else GET /user,
+// else github-actions[bot] for the GITHUB_TOKEN, which /user refuses):
+// anyone can paste the marker, and such a comment is never edited nor
+// taken for the plan. The requests are the documented ones:
 //
 //	GET   {api}/repos/{owner}/{repo}/issues/{number}/comments?per_page=100   (following Link: rel="next")
+//	GET   {api}/user   (once, when a comment carries the marker and Login is not set)
 //	POST  {api}/repos/{owner}/{repo}/issues/{number}/comments
 //	PATCH {api}/repos/{owner}/{repo}/issues/comments/{id}
 //

@@ -48,6 +48,7 @@ func TestUpsertCreatesThenEdits(t *testing.T) {
 		"GET /repos/acme/shop/issues/7/comments?per_page=100",
 		"POST /repos/acme/shop/issues/7/comments",
 		"GET /repos/acme/shop/issues/7/comments?per_page=100",
+		"GET /user", // the marked comment's author must be the token's
 		fmt.Sprintf("PATCH /repos/acme/shop/issues/comments/%d", r1.ID),
 	}
 	if got := s.Calls(); !slices.Equal(got, want) {
@@ -99,6 +100,7 @@ func TestUpsertFollowsPagination(t *testing.T) {
 	want := []string{
 		"GET /repos/acme/shop/issues/3/comments?per_page=100",
 		"GET /repos/acme/shop/issues/3/comments?per_page=100&page=2",
+		"GET /user",
 		fmt.Sprintf("PATCH /repos/acme/shop/issues/comments/%d", ours),
 	}
 	if got := s.Calls(); !slices.Equal(got, want) {
@@ -217,5 +219,103 @@ func TestNextLink(t *testing.T) {
 	}
 	if got := nextLink(http.Header{"Link": {`<https://a/x?page=9>; rel="last"`}}); got != "" {
 		t.Errorf("last page: nextLink = %q", got)
+	}
+}
+
+// A comment by someone else that carries kubeplan's marker is neither
+// edited nor taken for the plan: kubeplan writes its own, and edits that
+// one on the next run. With the GITHUB_TOKEN, /user is refused and the
+// author is github-actions[bot].
+func TestUpsertIgnoresMarkerByOthers(t *testing.T) {
+	s := githubtest.New(t, repo, token)
+	m := Marker("prod", "store", "configmap/gitops-applyset")
+	fake := m + "\n### Plan: no changes\n(a fake plan)"
+	impostor := s.AddComment(repo, 7, "mallory", fake)
+	human := s.AddComment(repo, 7, "github-actions", fake) // a user named like the bot, without [bot]
+	ctx := context.Background()
+	c := client(s)
+
+	r1, err := c.Upsert(ctx, Target{repo, 7}, m, m+"\nreal plan 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r1.Created || r1.ID == impostor || r1.ID == human || r1.Ignored != 2 {
+		t.Errorf("first upsert %+v, want a new comment and 2 ignored", r1)
+	}
+	r2, err := c.Upsert(ctx, Target{repo, 7}, m, m+"\nreal plan 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Created || r2.ID != r1.ID || r2.Ignored != 2 {
+		t.Errorf("second upsert %+v, want an edit of %d", r2, r1.ID)
+	}
+	for _, cm := range s.Comments(repo, 7) {
+		switch cm.ID {
+		case impostor, human:
+			if cm.Body != fake || !cm.UpdatedAt.Equal(cm.CreatedAt) {
+				t.Errorf("comment %d by %s was edited: %q", cm.ID, cm.Login, cm.Body)
+			}
+		case r1.ID:
+			if cm.Body != m+"\nreal plan 2" || cm.Login != ActionsBot {
+				t.Errorf("kubeplan's comment: %+v", cm)
+			}
+		default:
+			t.Errorf("unexpected comment %+v", cm)
+		}
+	}
+	for _, call := range s.Calls() {
+		if strings.HasPrefix(call, "PATCH") && call != fmt.Sprintf("PATCH /repos/acme/shop/issues/comments/%d", r1.ID) {
+			t.Errorf("edited another comment: %s", call)
+		}
+	}
+}
+
+// With a personal access token the author is GET /user's login; a comment
+// with the marker by the Actions bot is then someone else's.
+func TestUpsertPersonalToken(t *testing.T) {
+	s := githubtest.New(t, repo, token)
+	s.PersonalToken, s.Login, s.UserType = true, "kubeplan-ci", "User"
+	m := Marker("prod", "store", "-")
+	bot := s.AddComment(repo, 7, ActionsBot, m+"\nby the bot")
+	mine := s.AddComment(repo, 7, "Kubeplan-CI", m+"\nold") // logins compare case aside
+	r, err := client(s).Upsert(context.Background(), Target{repo, 7}, m, m+"\nnew")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Created || r.ID != mine || r.Ignored != 1 {
+		t.Errorf("upsert %+v, want an edit of %d with 1 ignored", r, mine)
+	}
+	if cs := s.Comments(repo, 7); cs[0].ID != bot || cs[0].Body != m+"\nby the bot" {
+		t.Errorf("the bot's comment changed: %+v", cs[0])
+	}
+}
+
+// Login set by the caller (another GitHub App's token) is used as it is;
+// an answer of /user other than the installation refusal is an error, and
+// nothing is written.
+func TestUpsertAuthorUnknown(t *testing.T) {
+	s := githubtest.New(t, repo, token)
+	m := Marker("prod", "store", "-")
+	s.AddComment(repo, 7, "my-app[bot]", m+"\nold")
+	c := client(s)
+	c.Login = "my-app[bot]"
+	if r, err := c.Upsert(context.Background(), Target{repo, 7}, m, m+"\nnew"); err != nil || r.Created || r.Ignored != 0 {
+		t.Errorf("with Login: %+v, %v", r, err)
+	}
+	if slices.Contains(s.Calls(), "GET /user") {
+		t.Error("asked /user although Login was given")
+	}
+
+	s2 := githubtest.New(t, repo, token)
+	s2.PersonalToken, s2.Login = true, "" // /user answers without a login
+	s2.AddComment(repo, 7, "someone", m+"\nx")
+	_, err := client(s2).Upsert(context.Background(), Target{repo, 7}, m, m+"\nnew")
+	if err == nil || !strings.Contains(err.Error(), "/user") {
+		t.Errorf("err = %v, want one about /user", err)
+	}
+	for _, call := range s2.Calls() {
+		if !strings.HasPrefix(call, "GET ") {
+			t.Errorf("wrote without knowing the author: %s", call)
+		}
 	}
 }

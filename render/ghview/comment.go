@@ -18,10 +18,18 @@ type commenter struct {
 	token   string
 	comment bool
 	version string // kubeplan's, for the User-Agent
+	// login is the account the token writes as, from $KUBEPLAN_GITHUB_LOGIN
+	// ("" asks GitHub; see ghcomment.Client.Login).
+	login string
 }
 
+// EnvLogin names the account the token writes comments as, for a token
+// GitHub cannot say it of (another GitHub App's: "SLUG[bot]"). Only a
+// comment by that account is taken for kubeplan's.
+const EnvLogin = "KUBEPLAN_GITHUB_LOGIN"
+
 func newCommenter(env ghactions.Env, token string, comment bool, version string) commenter {
-	return commenter{run: env.Run(), token: token, comment: comment, version: version}
+	return commenter{run: env.Run(), token: token, comment: comment, version: version, login: env(EnvLogin)}
 }
 
 // post creates or updates the pull request's comment that starts with
@@ -48,7 +56,7 @@ func (c commenter) post(ctx context.Context, s step, marker string, markdown fun
 		s.warn(title, fmt.Sprintf("cannot comment on pull request #%d: %v", pr, err))
 		return
 	}
-	client := &ghcomment.Client{BaseURL: c.run.APIURL, Token: c.token, UserAgent: "kubeplan/" + c.version}
+	client := &ghcomment.Client{BaseURL: c.run.APIURL, Token: c.token, UserAgent: "kubeplan/" + c.version, Login: c.login}
 	res, err := client.Upsert(ctx, ghcomment.Target{Repository: c.run.Repository, Number: pr}, marker, ghcomment.Body(marker, md, c.run.URL()))
 	if err != nil {
 		s.warn(title, s.mask.scrub(err.Error()))
@@ -59,6 +67,17 @@ func (c commenter) post(ctx context.Context, s step, marker string, markdown fun
 		verb = "created"
 	}
 	fmt.Fprintf(s.err, "kubeplan: %s the plan comment on pull request #%d: %s\n", verb, pr, res.URL)
+	if res.Ignored > 0 {
+		fmt.Fprintf(s.err, "kubeplan: left alone %d %s on pull request #%d that %s the plan comment's marker but %s written by another account\n",
+			res.Ignored, plural(res.Ignored, "comment", "comments"), pr, plural(res.Ignored, "carries", "carry"), plural(res.Ignored, "was", "were"))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // failed puts what failed in the job summary and the comment marked
@@ -81,7 +100,7 @@ func (c commenter) failed(ctx context.Context, s step, marker, namespace, applyS
 func (c commenter) planned(ctx context.Context, s step, marker string, anns []ghactions.Annotation, hasChanges bool, summary string,
 	markdown func(w io.Writer, o render.PlanOptions) error) error {
 	for _, a := range anns {
-		fmt.Fprintln(s.err, a.String())
+		s.command(a)
 	}
 	s.summary("kubeplan plan", func(w io.Writer, room int) error {
 		return markdown(w, render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})

@@ -9,21 +9,30 @@ import (
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 )
 
-// step is what every view shares: the environment, stderr and the masks.
+// step is what every view shares: the environment, stderr, where
+// kubeplan's own workflow commands go on it, and the masks.
 type step struct {
-	env  ghactions.Env
-	err  io.Writer
+	env ghactions.Env
+	err io.Writer
+	// cmds is stderr's writer for kubeplan's own commands (masks,
+	// annotations): when stderr is a ghactions.Guard, everything else
+	// written to it is escaped so that no line of it is a command.
+	cmds io.Writer
 	mask *masker
 }
 
 func newStep(env ghactions.Env, stderr io.Writer) step {
-	return step{env: env, err: stderr, mask: newMasker(stderr)}
+	cmds := ghactions.CommandWriter(stderr)
+	return step{env: env, err: stderr, cmds: cmds, mask: newMasker(cmds)}
 }
 
 // warn writes a ::warning:: annotation to stderr.
 func (s step) warn(title, msg string) {
-	fmt.Fprintln(s.err, ghactions.Annotation{Level: ghactions.LevelWarning, Title: title, Message: msg}.String())
+	s.command(ghactions.Annotation{Level: ghactions.LevelWarning, Title: title, Message: msg})
 }
+
+// command writes one of kubeplan's annotations.
+func (s step) command(a ghactions.Annotation) { fmt.Fprintln(s.cmds, a.String()) }
 
 // summary appends markdown made by render (given the room left in the job
 // summary) when $GITHUB_STEP_SUMMARY is set; problems are warnings.

@@ -42,6 +42,10 @@ type Server struct {
 	Token string
 	// Login and UserType are the author of comments the token creates.
 	Login, UserType string
+	// PersonalToken makes GET /user answer Login, as it does for a
+	// personal access token; otherwise it answers 403 "Resource not
+	// accessible by integration", as it does for the GITHUB_TOKEN.
+	PersonalToken bool
 	// Repos are the repositories that exist ("owner/repo").
 	Repos map[string]bool
 	// ReadOnly makes writes fail as they do with a read-only
@@ -153,6 +157,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		notFound(w)
 		return
 	}
+	if path == "/user" && r.Method == http.MethodGet {
+		s.user(w)
+		return
+	}
 	if s.serveMore(w, r, path, body) {
 		return
 	}
@@ -182,6 +190,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	notFound(w)
+}
+
+// user answers GET /user: the token's account, or the refusal an
+// installation token gets.
+func (s *Server) user(w http.ResponseWriter) {
+	if !s.PersonalToken {
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration", "documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user", "status": "403"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"login": s.Login, "id": len(s.Login), "type": s.UserType})
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request, repo string, issue int) {
