@@ -120,10 +120,10 @@ func TestCheckKubeconfigsFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p, want := range map[string]string{
-		"/dev/zero": "is not a regular file",
-		fifo:        "is not a regular file", // opening it would block for ever
-		dir:         "is not a regular file",
-		big:         "more than a kubeconfig's",
+		"/dev/zero":                   "is not a regular file",
+		fifo:                          "is not a regular file", // opening it would block for ever
+		dir:                           "is not a regular file",
+		big:                           "more than a kubeconfig's",
 		filepath.Join(dir, "missing"): "no such file",
 	} {
 		if err := check(p); err == nil || !strings.Contains(err.Error(), want) {
