@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-git/go-git/v5"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -25,7 +26,8 @@ const MaxKubeconfigSize = 16 << 20
 //   - each must be a regular file of at most MaxKubeconfigSize bytes
 //     (never a device, a FIFO or a directory);
 //   - one that resolves (links followed) inside a checkout, where a pull
-//     request may have written it, may not hold an exec plugin, an
+//     request may have written it, may not be a file git tracks there (a
+//     repository file is never a kubeconfig), nor hold an exec plugin, an
 //     auth-provider or any file reference (tokenFile, client certificate
 //     or key, certificate authority): those run a command or send a
 //     runner's file;
@@ -80,6 +82,10 @@ func checkKubeconfig(path string, explicit bool, roots []string) error {
 		return fmt.Errorf("kubeconfig %s: %w", path, err)
 	}
 	if root != "" {
+		if trackedIn(root, real) {
+			return fmt.Errorf("kubeconfig %s is a file of the repository %s (git tracks it), which a pull request can change: refusing to use it; "+
+				"write the kubeconfig outside the checkout (e.g. in $RUNNER_TEMP) and pass it with --kubeconfig or --clusters NAME=KUBECONFIG", path, root)
+		}
 		if what := credentialRefs(cfg); what != "" {
 			return fmt.Errorf("kubeconfig %s is inside the checkout %s, where a pull request can change it, and %s: "+
 				"refusing to use it; write the kubeconfig outside the checkout (e.g. in $RUNNER_TEMP) and pass it with --kubeconfig or --clusters NAME=KUBECONFIG",
@@ -210,6 +216,33 @@ func within(path string, roots []string) string {
 		}
 	}
 	return ""
+}
+
+// trackedIn reports whether path is in the index of the git repository
+// holding root.
+func trackedIn(root, path string) bool {
+	repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return false
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return false
+	}
+	idx, err := repo.Storer.Index()
+	if err != nil {
+		return false
+	}
+	top, err := realPath(wt.Filesystem.Root())
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(top, path)
+	if err != nil {
+		return false
+	}
+	_, err = idx.Entry(filepath.ToSlash(rel))
+	return err == nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -135,5 +136,32 @@ func TestCheckKubeconfigsFiles(t *testing.T) {
 	t.Setenv("KUBECONFIG", filepath.Join(dir, "missing")+string(os.PathListSeparator)+"/dev/zero")
 	if err := CheckKubeconfigs(Flags()); err == nil || !strings.Contains(err.Error(), "/dev/zero is not a regular file") {
 		t.Errorf("$KUBECONFIG: %v", err)
+	}
+}
+
+// A kubeconfig git tracks in the checkout is a repository file: refused
+// whatever it holds; the same content untracked is the runner's.
+func TestCheckKubeconfigsTracked(t *testing.T) {
+	repo := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run("init", "-q")
+	content := "clusters: [{name: c, cluster: {server: \"https://127.0.0.1:1\"}}]\nusers: [{name: u, user: {token: t}}]\n"
+	tracked := write(t, filepath.Join(repo, "sub", "tracked.kubeconfig"), content)
+	untracked := write(t, filepath.Join(repo, "sub", "untracked.kubeconfig"), content)
+	run("add", "sub/tracked.kubeconfig")
+	for _, root := range []string{repo, filepath.Join(repo, "sub")} {
+		if err := check(tracked, root); err == nil || !strings.Contains(err.Error(), "git tracks it") {
+			t.Errorf("tracked, checkout %s: %v", root, err)
+		}
+		if err := check(untracked, root); err != nil {
+			t.Errorf("untracked, checkout %s: %v", root, err)
+		}
 	}
 }
