@@ -99,8 +99,17 @@ func (f *clusterFlags) connector(clusters kube.Clusters, checkouts ...string) ru
 		if err != nil {
 			return nil, p.Cluster(), err
 		}
-		return c, kube.ContextName(kf), nil
+		return c, clusterLabel(kf, p), nil
 	}
+}
+
+// clusterLabel names p's cluster in reports: the name kubeplan.yaml gives
+// it, else the kubeconfig context the flags select.
+func clusterLabel(kf *genericclioptions.ConfigFlags, p project.Project) string {
+	if p.ClusterName != "" {
+		return p.ClusterName
+	}
+	return kube.ContextName(kf)
 }
 
 // projectFlags are the connection flags of p: its cluster name through

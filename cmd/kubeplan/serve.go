@@ -170,7 +170,7 @@ func serveConnector(base *genericclioptions.ConfigFlags, clusters kube.Clusters)
 		if err != nil {
 			return nil, p.Cluster(), err
 		}
-		return c, kube.ContextName(kf), nil
+		return c, clusterLabel(kf, p), nil
 	}
 }
 
