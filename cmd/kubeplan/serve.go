@@ -52,6 +52,11 @@ released or expires (at most the project's interval), then runs the project agai
 the cluster answers). A run that wrote, pruned or failed is recorded as an Event on the ApplySet
 parent (reasons ReconciliationSucceeded, Pruned, ReconciliationFailed).
 
+Cluster credentials come from serve's own configuration, never from the repository: a project
+naming a cluster (cluster: in kubeplan.yaml) runs only when --clusters (or KUBEPLAN_CLUSTERS) maps
+that name; without a map only the projects naming no cluster run, as the pod's ServiceAccount
+(see docs/config.md, "Clusters").
+
 Git credentials come from files, read again at every fetch so a rotated Secret is used:
 --git-token-file for https, --git-ssh-key-file with --git-known-hosts-file for ssh (ssh without
 known_hosts is refused).
@@ -61,7 +66,8 @@ the HTTP server stops, and serve exits 0.
 
 ` + exitCodesHelp,
 		Example: `  kubeplan serve --source https://github.com/acme/deploy.git --ref main --git-token-file /etc/git/token
-  kubeplan serve --source git@github.com:acme/deploy.git --git-ssh-key-file /etc/git/identity --git-known-hosts-file /etc/git/known_hosts --project shop-prod --interval 5m`,
+  kubeplan serve --source git@github.com:acme/deploy.git --git-ssh-key-file /etc/git/identity --git-known-hosts-file /etc/git/known_hosts --project shop-prod --interval 5m
+  kubeplan serve --source https://github.com/acme/deploy.git --clusters prod=/etc/kubeplan/prod.kubeconfig`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, s, f) },
 	}
