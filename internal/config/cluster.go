@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -42,9 +43,13 @@ func (d decoder) kubeconfigRefused(v *yaml.Node, where string) error {
 		"name the cluster with cluster: NAME and map NAME to a kubeconfig on the runner: --clusters NAME=KUBECONFIG or KUBEPLAN_CLUSTERS (see docs/config.md)", where)
 }
 
-// CheckClusterName checks a logical cluster name: not empty, at most
-// MaxClusterName bytes, printable, without space, "=", "#" or "," (the
-// separators of --clusters NAME=KUBECONFIG#CONTEXT,...).
+// CheckClusterName checks a logical cluster name: 1 to MaxClusterName
+// bytes of ASCII letters, digits and ". _ - : @ /", starting with a
+// letter or a digit (what kubeconfig
+// context names use: kind-dev, gke_p_z_c, arn:aws:eks:...:cluster/prod,
+// admin@prod). Nothing else: not the separators of --clusters
+// NAME=KUBECONFIG#CONTEXT,..., and nothing that markdown, a shell or a
+// log reader would take for syntax.
 func CheckClusterName(name string) error {
 	if name == "" {
 		return fmt.Errorf("a cluster name cannot be empty")
@@ -52,10 +57,14 @@ func CheckClusterName(name string) error {
 	if len(name) > MaxClusterName {
 		return fmt.Errorf("the cluster name is longer than %d bytes", MaxClusterName)
 	}
+	if c := name[0]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+		return fmt.Errorf("cluster name %q: it must start with a letter or a digit", name)
+	}
 	if i := strings.IndexFunc(name, func(r rune) bool {
-		return r == '=' || r == '#' || r == ',' || unicode.IsSpace(r) || !unicode.IsPrint(r)
+		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-:@/", r)))
 	}); i >= 0 {
-		return fmt.Errorf("cluster name %q: %q is not allowed in a cluster name (no space, \"=\", \"#\" or \",\")", name, name[i:i+1])
+		r, _ := utf8.DecodeRuneInString(name[i:])
+		return fmt.Errorf("cluster name %q: %q is not allowed in a cluster name (letters, digits and . _ - : @ / only)", name, r)
 	}
 	return nil
 }

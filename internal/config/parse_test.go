@@ -97,7 +97,7 @@ func TestParseErrors(t *testing.T) {
 		{"path required", "projects:\n  - name: a\n", `k.yaml:2:5: projects[0]: path is required`},
 		{"glob name", "projects:\n  - path: a\n  - path: apps/*/prod\n    name: prod\n", `k.yaml:4:11: projects[1].name: a glob path (apps/*/prod) matches several projects, so it cannot set a name`},
 		{"cluster and context", "defaults:\n  cluster: a\n  context: b\n", `k.yaml:3:12: defaults.context: cluster is already given at line 2 (context: is another name for cluster:); keep one`},
-		{"cluster name", "projects:\n  - {path: a, cluster: \"prod=/etc/admin.conf\"}\n", `k.yaml:2:24: projects[0].cluster: cluster name "prod=/etc/admin.conf": "=" is not allowed`},
+		{"cluster name", "projects:\n  - {path: a, cluster: \"prod=/etc/admin.conf\"}\n", `k.yaml:2:24: projects[0].cluster: cluster name "prod=/etc/admin.conf": '=' is not allowed`},
 		{"cluster list", "defaults: {cluster: [a]}\n", `k.yaml:1:21: defaults.cluster: want a string, got a list`},
 		{"syntax", "a: [\n", `k.yaml:1:1: did not find expected node content`},
 	} {
@@ -183,12 +183,12 @@ func TestParseKubeconfigRefused(t *testing.T) {
 }
 
 func TestCheckClusterName(t *testing.T) {
-	for _, ok := range []string{"prod", "kind-dev", "arn:aws:eks:eu-west-1:123:cluster/prod", "gke_p_z_c", "user@cluster"} {
+	for _, ok := range []string{"prod", "kind-dev", "arn:aws:eks:eu-west-1:123:cluster/prod", "gke_p_z_c", "user@cluster", "Prod.EU"} {
 		if err := CheckClusterName(ok); err != nil {
 			t.Errorf("%q: %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", "a b", "a=b", "a#b", "a,b", "a\tb", strings.Repeat("x", MaxClusterName+1)} {
+	for _, bad := range []string{"", "a b", "a=b", "a#b", "a,b", "a\tb", "a|b", "`a`", "[a](http://x)", "::warning::a", "é", strings.Repeat("x", MaxClusterName+1)} {
 		if err := CheckClusterName(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
