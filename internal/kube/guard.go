@@ -178,4 +178,3 @@ func trackedIn(root, path string) bool {
 	_, err = idx.Entry(filepath.ToSlash(rel))
 	return err == nil
 }
-
