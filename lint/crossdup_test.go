@@ -65,7 +65,7 @@ func duplicates(t *testing.T, root string, ps []project.Project, opts Options) [
 // and one namespace.
 func TestCrossProjectDuplicates(t *testing.T) {
 	root := twoProjects(t, false)
-	same := duplicates(t, root, loaded(root, project.Project{Namespace: "ns", Context: "prod"}, project.Project{Namespace: "ns", Context: "prod"}), Options{})
+	same := duplicates(t, root, loaded(root, project.Project{Namespace: "ns", ClusterName: "prod"}, project.Project{Namespace: "ns", ClusterName: "prod"}), Options{})
 	if len(same) != 1 || same[0].File != filepath.Join(root, "b/cm.yaml") || same[0].Line != 3 ||
 		same[0].Message != `configmap/shared in namespace "ns" is also defined by project a, at `+filepath.Join(root, "a/cm.yaml")+
 			":3, and projects a and b apply to one cluster, where their ApplySets would fight over it; remove one copy or rename it" {
@@ -73,8 +73,7 @@ func TestCrossProjectDuplicates(t *testing.T) {
 	}
 	for name, ps := range map[string][]project.Project{
 		"other namespace": loaded(root, project.Project{Namespace: "ns"}, project.Project{Namespace: "other"}),
-		"other context":   loaded(root, project.Project{Namespace: "ns", Context: "a"}, project.Project{Namespace: "ns", Context: "b"}),
-		"other file":      loaded(root, project.Project{Kubeconfig: "a.yaml"}, project.Project{Kubeconfig: "b.yaml"}),
+		"other cluster":   loaded(root, project.Project{Namespace: "ns", ClusterName: "a"}, project.Project{Namespace: "ns", ClusterName: "b"}),
 	} {
 		if got := duplicates(t, root, ps, Options{}); len(got) != 0 {
 			t.Errorf("%s: %+v", name, got)

@@ -46,11 +46,14 @@ type Project struct {
 	Namespace string `json:"namespace,omitempty"`
 	// ApplySet is the parent, as "configmap/NAME" or "secret/NAME".
 	ApplySet string `json:"applyset,omitempty"`
-	// Context and Kubeconfig name the cluster: a kubeconfig context and a
-	// kubeconfig file ("" means the current context, and $KUBECONFIG or
-	// ~/.kube/config).
-	Context    string `json:"context,omitempty"`
-	Kubeconfig string `json:"kubeconfig,omitempty"`
+	// ClusterName is the logical name of the project's cluster (cluster:
+	// in kubeplan.yaml); the runner maps it to a kubeconfig and context
+	// (--clusters, KUBEPLAN_CLUSTERS) and refuses a name it does not map.
+	// "" means the command line's kubeconfig and context.
+	ClusterName string `json:"cluster,omitempty"`
+	// ClusterAt is where ClusterName is set, "kubeplan.yaml:LINE:COL",
+	// for the runner's messages.
+	ClusterAt string `json:"-"`
 	// KubeVersion is the Kubernetes version lint checks against ("" means
 	// the default or the config's top-level kubeVersion).
 	KubeVersion string `json:"kubeVersion,omitempty"`
@@ -64,17 +67,8 @@ type Project struct {
 }
 
 // Cluster names the project's cluster for tables and for bounding work per
-// cluster: the context, else the kubeconfig file, else "" (the current
-// context of the default kubeconfig).
-func (p Project) Cluster() string {
-	switch {
-	case p.Context != "" && p.Kubeconfig != "":
-		return p.Kubeconfig + "#" + p.Context
-	case p.Context != "":
-		return p.Context
-	}
-	return p.Kubeconfig
-}
+// cluster: its logical name, "" for the command line's.
+func (p Project) Cluster() string { return p.ClusterName }
 
 // Options say what Discover skips.
 type Options struct {

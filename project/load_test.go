@@ -106,8 +106,7 @@ func TestLoadWithoutConfig(t *testing.T) {
 const declared = `ignore: ["experiments/**"]
 defaults:
   namespace: "team-{name}"
-  context: prod
-  kubeconfig: kube/config
+  cluster: prod
 projects:
   - name: crds
     path: platform/crds
@@ -134,13 +133,17 @@ func TestLoadDeclared(t *testing.T) {
 	// Component and the ignored experiment are not; the glob's entry wins
 	// over the later literal one.
 	want := []string{
-		"a-base kustomize apps/a/base ns=base set=configmap/kubeplan-a-base cluster=kube/config#prod kv= deps=",
-		"apps-a-overlays-prod kustomize apps/a/overlays/prod ns=a-prod set=cm/apps-a-overlays-prod cluster=kube/config#prod kv= deps=crds",
-		"apps-b-overlays-prod kustomize apps/b/overlays/prod ns=b set=cm/apps-b-overlays-prod cluster=kube/config#prod kv= deps=crds",
-		"crds manifests platform/crds ns=team-crds set=configmap/crds cluster=kube/config#prod kv=1.36 deps=",
+		"a-base kustomize apps/a/base ns=base set=configmap/kubeplan-a-base cluster=prod kv= deps=",
+		"apps-a-overlays-prod kustomize apps/a/overlays/prod ns=a-prod set=cm/apps-a-overlays-prod cluster=prod kv= deps=crds",
+		"apps-b-overlays-prod kustomize apps/b/overlays/prod ns=b set=cm/apps-b-overlays-prod cluster=prod kv= deps=crds",
+		"crds manifests platform/crds ns=team-crds set=configmap/crds cluster=prod kv=1.36 deps=",
 	}
 	if got := summary(ps); !reflect.DeepEqual(got, want) {
 		t.Errorf("projects:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// where each project's cluster name is set: its entry, else defaults
+	if ps[0].ClusterAt != c.File+":4:12" || ps[3].ClusterAt != c.File+":4:12" {
+		t.Errorf("cluster set at %q and %q, want the defaults' %s:4:12", ps[0].ClusterAt, ps[3].ClusterAt, c.File)
 	}
 	if got, want := ps[0].Files, []string{"apps/a/base/cm.yaml", "apps/a/base/kustomization.yaml"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("a-base files %q, want %q", got, want)

@@ -12,8 +12,9 @@ import (
 // these exceptions. Namespace is the entry's, else the namespace: field of
 // the project's own kustomization, else the defaults', else "" (the
 // kubeconfig context's). ApplySet falls back to config.DefaultApplySet.
-// {name} in Namespace and ApplySet is the project's name; Kubeconfig is
-// relative to cfg.Dir. KubeVersion is left "" when neither sets it (lint
+// {name} in Namespace and ApplySet is the project's name; ClusterName is
+// a logical name only (the runner maps it), ClusterAt where it is set.
+// KubeVersion is left "" when neither sets it (lint
 // then uses the config's top-level kubeVersion).
 func resolve(base string, cfg *config.Config, m *member) error {
 	var e config.Settings
@@ -35,10 +36,9 @@ func resolve(base string, cfg *config.Config, m *member) error {
 	}
 	m.Namespace = strings.ReplaceAll(pick(m.Namespace, d.Namespace), config.NamePlaceholder, m.Name)
 	m.ApplySet = strings.ReplaceAll(pick(pick(e.ApplySet, d.ApplySet), config.DefaultApplySet), config.NamePlaceholder, m.Name)
-	m.Context = pick(e.Context, d.Context)
-	m.Kubeconfig = pick(e.Kubeconfig, d.Kubeconfig)
-	if m.Kubeconfig != "" {
-		m.Kubeconfig = cfg.Resolve(m.Kubeconfig)
+	m.ClusterName = pick(e.Cluster, d.Cluster)
+	if m.ClusterName != "" {
+		m.ClusterAt = settingAt(cfg, m, "cluster")
 	}
 	m.KubeVersion = pick(e.KubeVersion, d.KubeVersion)
 	if m.Kind == Helm {

@@ -26,7 +26,7 @@ func ProjectsFormats() []string { return []string{"text", "json"} }
 //	     "files": ["apps/web/base/deployment.yaml", ...],  // relative to the root
 //	     // the settings, each left out when empty:
 //	     "namespace": "web", "applyset": "configmap/kubeplan-apps-web-overlays-prod",
-//	     "context": "prod", "kubeconfig": "kube/config", "kubeVersion": "1.36",
+//	     "cluster": "prod", "kubeVersion": "1.36",
 //	     "dependsOn": ["platform-crds"]}
 //	  ]
 //	}

@@ -39,7 +39,7 @@ func TestProjects(t *testing.T) {
 func TestProjectsSettings(t *testing.T) {
 	ps := []project.Project{
 		{Name: "crds", Path: "platform/crds", Kind: project.Manifests, Files: []string{"platform/crds/a.yaml"},
-			ApplySet: "configmap/crds", Context: "prod", Kubeconfig: "kube/config"},
+			ApplySet: "configmap/crds", ClusterName: "prod", ClusterAt: "kubeplan.yaml:3:12"},
 		{Name: "web", Path: "web", Kind: project.Kustomize, Files: []string{"web/kustomization.yaml"},
 			Namespace: "web", ApplySet: "configmap/kubeplan-web", DependsOn: []string{"crds", "db"}},
 	}
@@ -47,9 +47,9 @@ func TestProjectsSettings(t *testing.T) {
 	if err := Projects(&b, "text", ps); err != nil {
 		t.Fatal(err)
 	}
-	want := "NAME  KIND       PATH           FILES  NAMESPACE  APPLYSET                CLUSTER           DEPENDS\n" +
-		"crds  manifests  platform/crds  1      -          configmap/crds          kube/config#prod  -\n" +
-		"web   kustomize  web            1      web        configmap/kubeplan-web  -                 crds,db\n"
+	want := "NAME  KIND       PATH           FILES  NAMESPACE  APPLYSET                CLUSTER  DEPENDS\n" +
+		"crds  manifests  platform/crds  1      -          configmap/crds          prod     -\n" +
+		"web   kustomize  web            1      web        configmap/kubeplan-web  -        crds,db\n"
 	if b.String() != want {
 		t.Errorf("text:\n%s\nwant\n%s", b.String(), want)
 	}
@@ -57,12 +57,12 @@ func TestProjectsSettings(t *testing.T) {
 	if err := Projects(&b, "json", ps[:1]); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{`"applyset": "configmap/crds"`, `"context": "prod"`, `"kubeconfig": "kube/config"`} {
+	for _, s := range []string{`"applyset": "configmap/crds"`, `"cluster": "prod"`} {
 		if !bytes.Contains(b.Bytes(), []byte(s)) {
 			t.Errorf("json lacks %s:\n%s", s, b.String())
 		}
 	}
-	for _, s := range []string{`"namespace"`, `"dependsOn"`, `"kubeVersion"`} {
+	for _, s := range []string{`"namespace"`, `"dependsOn"`, `"kubeVersion"`, `"kubeplan.yaml:3:12"`} {
 		if bytes.Contains(b.Bytes(), []byte(s)) {
 			t.Errorf("json has the empty %s:\n%s", s, b.String())
 		}

@@ -73,7 +73,7 @@ func runProject(name, path, cluster, ns string, st run.Status) run.ProjectReport
 	if st != run.Skipped {
 		as = "configmap/kubeplan-" + name
 	}
-	return run.ProjectReport{Project: project.Project{Name: name, Path: path, Kind: project.Kustomize, Namespace: ns, ApplySet: as, Context: cluster},
+	return run.ProjectReport{Project: project.Project{Name: name, Path: path, Kind: project.Kustomize, Namespace: ns, ApplySet: as, ClusterName: cluster},
 		Cluster: cluster, Namespace: ns, ApplySet: as, Status: st}
 }
 

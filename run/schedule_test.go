@@ -13,13 +13,13 @@ import (
 
 func TestScheduleOrderAndBound(t *testing.T) {
 	ps := []project.Project{
-		{Name: "app", DependsOn: []string{"crds", "namespaces"}, Context: "dev"},
-		{Name: "crds", Context: "dev"},
-		{Name: "namespaces", Context: "dev"},
-		{Name: "other-1", Context: "dev"},
-		{Name: "other-2", Context: "dev"},
-		{Name: "prod-1", Context: "prod"},
-		{Name: "uses-unselected", DependsOn: []string{"not-selected"}, Context: "prod"},
+		{Name: "app", DependsOn: []string{"crds", "namespaces"}, ClusterName: "dev"},
+		{Name: "crds", ClusterName: "dev"},
+		{Name: "namespaces", ClusterName: "dev"},
+		{Name: "other-1", ClusterName: "dev"},
+		{Name: "other-2", ClusterName: "dev"},
+		{Name: "prod-1", ClusterName: "prod"},
+		{Name: "uses-unselected", DependsOn: []string{"not-selected"}, ClusterName: "prod"},
 	}
 	reps := newReport(ps).Projects
 	var mu sync.Mutex
@@ -27,7 +27,7 @@ func TestScheduleOrderAndBound(t *testing.T) {
 	started := map[string]time.Time{}
 	var inDev, maxDev atomic.Int32
 	err := schedule(context.Background(), ps, reps, 2, nil, func(ctx context.Context, i int, deps []*ProjectReport) {
-		if ps[i].Context == "dev" {
+		if ps[i].ClusterName == "dev" {
 			n := inDev.Add(1)
 			for {
 				m := maxDev.Load()

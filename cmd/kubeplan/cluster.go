@@ -1,10 +1,15 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -20,6 +25,9 @@ type clusterFlags struct {
 	strictRefs      bool
 	concurrency     int
 	showDefaults    bool
+	// clusters are the --clusters entries: the runner's map from the
+	// cluster names of kubeplan.yaml to kubeconfigs (kube.ParseClusters).
+	clusters []string
 }
 
 func (f *clusterFlags) add(cmd *cobra.Command) {
@@ -33,12 +41,41 @@ func (f *clusterFlags) add(cmd *cobra.Command) {
 	fl.BoolVar(&f.strictRefs, "strict-refs", false, "make a pod template's reference to a Secret, ConfigMap, ServiceAccount or PVC that neither the manifests nor the cluster has an error (by default a warning)")
 	fl.IntVar(&f.concurrency, "concurrency", 16, "requests in flight")
 	fl.BoolVar(&f.showDefaults, "show-defaults", false, "show a created object as the server would store it, defaults included (default: as written)")
+	addClustersFlag(fl, &f.clusters)
 }
 
-// connect builds the client (see kube.Connect; no request yet) and parses
-// --applyset against the namespace.
+// addClustersFlag adds --clusters, the runner's allow-list of cluster names.
+func addClustersFlag(fl *pflag.FlagSet, dst *[]string) {
+	fl.StringArrayVar(dst, "clusters", nil, "map a cluster name of kubeplan.yaml (cluster:) to credentials: NAME (the kubeconfig's context NAME), NAME=KUBECONFIG "+
+		"(that file, its current context), NAME=#CONTEXT or NAME=KUBECONFIG#CONTEXT; repeatable or comma-separated, added to $"+kube.ClustersEnv+
+		". A project whose cluster is not mapped is refused")
+}
+
+// clusterMap is the runner's map: $KUBEPLAN_CLUSTERS, then --clusters.
+func clusterMap(s streams, flags []string) (kube.Clusters, error) {
+	return kube.ParseClusters(s.env()(kube.ClustersEnv), flags)
+}
+
+// gitCheckout is the root of the git repository holding dir, "" when dir
+// is in none: a kubeconfig there may come from a pull request
+// (kube.CheckKubeconfigs).
+func gitCheckout(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	root := config.RepoRoot(abs)
+	if _, err := os.Lstat(filepath.Join(root, ".git")); err != nil {
+		return ""
+	}
+	return root
+}
+
+// connect builds the client (see kube.Connect; no request yet; a
+// kubeconfig inside the working directory's git repository is checked)
+// and parses --applyset against the namespace.
 func (f *clusterFlags) connect() (*kube.Client, *applyset.Parent, error) {
-	c, err := kube.Connect(f.kube)
+	c, err := kube.Connect(f.kube, gitCheckout("."))
 	if err != nil {
 		return nil, nil, err
 	}

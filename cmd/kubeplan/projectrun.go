@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
@@ -57,6 +58,10 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	}
 	li.Rename = relativeTo(src.root)
 	li.Load.Root = src.root
+	clusters, err := clusterMap(s, cf.clusters)
+	if err != nil {
+		return nil, err
+	}
 	ps, all, err := sel.choose(cfg, root, li.Load.Exclude)
 	if err != nil {
 		return nil, err
@@ -71,7 +76,7 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 		scope:    cfgFile,
 		opts: run.Options{
 			Root:    root,
-			Connect: cf.connector(),
+			Connect: cf.connector(clusters, src.root, root, gitCheckout(root)),
 			Lint:    func(project.Project) (lint.Input, lint.Options, error) { return li, lo, nil },
 			Known:   all,
 			Plan:    cf.planOptions(&kube.Client{}, nil, src.revision(), nil),
@@ -79,17 +84,41 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	}, nil
 }
 
-// connector connects to a project's cluster: its kubeconfig and context
-// from kubeplan.yaml, else the command line's.
-func (f *clusterFlags) connector() run.Connector {
+// connector connects to a project's cluster: for a project naming a
+// cluster (cluster: in kubeplan.yaml), the kubeconfig and context the
+// runner maps it to in clusters, refusing a name it does not map before
+// anything is read or connected; else the command line's. Kubeconfig
+// files are checked against checkouts (kube.CheckKubeconfigs).
+func (f *clusterFlags) connector(clusters kube.Clusters, checkouts ...string) run.Connector {
 	return func(p project.Project) (*kube.Client, string, error) {
-		kf := kube.ForCluster(f.kube, p.Kubeconfig, p.Context)
-		c, err := kube.Connect(kf)
+		kf, err := projectFlags(f.kube, clusters, p)
 		if err != nil {
 			return nil, p.Cluster(), err
 		}
-		return c, kube.ContextName(kf), nil
+		c, err := kube.Connect(kf, checkouts...)
+		if err != nil {
+			return nil, p.Cluster(), err
+		}
+		return c, clusterLabel(kf, p), nil
 	}
+}
+
+// clusterLabel names p's cluster in reports: the name kubeplan.yaml gives
+// it, else the kubeconfig context the flags select.
+func clusterLabel(kf *genericclioptions.ConfigFlags, p project.Project) string {
+	if p.ClusterName != "" {
+		return p.ClusterName
+	}
+	return kube.ContextName(kf)
+}
+
+// projectFlags are the connection flags of p: its cluster name through
+// clusters, else base's.
+func projectFlags(base *genericclioptions.ConfigFlags, clusters kube.Clusters, p project.Project) (*genericclioptions.ConfigFlags, error) {
+	if p.ClusterName == "" {
+		return kube.ForCluster(base, "", ""), nil
+	}
+	return clusters.Flags(base, p.ClusterName, p.ClusterAt)
 }
 
 // progressLines prints, in a terminal, one line on stderr as each project

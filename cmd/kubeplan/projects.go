@@ -33,8 +33,9 @@ they are among the FILES of the projects that read them.
 
 With a kubeplan.yaml (see docs/config.md), its ignore globs are never projects, and when it
 lists projects: those are the projects, with the settings it gives them (namespace, applyset,
-context, kubeconfig, kubeVersion, dependsOn); the columns NAMESPACE, APPLYSET, CLUSTER and
-DEPENDS show them. A kustomization's own namespace: field is its project's namespace unless
+cluster, kubeVersion, dependsOn); the columns NAMESPACE, APPLYSET, CLUSTER and DEPENDS show
+them. CLUSTER is the cluster's name: plan, apply and status map it to credentials only through
+the runner's --clusters or KUBEPLAN_CLUSTERS. A kustomization's own namespace: field is its project's namespace unless
 the config sets one. Exclude globs come from --exclude and the exclude list of kubeplan.yaml.
 
 --changed-since REF lists only the projects a change since the git revision REF affects

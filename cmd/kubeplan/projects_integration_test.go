@@ -64,6 +64,7 @@ func TestIntegrationProjectsTwoClusters(t *testing.T) {
 		}
 	})
 	t.Setenv("KUBECONFIG", kc)
+	t.Setenv("KUBEPLAN_CLUSTERS", "dev,prod") // the runner's map: the contexts of those names
 	repo := shopRepo(t)
 	srv := githubtest.New(t, ghRepo, ghToken)
 	sim := newGitHubSim(t, srv, "pull_request")

@@ -29,6 +29,7 @@ type serveFlags struct {
 	kube     *genericclioptions.ConfigFlags
 	projects []string
 	all      bool
+	clusters []string
 	o        serve.Options
 }
 
@@ -51,6 +52,11 @@ released or expires (at most the project's interval), then runs the project agai
 the cluster answers). A run that wrote, pruned or failed is recorded as an Event on the ApplySet
 parent (reasons ReconciliationSucceeded, Pruned, ReconciliationFailed).
 
+Cluster credentials come from serve's own configuration, never from the repository: a project
+naming a cluster (cluster: in kubeplan.yaml) runs only when --clusters (or KUBEPLAN_CLUSTERS) maps
+that name; without a map only the projects naming no cluster run, as the pod's ServiceAccount
+(see docs/config.md, "Clusters").
+
 Git credentials come from files, read again at every fetch so a rotated Secret is used:
 --git-token-file for https, --git-ssh-key-file with --git-known-hosts-file for ssh (ssh without
 known_hosts is refused).
@@ -60,7 +66,8 @@ the HTTP server stops, and serve exits 0.
 
 ` + exitCodesHelp,
 		Example: `  kubeplan serve --source https://github.com/acme/deploy.git --ref main --git-token-file /etc/git/token
-  kubeplan serve --source git@github.com:acme/deploy.git --git-ssh-key-file /etc/git/identity --git-known-hosts-file /etc/git/known_hosts --project shop-prod --interval 5m`,
+  kubeplan serve --source git@github.com:acme/deploy.git --git-ssh-key-file /etc/git/identity --git-known-hosts-file /etc/git/known_hosts --project shop-prod --interval 5m
+  kubeplan serve --source https://github.com/acme/deploy.git --clusters prod=/etc/kubeplan/prod.kubeconfig`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd, s, f) },
 	}
@@ -70,6 +77,7 @@ the HTTP server stops, and serve exits 0.
 	f.git.add(fl, "reconcile")
 	fl.StringArrayVar(&f.projects, "project", nil, "reconcile this project, by the name kubeplan projects shows (repeatable; default: all)")
 	fl.BoolVar(&f.all, "all", false, "reconcile every project of the repository (the default)")
+	addClustersFlag(fl, &f.clusters)
 	fl.DurationVar(&f.o.Interval, "interval", serve.DefaultInterval, "how often a project is reconciled, unless its kubeplan.yaml entry sets interval:")
 	fl.IntVar(&f.o.Concurrency, "concurrency", serve.DefaultConcurrency, "projects run at once per cluster")
 	fl.StringVar(&f.o.Listen, "listen", ":8080", "address of /metrics, /healthz and /readyz (empty: none)")
@@ -104,7 +112,11 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 		return err
 	}
 	o.Projects = f.projects
-	o.Connect = serveConnector(f.kube)
+	clusters, err := clusterMap(s, f.clusters)
+	if err != nil {
+		return err
+	}
+	o.Connect = serveConnector(f.kube, clusters)
 	o.Workspace = func(dir, repoRoot string) (*serve.Workspace, error) { return workspace(cmd, s, dir, repoRoot) }
 	o.Plan = plan.Options{FieldManager: "kubeplan"}
 	o.Apply = apply.Options{FieldManager: "kubeplan", Version: kubeplanVersion(), Wait: true, Timeout: serve.DefaultTimeout, LockDuration: lockDuration(s)}
@@ -145,21 +157,26 @@ func workspace(cmd *cobra.Command, s streams, dir, repoRoot string) (*serve.Work
 		Lint: func(project.Project) (lint.Input, lint.Options, error) { return li, lo, nil }}, nil
 }
 
-// serveConnector connects a project to its cluster: its kubeconfig and
-// context from kubeplan.yaml, else the command line's, else (in a pod,
-// with neither) the pod's ServiceAccount.
-func serveConnector(base *genericclioptions.ConfigFlags) func(p project.Project) (*kube.Client, string, error) {
+// serveConnector connects a project to its cluster: a project naming a
+// cluster (cluster: in kubeplan.yaml) only through serve's own map
+// (--clusters, KUBEPLAN_CLUSTERS), refused when the map does not hold the
+// name; else the command line's kubeconfig, else (in a pod, with none)
+// the pod's ServiceAccount.
+func serveConnector(base *genericclioptions.ConfigFlags, clusters kube.Clusters) func(p project.Project) (*kube.Client, string, error) {
 	return func(p project.Project) (*kube.Client, string, error) {
-		if p.Kubeconfig == "" && p.Context == "" && deref(base.KubeConfig) == "" && deref(base.APIServer) == "" && kube.InPod() {
+		if p.ClusterName == "" && deref(base.KubeConfig) == "" && deref(base.APIServer) == "" && kube.InPod() {
 			c, err := kube.InCluster()
 			return c, "", err
 		}
-		kf := kube.ForCluster(base, p.Kubeconfig, p.Context)
+		kf, err := projectFlags(base, clusters, p)
+		if err != nil {
+			return nil, p.Cluster(), err
+		}
 		c, err := kube.Connect(kf)
 		if err != nil {
 			return nil, p.Cluster(), err
 		}
-		return c, kube.ContextName(kf), nil
+		return c, clusterLabel(kf, p), nil
 	}
 }
 

@@ -22,6 +22,7 @@ type statusFlags struct {
 	output   string
 	sel      selectFlags
 	config   inputFlags
+	clusters []string // --clusters: the runner's cluster map
 }
 
 func newStatusCmd(s streams) *cobra.Command {
@@ -56,6 +57,7 @@ failed ones' errors.
 	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet, as configmap/NAME or secret/NAME (required without --project, --all or --changed-since)")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: text or json")
 	f.sel.add(fl, "show")
+	addClustersFlag(fl, &f.clusters)
 	fl.StringVar(&f.config.configFile, "config", "", "config file, with --project, --all or --changed-since (default: kubeplan.yaml found walking up to the repository root)")
 	return cmd
 }
@@ -118,8 +120,12 @@ func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statu
 	if err != nil {
 		return err
 	}
+	clusters, err := clusterMap(s, f.clusters)
+	if err != nil {
+		return err
+	}
 	cf := clusterFlags{kube: f.kube}
-	r := run.ReadStatus(ctx, ps, cf.connector(), 0)
+	r := run.ReadStatus(ctx, ps, cf.connector(clusters, root, gitCheckout(root)), 0)
 	if err := render.RunStatus(s.out, f.output, r); err != nil {
 		return err
 	}

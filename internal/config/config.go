@@ -73,14 +73,16 @@ type Pos struct{ Line, Col int }
 // Settings are what a project may set: in defaults or in its entry. Empty
 // means not set.
 type Settings struct {
-	Namespace   string
-	ApplySet    string
-	Context     string
-	Kubeconfig  string
+	Namespace string
+	ApplySet  string
+	// Cluster is the logical name of the project's cluster (cluster:, or
+	// its alias context:); the runner maps it to a kubeconfig and context
+	// (--clusters, KUBEPLAN_CLUSTERS). Its position is Pos["cluster"].
+	Cluster     string
 	KubeVersion string
 	// Pos says where each key that was set is, by its name in the file
-	// ("namespace", "applyset", ...; for an entry also "name", "path" and
-	// "dependsOn").
+	// ("namespace", "applyset", "cluster", ...; for an entry also "name",
+	// "path" and "dependsOn").
 	Pos map[string]Pos
 }
 

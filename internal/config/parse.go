@@ -102,8 +102,9 @@ func (d decoder) settings(n *yaml.Node, where string, s *Settings, extra map[str
 	set := map[string]func(*yaml.Node) error{
 		"namespace":  str("namespace", &s.Namespace),
 		"applyset":   str("applyset", &s.ApplySet),
-		"context":    str("context", &s.Context),
-		"kubeconfig": str("kubeconfig", &s.Kubeconfig),
+		"cluster":    d.cluster(where, "cluster", s),
+		"context":    d.cluster(where, "context", s),
+		"kubeconfig": func(v *yaml.Node) error { return d.kubeconfigRefused(deref(v), where) },
 		"kubeVersion": func(v *yaml.Node) error {
 			var err error
 			s.KubeVersion, err = d.kubeVersion(v, where+".kubeVersion")

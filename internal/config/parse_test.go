@@ -17,8 +17,7 @@ ignore: ["experiments/**"]
 defaults:
   namespace: "team-{name}"
   applyset: secret/s-{name}
-  context: prod
-  kubeconfig: kube/config
+  cluster: prod
   kubeVersion: v1.35.2
 projects:
   - name: crds
@@ -42,11 +41,11 @@ func TestParseFull(t *testing.T) {
 		t.Errorf("top level: %+v", c)
 	}
 	d := c.Defaults
-	if d.Namespace != "team-{name}" || d.ApplySet != "secret/s-{name}" || d.Context != "prod" || d.Kubeconfig != "kube/config" || d.KubeVersion != "1.35" {
+	if d.Namespace != "team-{name}" || d.ApplySet != "secret/s-{name}" || d.Cluster != "prod" || d.KubeVersion != "1.35" {
 		t.Errorf("defaults: %+v", d)
 	}
-	if d.Pos["kubeconfig"] != (Pos{11, 15}) {
-		t.Errorf("defaults kubeconfig at %v", d.Pos["kubeconfig"])
+	if d.Pos["cluster"] != (Pos{10, 12}) {
+		t.Errorf("defaults cluster at %v", d.Pos["cluster"])
 	}
 	if len(c.Projects) != 2 {
 		t.Fatalf("projects: %+v", c.Projects)
@@ -56,7 +55,7 @@ func TestParseFull(t *testing.T) {
 		!reflect.DeepEqual(e.DependsOn, []string{"web", "db"}) || e.Glob() {
 		t.Errorf("entry 0: %+v", e)
 	}
-	if e.At != (Pos{14, 5}) || e.DependsPos[1] != (Pos{19, 22}) || c.At(e.Pos["path"]) != "kubeplan.yaml:15:11" {
+	if e.At != (Pos{13, 5}) || e.DependsPos[1] != (Pos{18, 22}) || c.At(e.Pos["path"]) != "kubeplan.yaml:14:11" {
 		t.Errorf("entry 0 positions: at %v, db at %v, path at %s", e.At, e.DependsPos[1], c.At(e.Pos["path"]))
 	}
 	if !c.Projects[1].Glob() || c.Projects[1].Name != "" {
@@ -97,6 +96,9 @@ func TestParseErrors(t *testing.T) {
 		{"namespace", "defaults: {namespace: \"Team_{name}\"}\n", `k.yaml:1:23: defaults.namespace "Team_{name}": a lowercase RFC 1123 label`},
 		{"path required", "projects:\n  - name: a\n", `k.yaml:2:5: projects[0]: path is required`},
 		{"glob name", "projects:\n  - path: a\n  - path: apps/*/prod\n    name: prod\n", `k.yaml:4:11: projects[1].name: a glob path (apps/*/prod) matches several projects, so it cannot set a name`},
+		{"cluster and context", "defaults:\n  cluster: a\n  context: b\n", `k.yaml:3:12: defaults.context: cluster is already given at line 2 (context: is another name for cluster:); keep one`},
+		{"cluster name", "projects:\n  - {path: a, cluster: \"prod=/etc/admin.conf\"}\n", `k.yaml:2:24: projects[0].cluster: cluster name "prod=/etc/admin.conf": '=' is not allowed`},
+		{"cluster list", "defaults: {cluster: [a]}\n", `k.yaml:1:21: defaults.cluster: want a string, got a list`},
 		{"syntax", "a: [\n", `k.yaml:1:1: did not find expected node content`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,6 +143,54 @@ func TestParseInterval(t *testing.T) {
 		_, err := Parse("kubeplan.yaml", []byte("projects:\n  - path: a\n    interval: "+bad+"\n"))
 		if err == nil || !strings.Contains(err.Error(), "kubeplan.yaml:3:") || !strings.Contains(err.Error(), "interval") {
 			t.Errorf("interval %s: err = %v", bad, err)
+		}
+	}
+}
+
+// cluster: and its alias context: set one logical name, with its place.
+func TestParseCluster(t *testing.T) {
+	c, err := Parse("k.yaml", []byte("defaults: {context: dev}\nprojects:\n  - path: a\n    cluster: prod\n  - path: b\n    cluster: ~\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Defaults.Cluster != "dev" || c.At(c.Defaults.Pos["cluster"]) != "k.yaml:1:21" {
+		t.Errorf("defaults: %q at %v", c.Defaults.Cluster, c.Defaults.Pos)
+	}
+	if e := c.Projects[0]; e.Cluster != "prod" || c.At(e.Pos["cluster"]) != "k.yaml:4:14" {
+		t.Errorf("entry 0: %q at %v", e.Cluster, e.Pos)
+	}
+	if e := c.Projects[1]; e.Cluster != "" {
+		t.Errorf("entry 1: null cluster = %q, want unset", e.Cluster)
+	}
+}
+
+// kubeconfig: is refused where it is written, wherever it is, whatever
+// it names, and the message says what to do instead; the value is never
+// read, so never printed.
+func TestParseKubeconfigRefused(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"defaults:\n  kubeconfig: kube/exec.kubeconfig\n", "k.yaml:2:15: defaults.kubeconfig: kubeplan.yaml cannot name a kubeconfig file"},
+		{"projects:\n  - path: a\n    kubeconfig: ../../../../root/.kube/config\n", "k.yaml:3:17: projects[0].kubeconfig: kubeplan.yaml cannot name a kubeconfig file"},
+		{"projects:\n  - {path: a, kubeconfig: /dev/zero}\n", "k.yaml:2:27: projects[0].kubeconfig: kubeplan.yaml cannot name a kubeconfig file"},
+		{"defaults:\n  kubeconfig: {a: b}\n", "k.yaml:2:15: defaults.kubeconfig: kubeplan.yaml cannot name a kubeconfig file"},
+	} {
+		_, err := Parse("k.yaml", []byte(tc.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || !strings.Contains(err.Error(), "--clusters NAME=KUBECONFIG") ||
+			strings.Contains(err.Error(), "kube/exec") || strings.Contains(err.Error(), "/dev/zero") || strings.Contains(err.Error(), "root/.kube") {
+			t.Errorf("%q: err = %v\nwant %s", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestCheckClusterName(t *testing.T) {
+	for _, ok := range []string{"prod", "kind-dev", "arn:aws:eks:eu-west-1:123:cluster/prod", "gke_p_z_c", "user@cluster", "Prod.EU"} {
+		if err := CheckClusterName(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "a b", "a=b", "a#b", "a,b", "a\tb", "a|b", "`a`", "[a](http://x)", "::warning::a", "é", strings.Repeat("x", MaxClusterName+1)} {
+		if err := CheckClusterName(bad); err == nil {
+			t.Errorf("%q: no error", bad)
 		}
 	}
 }

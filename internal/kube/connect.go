@@ -18,9 +18,14 @@ import (
 const pingTimeout = 15 * time.Second
 
 // Connect builds a client from kubectl's flags, refusing a missing
-// kubeconfig with one clear error. It makes no request: call Ping before
-// the first one, so that an unreachable server is one clear error too.
-func Connect(f *genericclioptions.ConfigFlags) (*Client, error) {
+// kubeconfig with one clear error. Before client-go reads a kubeconfig
+// file, CheckKubeconfigs checks it against checkouts (the repositories
+// being read). It makes no request: call Ping before the first one, so
+// that an unreachable server is one clear error too.
+func Connect(f *genericclioptions.ConfigFlags, checkouts ...string) (*Client, error) {
+	if err := CheckKubeconfigs(f, checkouts...); err != nil {
+		return nil, err
+	}
 	if err := haveKubeconfig(f); err != nil {
 		return nil, err
 	}

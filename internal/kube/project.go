@@ -5,7 +5,9 @@ import (
 )
 
 // ForCluster returns flags like base (the command line's) for another
-// cluster: kubeconfig and context, when not "", replace base's, and the
+// cluster: a kubeconfig, when not "", replaces base's together with its
+// context (the file's current context when context is ""); a context
+// alone, when not "", replaces base's context in base's kubeconfig; and the
 // cluster-specific overrides of the command line (--cluster, --user,
 // --server, certificates, token) are dropped when the context changes,
 // since they were meant for the command line's cluster. -n is dropped too:
@@ -18,6 +20,7 @@ func ForCluster(base *genericclioptions.ConfigFlags, kubeconfig, context string)
 	f.Timeout, f.DisableCompression, f.ProxyURL = base.Timeout, base.DisableCompression, base.ProxyURL
 	if kubeconfig != "" {
 		f.KubeConfig = &kubeconfig
+		f.Context = &context
 	}
 	if context != "" {
 		f.Context = &context

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -160,7 +161,7 @@ func TestMatrixWorkflowJobs(t *testing.T) {
 }
 
 // The group step's script, run with a stand-in kubeplan: the projects
-// grouped by context into the matrix, a project without one under
+// grouped by cluster name into the matrix, a project without one under
 // "default", and no matrix job when nothing changed.
 func TestMatrixWorkflowGroups(t *testing.T) {
 	lookPath(t, "jq", "jq")
@@ -184,11 +185,11 @@ func TestMatrixWorkflowGroups(t *testing.T) {
 	}
 
 	outs := run(`{"version": 1, "projects": [
-  {"name": "apps-web-overlays-prod", "path": "apps/web/overlays/prod", "kind": "kustomize", "files": [], "context": "prod"},
-  {"name": "apps-web-overlays-dev", "path": "apps/web/overlays/dev", "kind": "kustomize", "files": [], "context": "dev"},
+  {"name": "apps-web-overlays-prod", "path": "apps/web/overlays/prod", "kind": "kustomize", "files": [], "cluster": "prod"},
+  {"name": "apps-web-overlays-dev", "path": "apps/web/overlays/dev", "kind": "kustomize", "files": [], "cluster": "dev"},
   {"name": "platform-crds", "path": "platform/crds", "kind": "manifests", "files": []},
-  {"name": "apps-api-overlays-prod", "path": "apps/api/overlays/prod", "kind": "kustomize", "files": [], "context": "prod", "dependsOn": ["platform-crds"]},
-  {"name": "apps-api-overlays-dev", "path": "apps/api/overlays/dev", "kind": "kustomize", "files": [], "context": "dev"}]}`)
+  {"name": "apps-api-overlays-prod", "path": "apps/api/overlays/prod", "kind": "kustomize", "files": [], "cluster": "prod", "dependsOn": ["platform-crds"]},
+  {"name": "apps-api-overlays-dev", "path": "apps/api/overlays/dev", "kind": "kustomize", "files": [], "cluster": "dev"}]}`)
 	var m struct {
 		Include []struct {
 			Cluster  string   `json:"cluster"`
@@ -217,38 +218,114 @@ func TestMatrixWorkflowGroups(t *testing.T) {
 	}
 }
 
-// The plan step's script, run with a stand-in kubeplan: one --project per
-// matrix project, the cluster's secret as the kubeconfig while kubeplan
-// runs, and no copy of it left behind.
+// secretRE is the plan step's allow-list entry: a secret loaded only for
+// one cluster name.
+var secretRE = regexp.MustCompile(`^matrix\.cluster == '([a-z0-9-]+)' && secrets\.([A-Z0-9_]+) \|\| ''$`)
+
+// The plan step's script, run with a stand-in kubeplan for each kind of
+// matrix job: the cluster names of the workflow's allow-list get their
+// own secret only (a named cluster through --clusters NAME=FILE, the
+// default one as the kubeconfig), a name the pull request made up gets
+// no credentials at all, and no copy of a secret is left behind.
 func TestMatrixWorkflowPlanStep(t *testing.T) {
 	lookPath(t, "jq", "jq")
 	wf := readMatrixWorkflow(t)
 	st := wf.Jobs["plan"].step(t, "running kubeplan plan", func(s workflowStep) bool { return strings.Contains(s.Run, "kubeplan plan ") })
-	temp, record := t.TempDir(), t.TempDir()
-	standIn(t, temp, `printf '%s\n' "$@" > `+shellQuote(filepath.Join(record, "args"))+"\ncat \"$KUBECONFIG\" > "+shellQuote(filepath.Join(record, "kubeconfig")))
-	const secret = "apiVersion: v1\nkind: Config\ncurrent-context: prod\n"
-	ctx := func(e string) (string, bool) {
-		v, ok := map[string]string{
-			// toJSON pretty-prints, as GitHub's does.
-			"toJSON(matrix.projects)":                           "[\n  \"apps-web-overlays-prod\",\n  \"apps-api overlays\"\n]",
-			"secrets[format('KUBECONFIG_{0}', matrix.cluster)]": secret,
-		}[e]
-		return v, ok
-	}
-	runWorkflowStep(t, st, temp, ctx)
-	args, _ := os.ReadFile(filepath.Join(record, "args"))
-	if want := "plan\n--project\napps-web-overlays-prod\n--project\napps-api overlays\n--out\nplans/\n--comment=false\n"; string(args) != want {
-		t.Errorf("kubeplan ran with\n%s\nwant\n%s", args, want)
-	}
-	if kc, _ := os.ReadFile(filepath.Join(record, "kubeconfig")); string(kc) != secret {
-		t.Errorf("kubeconfig while kubeplan ran: %q", kc)
-	}
-	ents, _ := os.ReadDir(temp)
-	for _, e := range ents {
-		if e.Name() != "bin" {
-			t.Errorf("left in $RUNNER_TEMP: %s", e.Name())
+	for _, v := range st.Env {
+		if strings.Contains(v, "secrets[") || strings.Contains(v, "format(") {
+			t.Fatalf("the plan step picks a secret by a computed name: %s", v)
 		}
 	}
+	secrets := map[string]string{
+		"KUBECONFIG_DEV":     "apiVersion: v1\nkind: Config\ncurrent-context: dev\n",
+		"KUBECONFIG_PROD":    "apiVersion: v1\nkind: Config\ncurrent-context: prod\n",
+		"KUBECONFIG_DEFAULT": "apiVersion: v1\nkind: Config\ncurrent-context: default\n",
+		"KUBECONFIG_ADMIN":   "apiVersion: v1\nkind: Config\ncurrent-context: admin\n",
+	}
+	run := func(cluster string) (args []string, env string, files map[string]string) {
+		t.Helper()
+		temp, record := t.TempDir(), t.TempDir()
+		// the stand-in records its arguments, its environment and every
+		// kubeconfig it was given, as they are while it runs
+		standIn(t, temp, `printf '%s\n' "$@" > `+shellQuote(filepath.Join(record, "args"))+`
+env > `+shellQuote(filepath.Join(record, "env"))+`
+[[ -n "$KUBECONFIG" ]] && cat "$KUBECONFIG" > `+shellQuote(filepath.Join(record, "KUBECONFIG"))+`
+for a in "$@"; do [[ "$a" == *=* && -f "${a#*=}" ]] && cat "${a#*=}" > `+shellQuote(filepath.Join(record, "clusters"))+`; done; true`)
+		ctx := func(e string) (string, bool) {
+			switch e {
+			case "matrix.cluster":
+				return cluster, true
+			case "toJSON(matrix.projects)": // toJSON pretty-prints, as GitHub's does
+				return "[\n  \"apps-web-overlays-" + cluster + "\",\n  \"apps-api overlays\"\n]", true
+			}
+			if m := secretRE.FindStringSubmatch(e); m != nil {
+				if m[1] != cluster {
+					return "", true
+				}
+				return secrets[m[2]], true
+			}
+			return "", false
+		}
+		runWorkflowStep(t, st, temp, ctx)
+		a, _ := os.ReadFile(filepath.Join(record, "args"))
+		e, _ := os.ReadFile(filepath.Join(record, "env"))
+		files = map[string]string{}
+		for _, f := range []string{"KUBECONFIG", "clusters"} {
+			if b, err := os.ReadFile(filepath.Join(record, f)); err == nil {
+				files[f] = string(b)
+			}
+		}
+		ents, _ := os.ReadDir(temp)
+		for _, ent := range ents {
+			if ent.Name() != "bin" {
+				t.Errorf("%s: left in $RUNNER_TEMP: %s", cluster, ent.Name())
+			}
+		}
+		return strings.Split(strings.TrimSuffix(string(a), "\n"), "\n"), string(e), files
+	}
+	noSecretIn := func(cluster, env string) {
+		t.Helper()
+		if strings.Contains(env, "current-context") || strings.Contains(env, "KUBECONFIG_") {
+			t.Errorf("%s: a secret is in kubeplan's environment:\n%s", cluster, env)
+		}
+	}
+
+	for _, cluster := range []string{"dev", "prod"} {
+		args, env, files := run(cluster)
+		want := []string{"plan", "--clusters", "", "--project", "apps-web-overlays-" + cluster, "--project", "apps-api overlays", "--out", "plans/", "--comment=false"}
+		if len(args) != len(want) || !strings.HasPrefix(args[2], cluster+"=") {
+			t.Fatalf("%s: kubeplan ran with %q", cluster, args)
+		}
+		want[2] = args[2]
+		if !slices.Equal(args, want) {
+			t.Errorf("%s: kubeplan ran with %q, want %q", cluster, args, want)
+		}
+		if files["clusters"] != secrets["KUBECONFIG_"+strings.ToUpper(cluster)] || files["KUBECONFIG"] != "" {
+			t.Errorf("%s: kubeconfigs while kubeplan ran: %q", cluster, files)
+		}
+		noSecretIn(cluster, env)
+	}
+
+	args, env, files := run("default")
+	if want := []string{"plan", "--project", "apps-web-overlays-default", "--project", "apps-api overlays", "--out", "plans/", "--comment=false"}; !slices.Equal(args, want) {
+		t.Errorf("default: kubeplan ran with %q", args)
+	}
+	if files["KUBECONFIG"] != secrets["KUBECONFIG_DEFAULT"] || files["clusters"] != "" {
+		t.Errorf("default: kubeconfigs while kubeplan ran: %q", files)
+	}
+	noSecretIn("default", env)
+
+	// a cluster name the pull request made up (kubeplan.yaml's cluster:
+	// admin): no secret, no kubeconfig, no --clusters; kubeplan refuses
+	// its projects
+	args, env, files = run("admin")
+	if want := []string{"plan", "--project", "apps-web-overlays-admin", "--project", "apps-api overlays", "--out", "plans/", "--comment=false"}; !slices.Equal(args, want) {
+		t.Errorf("admin: kubeplan ran with %q", args)
+	}
+	if len(files) != 0 {
+		t.Errorf("admin: kubeconfigs while kubeplan ran: %q", files)
+	}
+	noSecretIn("admin", env)
 }
 
 // runWorkflowStep runs a workflow's run: step as the runner does on Linux
