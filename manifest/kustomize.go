@@ -276,6 +276,9 @@ func kustomizeProblem(kfile string, rfs *rootFS, err error) *Problem {
 		}
 		return &Problem{File: file, Pos: pos, Rule: "kustomize", Message: "kustomize build: " + kustomizeError(rfs.refused)}
 	}
+	if p, ok := rfs.networkProblem(kfile, err); ok {
+		return p
+	}
 	if m := missingPath.FindStringSubmatch(err.Error()); m != nil {
 		// A file an entry names does not exist: one line at that entry.
 		for i := len(rfs.kustomizations) - 1; i >= 0; i-- {

@@ -13,6 +13,9 @@ type remoteRef struct {
 	file string
 	Pos
 	url string
+	// what names the plugin config field that names url ("PatchTransformer
+	// path"); "" for a kustomization's own entry.
+	what string
 }
 
 func (r *remoteRef) error(allowRemote bool) error {
@@ -20,6 +23,9 @@ func (r *remoteRef) error(allowRemote bool) error {
 }
 
 func (r *remoteRef) message(allowRemote bool) string {
+	if r.what != "" {
+		return r.what + " names " + r.url + ", which kustomize would fetch over the network: kubeplan never lets kustomize fetch files, even when remote resources are allowed; vendor the file into the repository"
+	}
 	if allowRemote {
 		return "remote kustomize resource " + r.url + " is not fetched, even when remote resources are allowed: kustomize cannot bound such a fetch in time or size; vendor it into the repository"
 	}
@@ -31,6 +37,12 @@ func (r *remoteRef) message(allowRemote bool) string {
 // file does not parse (kustomize reports that).
 func findRemote(data []byte, dir string) *remoteRef {
 	for _, e := range kustomizationEntries(data) {
+		if inlinePlugin(e.field, e.node.Value) {
+			if r := inlineRemote(e.node, dir, data); r != nil {
+				return r
+			}
+			continue
+		}
 		if isRemote(e.path, dir) || isRemote(e.node.Value, dir) {
 			return &remoteRef{Pos: Pos{e.node.Line, e.node.Column}, url: e.node.Value}
 		}
