@@ -97,13 +97,13 @@ func hostileRepo(t *testing.T, ns string, a []string) string {
 		"openapi/kustomization.yaml": "resources: [cm.yaml]\nopenapi:\n  path: " + url(3) + "/schema.json\ncrds:\n- " + url(0) + "/crd.yaml\n",
 		"openapi/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: openapi}\n",
 		// Helm: a dependency from a repository, a schema $ref, DNS and lookup
-		"chartdep/Chart.yaml":           "apiVersion: v2\nname: chartdep\nversion: 0.1.0\ndependencies:\n- name: sub\n  version: 1.0.0\n  repository: " + url(1) + "/charts\n",
-		"chartdep/templates/cm.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: chartdep}\n",
-		"chartschema/Chart.yaml":        "apiVersion: v2\nname: chartschema\nversion: 0.1.0\n",
-		"chartschema/values.yaml":       "a: b\n",
+		"chartdep/Chart.yaml":            "apiVersion: v2\nname: chartdep\nversion: 0.1.0\ndependencies:\n- name: sub\n  version: 1.0.0\n  repository: " + url(1) + "/charts\n",
+		"chartdep/templates/cm.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: chartdep}\n",
+		"chartschema/Chart.yaml":         "apiVersion: v2\nname: chartschema\nversion: 0.1.0\n",
+		"chartschema/values.yaml":        "a: b\n",
 		"chartschema/values.schema.json": `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"a": {"$ref": "` + url(2) + `/a.json"}}}`,
-		"chartschema/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: chartschema}\n",
-		"chartfn/Chart.yaml":            "apiVersion: v2\nname: chartfn\nversion: 0.1.0\n",
+		"chartschema/templates/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: chartschema}\n",
+		"chartfn/Chart.yaml":             "apiVersion: v2\nname: chartfn\nversion: 0.1.0\n",
 		"chartfn/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: chartfn}\ndata:\n" +
 			"  host: {{ getHostByName \"localhost\" | quote }}\n" +
 			"  live: {{ lookup \"v1\" \"ConfigMap\" \"" + ns + "\" \"clean\" | toJson | quote }}\n",
@@ -115,7 +115,7 @@ func hostileRepo(t *testing.T, ns string, a []string) string {
 			"  lastmodified: \"2026-01-01T00:00:00Z\"\n  mac: ENC[AES256_GCM,data:AAAA,iv:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=,tag:AAAAAAAAAAAAAAAAAAAAAA==,type:str]\n  encrypted_regex: ^(data|stringData)$\n  version: 3.9.0\n",
 		".sops.yaml": "creation_rules:\n- hc_vault_transit_uri: " + url(3) + "/v1/sops/keys/k\n",
 		// policies and their tests
-		"policies/policy.yaml": "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [configmaps]}\n  validations:\n  - expression: \"true\"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: p}\nspec:\n  policyName: p\n  validationActions: [Deny]\n",
+		"policies/policy.yaml":        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [configmaps]}\n  validations:\n  - expression: \"true\"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: p}\nspec:\n  policyName: p\n  validationActions: [Deny]\n",
 		"policies/kubeplan-test.yaml": "resources: [" + url(1) + "/r.yaml]\n",
 	}
 	for name, body := range files {
