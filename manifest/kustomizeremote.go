@@ -24,7 +24,7 @@ func (r *remoteRef) error(allowRemote bool) error {
 
 func (r *remoteRef) message(allowRemote bool) string {
 	if r.what != "" {
-		return r.what + " names " + r.url + ", which kustomize would fetch over the network: kubeplan never lets kustomize fetch files, even when remote resources are allowed; vendor the file into the repository"
+		return r.what + " names " + r.url + ": kustomize would fetch it over the network, which kubeplan never lets it do; vendor the file into the repository"
 	}
 	if allowRemote {
 		return "remote kustomize resource " + r.url + " is not fetched, even when remote resources are allowed: kustomize cannot bound such a fetch in time or size; vendor it into the repository"
