@@ -61,7 +61,7 @@ func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error
 	if probs := schemaProblems(ch, final.AsMap(), vals); len(probs) > 0 {
 		return nil, probs, nil
 	}
-	rendered, bound, err := renderBounded(path, ch, top, h.Timeout, MaxHelmOutputBytes)
+	rendered, bound, err := renderBounded(path, ch, top, h.Timeout, MaxHelmOutputBytes, helmHeapGrowth)
 	if bound != nil {
 		return nil, []*Problem{bound}, nil
 	}

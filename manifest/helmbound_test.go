@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"helm.sh/helm/v4/pkg/chart/common"
+	"helm.sh/helm/v4/pkg/chart/common/util"
 )
 
 // boundChart renders a chart whose only template is tpl and returns its
@@ -125,5 +128,31 @@ data:
 	}
 	if res.Objects[0].Name != "ok-cm" {
 		t.Errorf("name %q", res.Objects[0].Name)
+	}
+}
+
+// Output a template writes with its own text passes no function: a
+// branching include over nested values is abandoned once the heap grows
+// past the bound (kept small here, and the bomb finite, so that the
+// abandoned render ends by itself).
+func TestHelmRenderHeapBounded(t *testing.T) {
+	dir := t.TempDir()
+	nested := strings.Repeat("[", 21) + strings.Repeat("]", 21)
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml":       "apiVersion: v2\nname: bomb\nversion: 0.1.0\n",
+		"values.yaml":      "a: " + nested + "\n",
+		"templates/t.yaml": `{{ define "a" }}{{ range . }}xxxxxxxxxxxxxxxx{{ include "a" . }}{{ include "a" . }}{{ end }}{{ end }}{{ include "a" .Values.a }}` + "\n",
+	})
+	ch, err := loadChart(dir, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := util.ToRenderValuesWithSchemaValidation(ch, ch.Values, common.ReleaseOptions{Name: "r", Namespace: "default"}, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, p, err := renderBounded(dir, ch, top, time.Minute, MaxHelmOutputBytes, 4<<20)
+	if err != nil || out != nil || p == nil || !strings.Contains(p.Message, "rendering grew memory by more than 4 MiB") {
+		t.Fatalf("got %d templates, %v, %#v", len(out), p, err.Error())
 	}
 }
