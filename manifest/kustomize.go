@@ -123,6 +123,11 @@ func buildKustomizationWith(dir, root string, allowRemote, withOrigins bool, dec
 }
 
 func runKustomize(fsys filesys.FileSystem, dir string) (resmap.ResMap, error) {
+	if !filepath.IsAbs(dir) {
+		// kustomize takes a relative target that looks like an scp-style
+		// git address ("git@host:org/repo") for one and clones it.
+		dir = "." + string(filepath.Separator) + dir
+	}
 	opts := krusty.MakeDefaultOptions()
 	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	return krusty.MakeKustomizer(opts).Run(fsys, dir)

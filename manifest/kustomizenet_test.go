@@ -127,3 +127,24 @@ func TestNetGuard(t *testing.T) {
 		t.Fatalf("a request outside kustomize and helm saw %d connections, want 1", conns.Load())
 	}
 }
+
+// An scp-style git address is refused even when a directory of that name
+// exists (kustomize would clone it all the same), and a project directory
+// named like one is built from disk: git never runs.
+func TestKustomizeSCPNamedDirectory(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // a git kustomize ran would not be found, and say so
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "kustomization.yaml"), "resources:\n- git@127.0.0.1:org/repo\n")
+	write(t, filepath.Join(dir, "git@127.0.0.1:org", "repo", "kustomization.yaml"), "resources: [cm.yaml]\n")
+	write(t, filepath.Join(dir, "git@127.0.0.1:org", "repo", "cm.yaml"), cmYAML("one"))
+	p := kustomizeProblem(t, dir, manifest.Options{})
+	wantAt(t, p, filepath.Join(dir, "kustomization.yaml"), 2, 3)
+	if !strings.Contains(p.Message, "remote kustomize resources are not fetched") {
+		t.Errorf("message %q", p.Message)
+	}
+	t.Chdir(dir)
+	res, err := manifest.Load([]string{"git@127.0.0.1:org/repo"}, manifest.Options{})
+	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 1 {
+		t.Fatalf("the directory built: %v %v %v", res, err, res.Problems)
+	}
+}

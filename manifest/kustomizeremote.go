@@ -2,8 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -55,17 +53,20 @@ func findRemote(data []byte, dir string) *remoteRef {
 var scpUser = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
 
 // isRemote reports whether kustomize would fetch the entry v: a URL (git
-// or http), a github.com/ address, or an scp-style git address that is not
-// a file in dir.
+// or http), a github.com/ address, or an scp-style git address ("user@"
+// then a host and a path). kustomize tries an scp-style address as a git
+// repository even when a directory of that name exists (and a file of
+// that name it cannot read as a resource), so its existence does not
+// matter; dir is where the entry is read.
 func isRemote(v, dir string) bool {
+	_ = dir
 	v = strings.TrimSpace(v)
 	l := strings.TrimPrefix(strings.ToLower(v), "git::")
 	if strings.Contains(l, "://") || strings.HasPrefix(l, "github.com/") || strings.HasPrefix(l, "github.com:") {
 		return true
 	}
-	if scpUser.MatchString(v) {
-		_, err := os.Lstat(filepath.Join(dir, v))
-		return err != nil
+	if m := scpUser.FindString(l); m != "" {
+		return strings.ContainsAny(l[len(m):], ":/")
 	}
 	return false
 }
