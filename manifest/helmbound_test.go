@@ -162,3 +162,32 @@ func TestHelmRenderHeapBounded(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// The bounded functions never bring back what helm removes or replaces:
+// env and expandenv stay undefined, getHostByName resolves nothing.
+func TestHelmBoundedFunctionsKeepHelmsOwn(t *testing.T) {
+	t.Setenv("KUBEPLAN_CANARY", "canary-7f3a")
+	res := loadChartT(t, chartWith(t, `{{ getHostByName "localhost" | quote }}`), HelmOptions{})
+	if len(res.Problems) != 0 || len(res.Objects) != 1 {
+		t.Fatalf("%v %v", objKeys(res.Objects), res.Problems)
+	}
+	if data, _ := res.Objects[0].Content["data"].(map[string]any); data["v"] != "" {
+		t.Errorf("getHostByName resolved localhost to %q", data["v"])
+	}
+	for _, fn := range []string{"env", "expandenv"} {
+		res := loadChartT(t, chartWith(t, `{{ `+fn+` "KUBEPLAN_CANARY" | quote }}`), HelmOptions{})
+		if len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Message, `function "`+fn+`" not defined`) {
+			t.Errorf("%s: %v %v", fn, objKeys(res.Objects), res.Problems)
+		}
+	}
+}
+
+// chartWith is a chart whose ConfigMap's data.v is value.
+func chartWith(t *testing.T, value string) string {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml":        "apiVersion: v2\nname: fns\nversion: 0.1.0\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fns\ndata:\n  v: " + value + "\n",
+	})
+	return dir
+}

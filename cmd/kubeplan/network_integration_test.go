@@ -72,7 +72,7 @@ func hostileRepo(t *testing.T, ns string, a []string) string {
 	dir := t.TempDir()
 	url := func(i int) string { return "http://" + a[i%len(a)] }
 	files := map[string]string{
-		"kubeplan.yaml": fmt.Sprintf("defaults:\n  namespace: %s\n  applyset: configmap/net-{name}\npolicies: [policies]\n", ns),
+		"kubeplan.yaml": fmt.Sprintf("defaults:\n  namespace: %s\n  applyset: configmap/net-{name}\npolicies: [policies/policy.yaml]\nignore: [policies]\n", ns),
 		"clean/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: clean}\ndata: {a: b}\n",
 		// builtin generator and transformers in their own files
 		"gen/kustomization.yaml": "resources: [cm.yaml]\ngenerators: [gen.yaml]\n",
@@ -116,7 +116,8 @@ func hostileRepo(t *testing.T, ns string, a []string) string {
 		".sops.yaml": "creation_rules:\n- hc_vault_transit_uri: " + url(3) + "/v1/sops/keys/k\n",
 		// policies and their tests
 		"policies/policy.yaml":        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [configmaps]}\n  validations:\n  - expression: \"true\"\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: p}\nspec:\n  policyName: p\n  validationActions: [Deny]\n",
-		"policies/kubeplan-test.yaml": "resources: [" + url(1) + "/r.yaml]\n",
+		"policies/kubeplan-test.yaml": "apiVersion: kubeplan.dev/v1alpha1\nkind: PolicyTest\npolicies: [policy.yaml, " + url(1) + "/policy.yaml]\nresources: [cm.yaml, " + url(2) + "/r.yaml]\nresults:\n- {policy: p, binding: p, resource: ConfigMap/c, result: pass}\n",
+		"policies/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -177,7 +178,19 @@ func TestIntegrationNoNetworkButTheAPIServer(t *testing.T) {
 	for _, d := range hostileDirs {
 		runs = append(runs, append([]string{"plan"}, one(d)...))
 	}
-	runTrapped(t, tr, repo, runs)
+	out := runTrapped(t, tr, repo, runs)
+	// The API server was reached: the clean project planned, alone and
+	// among the others, and was applied.
+	for i, want := range map[int]string{
+		1: "exit 0\n+ create configmap/clean",
+		2: "Total: 12 projects, 2 with changes, 10 failed",
+		4: "configmap/clean created",
+		5: "configmap/clean  Current",
+	} {
+		if got := out[strings.Join(runs[i], " ")]; !strings.Contains(got, want) {
+			t.Errorf("kubeplan %s: want %q in\n%s", strings.Join(runs[i], " "), want, got)
+		}
+	}
 }
 
 // hostileDirs are the directories of hostileRepo that each hold one attack.
@@ -186,8 +199,9 @@ var hostileDirs = []string{"gen", "tr", "val", "patched", "remote", "comp", "ope
 // runTrapped runs kubeplan with each of runs, failing at the first run
 // that connects to a listener of tr, hangs, panics or exits 2, and checks
 // that lint names the refused entries of repo.
-func runTrapped(t *testing.T, tr *trap, repo string, runs [][]string) {
+func runTrapped(t *testing.T, tr *trap, repo string, runs [][]string) map[string]string {
 	t.Helper()
+	out := map[string]string{}
 	refusals := map[string]string{
 		"gen":     "gen/gen.yaml:5:3: error kustomize: ConfigMapGenerator files names http://" + tr.addrs[0] + "/x",
 		"tr":      "tr/t.yaml:4:7: error kustomize: PatchTransformer path names http://" + tr.addrs[1],
@@ -210,6 +224,7 @@ func runTrapped(t *testing.T, tr *trap, repo string, runs [][]string) {
 		run := "kubeplan " + strings.Join(args, " ")
 		select {
 		case r := <-done:
+			out[strings.Join(args, " ")] = fmt.Sprintf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			if r.code == 2 || strings.Contains(r.stderr, "panic") {
 				t.Errorf("%s: exit %d\n%s", run, r.code, r.stderr)
 			}
@@ -224,4 +239,5 @@ func runTrapped(t *testing.T, tr *trap, repo string, runs [][]string) {
 			t.Fatalf("%s connected to %v: nothing but the API server may be reached", run, seen)
 		}
 	}
+	return out
 }
