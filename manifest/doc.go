@@ -15,12 +15,16 @@
 // regular files of at most MaxFileBytes are opened, and a refusal is an
 // error wrapping ErrRefused that names the file and where it points.
 // Kustomize builds see the disk through rootFS (kustomizefs.go), with the
-// same rules, and kustomizations naming remote resources are refused before
-// kustomize could fetch anything (kustomizeremote.go).
+// same rules, and kustomizations and builtin plugin configs naming remote
+// files are refused before kustomize could fetch anything
+// (kustomizeremote.go, kustomizeplugin.go). Go's default HTTP transport
+// refuses every request kustomize or helm code makes (kustomizenet.go), so
+// nothing can reach the network from a build or a render.
 //
 // Helm charts (a directory holding Chart.yaml, or a packaged .tgz, named or
 // walked into) are rendered in-process as helm template would (helm.go and
 // the helm*.go files), reading through the same confined reader and never
 // the network; Options.Helm says with which release and values. Their
-// templates are never read as plain manifests.
+// templates are never read as plain manifests. A chart renders within
+// MaxHelmOutputBytes and its time bound (helmbound.go, helmfuncs.go).
 package manifest

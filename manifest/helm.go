@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"helm.sh/helm/v4/pkg/chart/common/util"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
-	"helm.sh/helm/v4/pkg/engine"
 
 	"github.com/kubeplan/kubeplan/lint/schemas"
 )
@@ -63,8 +61,10 @@ func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error
 	if probs := schemaProblems(ch, final.AsMap(), vals); len(probs) > 0 {
 		return nil, probs, nil
 	}
-	var e engine.Engine
-	rendered, err := e.RenderWithContext(context.Background(), ch, top)
+	rendered, bound, err := renderBounded(path, ch, top, h.Timeout, MaxHelmOutputBytes, helmHeapGrowth)
+	if bound != nil {
+		return nil, []*Problem{bound}, nil
+	}
 	if err != nil {
 		return nil, []*Problem{templateProblem(path, err)}, nil
 	}

@@ -1,5 +1,7 @@
 package manifest
 
+import "time"
+
 // HelmOptions say how a chart is rendered, as helm template would with the
 // same flags. The zero value renders with the chart's own values.yaml.
 type HelmOptions struct {
@@ -28,4 +30,8 @@ type HelmOptions struct {
 	// SkipHooks drops hooks (objects with a helm.sh/hook annotation), as
 	// helm template --no-hooks. Test hooks are always dropped.
 	SkipHooks bool
+	// Timeout bounds how long the chart may take to render (the command's
+	// --timeout where it has one); zero means DefaultHelmTimeout. What a
+	// chart renders is bounded by MaxHelmOutputBytes.
+	Timeout time.Duration
 }

@@ -123,6 +123,11 @@ func buildKustomizationWith(dir, root string, allowRemote, withOrigins bool, dec
 }
 
 func runKustomize(fsys filesys.FileSystem, dir string) (resmap.ResMap, error) {
+	if !filepath.IsAbs(dir) {
+		// kustomize takes a relative target that looks like an scp-style
+		// git address ("git@host:org/repo") for one and clones it.
+		dir = "." + string(filepath.Separator) + dir
+	}
 	opts := krusty.MakeDefaultOptions()
 	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	return krusty.MakeKustomizer(opts).Run(fsys, dir)
@@ -275,6 +280,9 @@ func kustomizeProblem(kfile string, rfs *rootFS, err error) *Problem {
 			file, pos = kfile, Pos{1, 1}
 		}
 		return &Problem{File: file, Pos: pos, Rule: "kustomize", Message: "kustomize build: " + kustomizeError(rfs.refused)}
+	}
+	if p, ok := rfs.networkProblem(kfile, err); ok {
+		return p
 	}
 	if m := missingPath.FindStringSubmatch(err.Error()); m != nil {
 		// A file an entry names does not exist: one line at that entry.

@@ -24,8 +24,9 @@ var (
 // entry is a file or base a kustomization names, with its node (for its
 // position); path drops a generator's "key=".
 type entry struct {
-	node *yaml.Node
-	path string
+	node  *yaml.Node
+	path  string
+	field string // the kustomization field naming it
 }
 
 // kustomizationEntries lists the files and bases a kustomization names, in
@@ -37,17 +38,19 @@ func kustomizationEntries(data []byte) []entry {
 	}
 	top := doc.Content[0]
 	var out []entry
+	var key string
 	add := func(ns []*yaml.Node, generator bool) {
 		for _, n := range ns {
 			p := n.Value
 			if _, after, ok := strings.Cut(p, "="); ok && generator {
 				p = after // "key=path"
 			}
-			out = append(out, entry{n, p})
+			out = append(out, entry{n, p, key})
 		}
 	}
 	for i := 0; i+1 < len(top.Content); i += 2 {
-		key, val := top.Content[i].Value, top.Content[i+1]
+		var val *yaml.Node
+		key, val = top.Content[i].Value, top.Content[i+1]
 		switch {
 		case key == "openapi":
 			add(mappingValues(val, "path"), false)

@@ -25,6 +25,8 @@ type rootFS struct {
 	remote      *remoteRef
 	// kustomizations read, to find the entry that led to a refusal
 	kustomizations []readKustomization
+	// urlFiles are the other files read that hold a URL (see withURL).
+	urlFiles []urlFile
 	// helm holds the helmCharts rendered in-process (see inflateHelm).
 	helm *kustomizeHelm
 	// dec says how SOPS-encrypted files are read (see sopsPlain); sops
@@ -114,6 +116,14 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 			}
 			return plain, nil
 		}
+	}
+	if !isKustomizationName(filepath.Base(path)) {
+		if r := findRemotePlugin(data, filepath.Dir(path)); r != nil {
+			r.file = f.display(path)
+			f.remote = r
+			return nil, f.refuse(path, r.error(f.allowRemote))
+		}
+		f.withURL(path, data)
 	}
 	if isKustomizationName(filepath.Base(path)) {
 		if r := findRemote(data, filepath.Dir(path)); r != nil {

@@ -2,8 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -13,6 +11,9 @@ type remoteRef struct {
 	file string
 	Pos
 	url string
+	// what names the plugin config field that names url ("PatchTransformer
+	// path"); "" for a kustomization's own entry.
+	what string
 }
 
 func (r *remoteRef) error(allowRemote bool) error {
@@ -20,6 +21,9 @@ func (r *remoteRef) error(allowRemote bool) error {
 }
 
 func (r *remoteRef) message(allowRemote bool) string {
+	if r.what != "" {
+		return r.what + " names " + r.url + ": kustomize would fetch it over the network, which kubeplan never lets it do; vendor the file into the repository"
+	}
 	if allowRemote {
 		return "remote kustomize resource " + r.url + " is not fetched, even when remote resources are allowed: kustomize cannot bound such a fetch in time or size; vendor it into the repository"
 	}
@@ -31,6 +35,12 @@ func (r *remoteRef) message(allowRemote bool) string {
 // file does not parse (kustomize reports that).
 func findRemote(data []byte, dir string) *remoteRef {
 	for _, e := range kustomizationEntries(data) {
+		if inlinePlugin(e.field, e.node.Value) {
+			if r := inlineRemote(e.node, dir, data); r != nil {
+				return r
+			}
+			continue
+		}
 		if isRemote(e.path, dir) || isRemote(e.node.Value, dir) {
 			return &remoteRef{Pos: Pos{e.node.Line, e.node.Column}, url: e.node.Value}
 		}
@@ -43,17 +53,20 @@ func findRemote(data []byte, dir string) *remoteRef {
 var scpUser = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
 
 // isRemote reports whether kustomize would fetch the entry v: a URL (git
-// or http), a github.com/ address, or an scp-style git address that is not
-// a file in dir.
+// or http), a github.com/ address, or an scp-style git address ("user@"
+// then a host and a path). kustomize tries an scp-style address as a git
+// repository even when a directory of that name exists (and a file of
+// that name it cannot read as a resource), so its existence does not
+// matter; dir is where the entry is read.
 func isRemote(v, dir string) bool {
+	_ = dir
 	v = strings.TrimSpace(v)
 	l := strings.TrimPrefix(strings.ToLower(v), "git::")
 	if strings.Contains(l, "://") || strings.HasPrefix(l, "github.com/") || strings.HasPrefix(l, "github.com:") {
 		return true
 	}
-	if scpUser.MatchString(v) {
-		_, err := os.Lstat(filepath.Join(dir, v))
-		return err != nil
+	if m := scpUser.FindString(l); m != "" {
+		return strings.ContainsAny(l[len(m):], ":/")
 	}
 	return false
 }
