@@ -6,7 +6,7 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: build demo test vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
+.PHONY: build demo test test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -26,6 +26,14 @@ test: vet testcluster release-check
 	$(GO) test ./...
 	cd testcluster && $(GO) vet ./... && $(GO) test ./...
 	cd tools/image && $(GO) vet ./... && $(GO) test ./...
+
+# The hostile-repository suite alone (docs/security.md); make test runs it too.
+test-security: testcluster
+	$(GO) test ./internal/confine ./internal/ghactions ./internal/ghcomment ./internal/kube ./tools/githubtest
+	$(GO) test ./manifest -run 'Bomb|Helm.*Bound|NetGuard|Remote|SCP|SchemaRef|ArgumentLinked|Kustomiz.*Refused'
+	$(GO) test ./render ./render/ghview -run Hostile
+	$(GO) test ./lint/admission -run 'CheckContext|Confine'
+	$(GO) test ./cmd/kubeplan -run 'TestScripts/hostile_|Hostile|NoNetwork|Interrupt|BombCorpus|ServeConnectorClusters'
 
 # The container image, without Docker (tools/image, a module of its own): the static linux binary,
 # CA certificates, user 65532, ENTRYPOINT ["kubeplan"], as an OCI layout (dist/image/oci) and a
