@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -31,20 +32,26 @@ func (m *masker) add(values ...string) {
 	_ = ghactions.WriteMasks(m.w, fresh...)
 }
 
-// objects registers the Secret values of the manifests.
+// objects registers the Secret values of the manifests, and every value
+// decrypted from SOPS to read them (sops.Revealed): wherever a
+// kustomization copied one, it is a secret.
 func (m *masker) objects(objs []*manifest.Object) {
+	m.add(sops.Revealed()...)
 	for _, o := range objs {
 		m.add(plan.SecretValues(o.Content)...)
 	}
 }
 
-// plan registers the Secret values a saved plan carries.
+// plan registers the Secret values a plan carries, and the values
+// decrypted from SOPS to make it.
 func (m *masker) plan(p *plan.Plan) {
+	m.add(sops.Revealed()...)
 	for _, c := range p.Changes {
 		m.add(plan.SecretValues(c.Object)...)
 	}
 }
 
-// scrub hides every registered value in s, for text the runner does not
-// mask (a pull-request comment, a job summary).
-func (m *masker) scrub(s string) string { return ghactions.Scrub(s, m.all...) }
+// scrub hides every registered value and every value decrypted from SOPS
+// in s, for text the runner does not mask (a pull-request comment, a job
+// summary).
+func (m *masker) scrub(s string) string { return ghactions.Scrub(sops.Scrub(s), m.all...) }
