@@ -131,6 +131,13 @@ func Revealed() []string {
 	return slices.Clone(revealed.list)
 }
 
+// Any reports whether a value was decrypted (Revealed is not empty).
+func Any() bool {
+	revealed.Lock()
+	defer revealed.Unlock()
+	return len(revealed.list) > 0
+}
+
 // Scrub returns s with every text of Revealed replaced by Mask.
 func Scrub(s string) string {
 	revealed.Lock()

@@ -29,7 +29,21 @@ func (m *masker) add(values ...string) {
 		}
 	}
 	m.all = append(m.all, fresh...)
-	_ = ghactions.WriteMasks(m.w, fresh...)
+	_ = ghactions.WriteMasks(unscrubbed(m.w), fresh...)
+}
+
+// unscrubbed is the writer under w when w hides decrypted values
+// (render.ScrubWriter), after what it holds is written: the ::add-mask::
+// commands must reach the runner with the value they register.
+func unscrubbed(w io.Writer) io.Writer {
+	if s, ok := w.(interface {
+		Flush() error
+		Unwrap() io.Writer
+	}); ok {
+		_ = s.Flush()
+		return s.Unwrap()
+	}
+	return w
 }
 
 // objects registers the Secret values of the manifests, and every value
