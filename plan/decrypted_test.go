@@ -47,7 +47,7 @@ func TestHideDecrypted(t *testing.T) {
 		Ref:    Ref{Version: "v1", Kind: "ConfigMap", Name: "copy"},
 		Source: Source{File: "app/cm.yaml"},
 		Action: Update,
-		Diff:   Diff(nil, cm),
+		Diff:   "+data:\n+  leaked: " + canary + "\n", // as Diff wrote it before it hid decrypted values
 		Drift:  []Drift{{Field: "data.leaked", Live: "old", Want: canary, Manager: "kubectl"}},
 		Reason: "because " + canary,
 		Object: cm,
@@ -74,7 +74,7 @@ func TestHideDecrypted(t *testing.T) {
 	if strings.Contains(b.String(), canary) {
 		t.Errorf("the plan still shows the decrypted value:\n%s", b.String())
 	}
-	if !strings.Contains(p.Changes[0].Diff, "leaked: '***'") && !strings.Contains(p.Changes[0].Diff, "leaked: ***") {
+	if p.Changes[0].Diff != "+data:\n+  leaked: ***\n" {
 		t.Errorf("diff:\n%s", p.Changes[0].Diff)
 	}
 	if !p.Changes[0].Decrypted || p.Changes[1].Decrypted {
@@ -104,5 +104,32 @@ func TestHideDecryptedName(t *testing.T) {
 	err := hideDecrypted(p)
 	if err == nil || !strings.Contains(err.Error(), "app/k.yaml") || strings.Contains(err.Error(), canary) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// In a diff of any kind of object, a decrypted value is hidden before the
+// YAML is rendered, so a long one YAML folds over two lines is hidden too;
+// a rotated one (both values decrypted) still shows as a change.
+func TestDiffHidesDecryptedValues(t *testing.T) {
+	const long = "correct horse battery staple kp-canary-fold and a passphrase that goes on beyond eighty characters"
+	const old, rotated = "kp-canary-rotated-old", "kp-canary-rotated-new"
+	revealCanary(t, long)
+	revealCanary(t, old)
+	revealCanary(t, rotated)
+	cm := func(v, ann string) map[string]any {
+		return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "annotations": map[string]any{"a": ann}}, "data": map[string]any{"long": long, "rotated": v, long: "as a key"}}
+	}
+	d := Diff(nil, cm(rotated, long))
+	for _, part := range []string{"kp-canary", "passphrase", "eighty"} {
+		if strings.Contains(d, part) {
+			t.Errorf("the diff shows %q:\n%s", part, d)
+		}
+	}
+	d = Diff(cm(old, "x"), cm(rotated, "x"))
+	if Equal(cm(old, "x"), cm(rotated, "x")) || !strings.Contains(d, "-  rotated: '*** (before)'") || !strings.Contains(d, "+  rotated: '*** (after)'") {
+		t.Errorf("a rotated value is not a change:\n%s", d)
+	}
+	if !Equal(cm(rotated, "x"), cm(rotated, "x")) || Diff(cm(rotated, "x"), cm(rotated, "x")) != "" {
+		t.Error("equal objects differ")
 	}
 }
