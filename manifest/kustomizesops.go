@@ -25,33 +25,11 @@ func (f *rootFS) markEncrypted(objs []*Object, probs []*Problem) ([]*Object, []*
 		return objs, probs
 	}
 	for _, o := range objs {
-		if f.sops[o.File] || holdsRevealed(o.Content) {
+		if f.sops[o.File] || sops.Holds(o.Content) {
 			o.Encrypted = true
 		}
 	}
 	return objs, scrubProblems(append(probs, f.sopsProblems...))
-}
-
-// holdsRevealed reports whether a key or value under v holds a value
-// decrypted from SOPS (sops.Contains).
-func holdsRevealed(v any) bool {
-	switch v := v.(type) {
-	case string:
-		return sops.Contains(v)
-	case map[string]any:
-		for k, c := range v {
-			if sops.Contains(k) || holdsRevealed(c) {
-				return true
-			}
-		}
-	case []any:
-		for _, c := range v {
-			if holdsRevealed(c) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // scrubProblems hides decrypted values in the problems' messages.

@@ -25,7 +25,7 @@ func hideDecrypted(p *Plan) error {
 		if sops.Contains(c.Ref.Namespace) || sops.Contains(c.Ref.Name) || sops.Contains(c.Ref.Kind) {
 			return fmt.Errorf("%s: an object's name, namespace or kind holds a value decrypted from a SOPS file, and names are printed in every plan: copy secrets into data, never into a name", c.Source)
 		}
-		if !c.Decrypted && holdsDecrypted(c.Object) {
+		if !c.Decrypted && sops.Holds(c.Object) {
 			c.Decrypted = true
 		}
 		obj, ref := c.Object, c.Ref
@@ -62,26 +62,4 @@ func scrubJSON[T any](v *T) error {
 	}
 	*v = out
 	return nil
-}
-
-// holdsDecrypted reports whether a key or value under v holds a value
-// decrypted from SOPS.
-func holdsDecrypted(v any) bool {
-	switch v := v.(type) {
-	case string:
-		return sops.Contains(v)
-	case map[string]any:
-		for k, c := range v {
-			if sops.Contains(k) || holdsDecrypted(c) {
-				return true
-			}
-		}
-	case []any:
-		for _, c := range v {
-			if holdsDecrypted(c) {
-				return true
-			}
-		}
-	}
-	return false
 }

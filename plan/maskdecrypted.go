@@ -11,7 +11,7 @@ import "github.com/kubeplan/kubeplan/internal/sops"
 // sees it. It returns its arguments when neither holds a decrypted value,
 // else copies; it never changes its arguments.
 func hideDecryptedPair(before, after map[string]any) (b, a map[string]any) {
-	if !sops.Any() || (!holdsDecrypted(before) && !holdsDecrypted(after)) {
+	if !sops.Any() || (!sops.Holds(before) && !sops.Holds(after)) {
 		return before, after
 	}
 	var x, y any

@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/sops"
 )
 
 // savedPlan is the file format of `kubeplan plan --out FILE`; see
@@ -45,7 +47,7 @@ func Save(path string, p *Plan) error {
 func DecryptedFiles(p *Plan) []string {
 	var files []string
 	for _, c := range p.Changes {
-		if (c.Decrypted || holdsDecrypted(c.Object)) && !slices.Contains(files, c.Source.File) {
+		if (c.Decrypted || sops.Holds(c.Object)) && !slices.Contains(files, c.Source.File) {
 			files = append(files, c.Source.File)
 		}
 	}

@@ -181,3 +181,25 @@ func decodeText(s string) (string, bool) {
 	}
 	return string(b), true
 }
+
+// Holds reports whether a key or string anywhere under v (JSON-like values:
+// maps, lists, scalars) holds a text of Revealed.
+func Holds(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return Contains(v)
+	case map[string]any:
+		for k, c := range v {
+			if Contains(k) || Holds(c) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range v {
+			if Holds(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
