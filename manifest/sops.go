@@ -48,6 +48,9 @@ func parseFile(file string, data []byte, dec Decryption) ([]*Object, []*Problem)
 			return objs, probs
 		}
 	}
+	if dec.Decrypt {
+		sops.SeenInClear(data)
+	}
 	return Parse(file, data)
 }
 

@@ -29,7 +29,8 @@ const Mask = "***"
 var revealed struct {
 	sync.Mutex
 	masks    map[string]bool
-	list     []string // sorted, longest first
+	clear    map[string]bool // words of files read in the clear (SeenInClear)
+	list     []string        // masks not in clear, sorted, longest first
 	replacer *strings.Replacer
 }
 
@@ -99,12 +100,23 @@ func add(masks []string) {
 			fresh = true
 		}
 	}
-	if !fresh {
-		return
+	if fresh {
+		rebuild()
 	}
+}
+
+// rebuild makes the list and the replacer of the masks; revealed is
+// locked.
+func rebuild() {
 	list := make([]string, 0, len(revealed.masks))
 	for m := range revealed.masks {
-		list = append(list, m)
+		if !revealed.clear[m] {
+			list = append(list, m)
+		}
+	}
+	if len(list) == 0 {
+		revealed.list, revealed.replacer = nil, nil
+		return
 	}
 	// Longest first, so a value inside another cannot leave part of the
 	// longer one; then sorted, so the order is the same on every run.
@@ -119,6 +131,53 @@ func add(masks []string) {
 		pairs = append(pairs, m, Mask)
 	}
 	revealed.list, revealed.replacer = list, strings.NewReplacer(pairs...)
+}
+
+// SeenInClear records the words of a file read in the clear (not
+// SOPS-encrypted) while decrypting: a decrypted value that is also one of
+// them, such as DB_USER "orders" for the Deployment "orders", is no
+// secret to whoever wrote the file, and hiding it would hide every name
+// it is part of. A word is a run of letters, digits, '.', '_' and '-' of
+// MinRevealedLen characters or more; a value with any other character is
+// never such a word. Values stay hidden as Secret values wherever they
+// are (plan.MaskSecret).
+func SeenInClear(data []byte) {
+	words := map[string]bool{}
+	start := -1
+	for i := 0; i <= len(data); i++ {
+		if i < len(data) && isWordByte(data[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= MinRevealedLen && i-start <= 256 {
+			words[string(data[start:i])] = true
+		}
+		start = -1
+	}
+	if len(words) == 0 {
+		return
+	}
+	revealed.Lock()
+	defer revealed.Unlock()
+	if revealed.clear == nil {
+		revealed.clear = map[string]bool{}
+	}
+	changed := false
+	for w := range words {
+		if !revealed.clear[w] {
+			revealed.clear[w] = true
+			changed = changed || revealed.masks[w]
+		}
+	}
+	if changed {
+		rebuild()
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
 }
 
 // Revealed returns the texts Scrub hides: every value this process

@@ -102,11 +102,11 @@ func TestScrubLongestFirst(t *testing.T) {
 func resetRevealed(t *testing.T) {
 	revealed.Lock()
 	masks := revealed.masks
-	revealed.masks, revealed.list, revealed.replacer = nil, nil, nil
+	revealed.masks, revealed.clear, revealed.list, revealed.replacer = nil, nil, nil, nil
 	revealed.Unlock()
 	t.Cleanup(func() {
 		revealed.Lock()
-		revealed.masks, revealed.list, revealed.replacer = nil, nil, nil
+		revealed.masks, revealed.clear, revealed.list, revealed.replacer = nil, nil, nil, nil
 		revealed.Unlock()
 		var list []string
 		for m := range masks {
@@ -114,4 +114,24 @@ func resetRevealed(t *testing.T) {
 		}
 		add(list)
 	})
+}
+
+// A decrypted value the repository also writes in the clear as a word
+// (DB_USER "orders" for the Deployment "orders") is not hidden; one it
+// does not is, and so is a value with characters no word has.
+func TestSeenInClear(t *testing.T) {
+	resetRevealed(t)
+	reveal("orders")
+	reveal("s3cr3t-orders-pw")
+	reveal("postgres://orders:pw@db")
+	SeenInClear([]byte("kind: Deployment\nmetadata:\n  name: orders\n  # postgres://orders:pw@db is a URL, not a word\n"))
+	got := Scrub("deployment.apps/orders uses s3cr3t-orders-pw and postgres://orders:pw@db")
+	if got != "deployment.apps/orders uses *** and ***" {
+		t.Errorf("Scrub = %q", got)
+	}
+	reveal("later-word")
+	SeenInClear([]byte("later-word"))
+	if Scrub("later-word") != "later-word" || !Any() {
+		t.Error("a word seen in the clear after it was decrypted is still hidden")
+	}
 }
