@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -96,7 +97,9 @@ func patchRecord(ctx context.Context, c *kube.Client, as applyset.Parent, fieldM
 // annotation stays small.
 func lastError(err error) string {
 	const maxLen = 4096
-	s := err.Error()
+	// status shows it to anyone who reads the parent, without decrypting:
+	// a value decrypted from SOPS that the error quotes is hidden.
+	s := sops.Scrub(err.Error())
 	if len(s) > maxLen {
 		s = s[:maxLen] + "..."
 	}

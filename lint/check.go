@@ -119,6 +119,7 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		Sort(rep.Findings)
 	}
 	rep.Findings = Dedupe(rep.Findings)
+	hideDecrypted(rep.Findings)
 	if listed != nil {
 		rep.Linted = listed.list()
 	}

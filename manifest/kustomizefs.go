@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/kubeplan/kubeplan/internal/sops"
 )
 
 // rootFS is the disk as a kustomize build sees it: read-only, confined to
@@ -124,6 +126,9 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 			return nil, f.refuse(path, r.error(f.allowRemote))
 		}
 		f.withURL(path, data)
+	}
+	if f.dec.Decrypt {
+		sops.SeenInClear(data) // see there: what the repository says in the clear is no secret
 	}
 	if isKustomizationName(filepath.Base(path)) {
 		if r := findRemote(data, filepath.Dir(path)); r != nil {

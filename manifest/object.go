@@ -26,7 +26,9 @@ type Object struct {
 	Chart string
 	// Encrypted is true for an object read from a SOPS-encrypted file: in
 	// git its values are encrypted (they are decrypted in memory only when
-	// Options.Decrypt is set).
+	// Options.Decrypt is set). With decryption, an object a kustomization
+	// derived from decrypted values (a replacement, a generator over the
+	// file, a patch) is Encrypted too.
 	Encrypted bool
 
 	APIVersion string

@@ -48,6 +48,9 @@ func parseFile(file string, data []byte, dec Decryption) ([]*Object, []*Problem)
 			return objs, probs
 		}
 	}
+	if dec.Decrypt {
+		sops.SeenInClear(data)
+	}
 	return Parse(file, data)
 }
 
@@ -93,6 +96,10 @@ func sopsPlain(file string, data []byte, dec Decryption) (out []byte, probs []*P
 	}
 	if err := enc.Close(); err != nil {
 		return nil, []*Problem{{File: file, Pos: Pos{1, 1}, Rule: RuleSOPSDecrypt, Message: err.Error()}}, true
+	}
+	if dec.Decrypt {
+		// A secretGenerator over the file writes this, in base64.
+		sops.RevealDocument(buf.Bytes())
 	}
 	return buf.Bytes(), probs, true
 }

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/sops"
 )
 
 // scrubbers replace credentials an error text may hold (a kubeconfig's
@@ -22,8 +24,10 @@ var scrubbers = []struct {
 	{regexp.MustCompile(`\bhttps://hooks\.slack\.com/\S+`), "***"},
 }
 
-// Scrub returns s with the credentials it may hold replaced by ***.
+// Scrub returns s with the credentials it may hold, and every value
+// decrypted from SOPS (sops.Scrub), replaced by ***.
 func Scrub(s string) string {
+	s = sops.Scrub(s)
 	for _, sc := range scrubbers {
 		s = sc.re.ReplaceAllString(s, sc.with)
 	}

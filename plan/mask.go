@@ -35,7 +35,12 @@ var secretFields = []string{"data", "stringData"}
 // back as compact JSON; when it is not a JSON object, it becomes Masked as a
 // whole. A data or stringData field that is not an object becomes Masked as
 // a whole too.
+//
+// Before that, in an object of any kind, every value decrypted from SOPS
+// is hidden in every string and key (see hideDecryptedPair): a copy of
+// one in a ConfigMap or an annotation is masked as the Secret's own.
 func MaskSecret(before, after map[string]any) (b, a map[string]any) {
+	before, after = hideDecryptedPair(before, after)
 	if !isSecret(before) && !isSecret(after) {
 		return before, after
 	}

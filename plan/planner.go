@@ -115,6 +115,9 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	if pl.Warnings, err = p.danglingRefs(ctx, targets, pl.Changes); err != nil {
 		return nil, err
 	}
+	if err := hideDecrypted(pl); err != nil {
+		return nil, err
+	}
 	return pl, nil
 }
 

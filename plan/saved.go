@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/sops"
 )
 
 // savedPlan is the file format of `kubeplan plan --out FILE`; see
@@ -22,16 +24,10 @@ type savedPlan struct {
 const savedKind = "KubeplanPlan"
 
 // Save writes p to path, readable only by its owner. It refuses a plan
-// with objects decrypted from SOPS files: decrypted values never touch
-// disk.
+// with objects decrypted from SOPS files, or derived from their values
+// (see DecryptedFiles): decrypted values never touch disk.
 func Save(path string, p *Plan) error {
-	var files []string
-	for _, c := range p.Changes {
-		if c.Decrypted && !slices.Contains(files, c.Source.File) {
-			files = append(files, c.Source.File)
-		}
-	}
-	if len(files) > 0 {
+	if files := DecryptedFiles(p); len(files) > 0 {
 		return fmt.Errorf("not saving the plan to %s: it holds values decrypted from SOPS-encrypted files (%s), and kubeplan never writes decrypted values to disk; run kubeplan apply on the manifests instead of on a saved plan", path, strings.Join(files, ", "))
 	}
 	data, err := json.MarshalIndent(savedPlan{Kind: savedKind, Plan: p}, "", "  ")
@@ -42,6 +38,20 @@ func Save(path string, p *Plan) error {
 		return fmt.Errorf("writing the plan: %w", err)
 	}
 	return nil
+}
+
+// DecryptedFiles names the files of the changes of p that hold values
+// decrypted from SOPS: objects read from a SOPS file or derived from its
+// values (Change.Decrypted), and any object holding a decrypted value. It
+// is nil when p holds none.
+func DecryptedFiles(p *Plan) []string {
+	var files []string
+	for _, c := range p.Changes {
+		if (c.Decrypted || sops.Holds(c.Object)) && !slices.Contains(files, c.Source.File) {
+			files = append(files, c.Source.File)
+		}
+	}
+	return files
 }
 
 // Load reads a plan written by Save, refusing other files and versions.

@@ -113,8 +113,10 @@ type Change struct {
 	// with a Reason beginning "skipped hook".
 	Hook string `json:"hook,omitempty"`
 	// Decrypted is true for an object read from a SOPS-encrypted file and
-	// decrypted in memory: Save refuses a plan holding one, so decrypted
-	// values never reach a file.
+	// decrypted in memory, or holding a value decrypted from one (copied
+	// by a kustomize replacement, generator or patch): Save and
+	// run.SaveDir refuse a plan holding one, so decrypted values never
+	// reach a file.
 	Decrypted bool `json:"decrypted,omitempty"`
 	// Object is the object as it will be applied. It carries Secret values
 	// in the clear, so renderers never print it; it is kept for saved plans.

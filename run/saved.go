@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/sops"
+	"github.com/kubeplan/kubeplan/plan"
 )
 
 // projectFile is the format of the files plan --out DIR writes, one per
@@ -29,7 +32,20 @@ func fileName(p ProjectReport) string { return p.Project.Name + ".kubeplan.json"
 // that separate jobs' plans can be merged by kubeplan comment. A project
 // that failed or was skipped gets its file too: the merged comment shows
 // it.
+//
+// Like plan.Save, it refuses a run whose plans hold values decrypted from
+// SOPS files (plan.DecryptedFiles), and writes nothing then: the files
+// travel as CI artifacts. Decrypted values quoted in a project's error
+// are hidden (sops.Scrub).
 func SaveDir(dir string, r *Report) error {
+	for _, p := range r.Projects {
+		if p.Plan == nil {
+			continue
+		}
+		if files := plan.DecryptedFiles(p.Plan); len(files) > 0 {
+			return fmt.Errorf("not saving the plans to %s: the plan of %s holds values decrypted from SOPS-encrypted files (%s), and kubeplan never writes decrypted values to disk; plan that project without --out", dir, p.Project.Name, strings.Join(files, ", "))
+		}
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("writing plans: %w", err)
 	}
@@ -42,6 +58,7 @@ func SaveDir(dir string, r *Report) error {
 			}
 			p.Plan = &pl
 		}
+		p.Error = sops.Scrub(p.Error)
 		data, err := json.MarshalIndent(projectFile{Kind: fileKind, Version: FormatVersion, ProjectReport: p}, "", "  ")
 		if err != nil {
 			return fmt.Errorf("encoding the plan of %s: %w", p.Project.Name, err)

@@ -60,10 +60,13 @@ dependsOn: a section per project, then a total line. A failed project does not h
 (the ones that depend on it are skipped); the exit code is the worst one. --out DIR then writes
 one file per project for kubeplan comment, and GitHub mode writes one comment for the whole run.
 
+Values decrypted from SOPS files are *** in every output, wherever a kustomization copied them
+(replacements, generators, patches); --out FILE and --out DIR refuse a plan holding them.
+
 In GitHub Actions (GITHUB_ACTIONS=true) the plan is printed as --output says, and also:
-  - the token (--github-token or $GITHUB_TOKEN) and every Secret value in the manifests are
-    registered with ::add-mask:: (on stderr) before anything else is printed (line by line;
-    values shorter than 4 characters are not masked);
+  - the token (--github-token or $GITHUB_TOKEN), every Secret value in the manifests and every
+    value decrypted from SOPS are registered with ::add-mask:: (on stderr) before anything else
+    is printed (line by line; values shorter than 4 characters are not masked);
   - drifted objects (on the line that defines them) and prunes get ::warning annotations;
   - the plan as markdown is appended to $GITHUB_STEP_SUMMARY (cut to stay under 1 MiB);
   - the outputs has-changes (true/false) and summary (the "Plan: ..." line) are written to

@@ -80,6 +80,11 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 // Main runs kubeplan with args and returns the process exit code. Every
 // error is printed once, here.
 func Main(args []string, s streams) int {
+	// Whatever is printed, a value decrypted from SOPS never is: the
+	// streams hide every one (render.ScrubWriter).
+	out, errw := render.NewScrubWriter(s.out), render.NewScrubWriter(s.err)
+	s.out, s.err, s.in = out, errw, render.FlushingReader(s.in, out, errw)
+	defer func() { _, _ = out.Flush(), errw.Flush() }()
 	// client-go logs through klog (discovery cache misses, throttling):
 	// kubeplan reports every error itself, once.
 	klog.SetLogger(logr.Discard())

@@ -32,6 +32,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // plaintext scalar (with its type), the "sops" key is removed from every
 // document, and the MAC is verified: on any error the documents must not
 // be used (they may be half decrypted). keys open the data key.
+//
+// Every value decrypted is recorded at once for Scrub and Revealed, so no
+// output shows it, whichever object or message it is copied into.
 func Decrypt(docs []*yaml.Node, m *Metadata, keys *Keys) error {
 	if m.Err != nil {
 		return m.Err
@@ -96,6 +99,15 @@ func (d *decrypter) scalar(n *yaml.Node, path []string) error {
 		if err != nil {
 			return &Error{Line: n.Line, Col: n.Column, Err: fmt.Errorf("%s: %w", strings.Join(path, "."), err)}
 		}
+		switch {
+		case identityPath(path):
+			// Printed as the object's name in every plan anyway; SOPS
+			// encrypts it only by default (lint warns, see manifest).
+		case typ == "str" || typ == "bytes" || typ == "int" || typ == "float":
+			// Recorded before anything can print it (see Revealed). A
+			// bool or time is not: "true" and a date hide nothing.
+			reveal(string(plain))
+		}
 		b, err := setPlain(n, plain, typ)
 		if err != nil {
 			return &Error{Line: n.Line, Col: n.Column, Err: fmt.Errorf("%s: %w", strings.Join(path, "."), err)}
@@ -114,6 +126,18 @@ func (d *decrypter) scalar(n *yaml.Node, path []string) error {
 	}
 	d.mac.Write(b)
 	return nil
+}
+
+// identityPath reports whether path is one of an object's identity:
+// apiVersion, kind, metadata.name or metadata.namespace.
+func identityPath(path []string) bool {
+	switch len(path) {
+	case 1:
+		return path[0] == "apiVersion" || path[0] == "kind"
+	case 2:
+		return path[0] == "metadata" && (path[1] == "name" || path[1] == "namespace")
+	}
+	return false
 }
 
 // setPlain turns n into the decrypted value and returns the bytes the MAC

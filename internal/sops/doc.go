@@ -18,5 +18,7 @@
 //     encrypted under the data key with lastmodified as additional data.
 //
 // Decrypt works on the YAML node trees in place, so positions of every
-// field stay those of the file. Plaintext never touches disk.
+// field stay those of the file. Plaintext never touches disk, and every
+// value decrypted is recorded for the life of the process (Revealed), so
+// that every output hides it (Scrub) wherever it was copied.
 package sops

@@ -22,8 +22,12 @@ func ColorIn(w io.Writer, lookup func(string) (string, bool)) bool {
 }
 
 // IsTerminal reports whether w (or r) is a terminal. A character device
-// is not enough: /dev/null is one too (stdin of a systemd service).
+// is not enough: /dev/null is one too (stdin of a systemd service). A
+// writer that wraps another (Unwrap() io.Writer) is one when that is.
 func IsTerminal(w any) bool {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		return IsTerminal(u.Unwrap())
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

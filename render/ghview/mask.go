@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -28,23 +29,43 @@ func (m *masker) add(values ...string) {
 		}
 	}
 	m.all = append(m.all, fresh...)
-	_ = ghactions.WriteMasks(m.w, fresh...)
+	_ = ghactions.WriteMasks(unscrubbed(m.w), fresh...)
 }
 
-// objects registers the Secret values of the manifests.
+// unscrubbed is the writer under w when w hides decrypted values
+// (render.ScrubWriter), after what it holds is written: the ::add-mask::
+// commands must reach the runner with the value they register.
+func unscrubbed(w io.Writer) io.Writer {
+	if s, ok := w.(interface {
+		Flush() error
+		Unwrap() io.Writer
+	}); ok {
+		_ = s.Flush()
+		return s.Unwrap()
+	}
+	return w
+}
+
+// objects registers the Secret values of the manifests, and every value
+// decrypted from SOPS to read them (sops.Revealed): wherever a
+// kustomization copied one, it is a secret.
 func (m *masker) objects(objs []*manifest.Object) {
+	m.add(sops.Revealed()...)
 	for _, o := range objs {
 		m.add(plan.SecretValues(o.Content)...)
 	}
 }
 
-// plan registers the Secret values a saved plan carries.
+// plan registers the Secret values a plan carries, and the values
+// decrypted from SOPS to make it.
 func (m *masker) plan(p *plan.Plan) {
+	m.add(sops.Revealed()...)
 	for _, c := range p.Changes {
 		m.add(plan.SecretValues(c.Object)...)
 	}
 }
 
-// scrub hides every registered value in s, for text the runner does not
-// mask (a pull-request comment, a job summary).
-func (m *masker) scrub(s string) string { return ghactions.Scrub(s, m.all...) }
+// scrub hides every registered value and every value decrypted from SOPS
+// in s, for text the runner does not mask (a pull-request comment, a job
+// summary).
+func (m *masker) scrub(s string) string { return ghactions.Scrub(sops.Scrub(s), m.all...) }
