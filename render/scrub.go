@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/sops"
 )
 
@@ -80,4 +81,23 @@ func (f flushingReader) Read(p []byte) (int, error) {
 		_ = w.Flush()
 	}
 	return f.r.Read(p)
+}
+
+// Commands returns the writer for kubeplan's own workflow commands under s
+// (ghactions.CommandWriter of what s writes to), with what s holds written
+// first and decrypted values hidden in the commands too (an annotation's
+// message). A ::add-mask:: command must not go through it: see
+// ghview's unscrubbed.
+func (s *ScrubWriter) Commands() io.Writer { return scrubbedCommands{s} }
+
+type scrubbedCommands struct{ s *ScrubWriter }
+
+func (c scrubbedCommands) Write(p []byte) (int, error) {
+	if err := c.s.Flush(); err != nil {
+		return 0, err
+	}
+	if _, err := io.WriteString(ghactions.CommandWriter(c.s.w), sops.Scrub(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -82,6 +82,9 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 func Main(args []string, s streams) int {
 	// Whatever is printed, a value decrypted from SOPS never is: the
 	// streams hide every one (render.ScrubWriter).
+	// In GitHub mode the Guards come first, on the process's own streams
+	// (sameStream compares those), and the scrubbing over them.
+	s = s.guarded(args)
 	out, errw := render.NewScrubWriter(s.out), render.NewScrubWriter(s.err)
 	s.out, s.err, s.in = out, errw, render.FlushingReader(s.in, out, errw)
 	defer func() { _, _ = out.Flush(), errw.Flush() }()
@@ -91,7 +94,6 @@ func Main(args []string, s streams) int {
 	// Nothing of kubeplan's logs through the standard logger; a library's
 	// line there would only repeat what kubeplan reports.
 	log.SetOutput(io.Discard)
-	s = s.guarded(args)
 	root := newRoot(s)
 	root.SetArgs(args)
 	err := root.Execute()

@@ -164,8 +164,8 @@ func (c commandWriter) Write(p []byte) (int, error) {
 // Commands when w is a Guard, else w itself (a stream no runner reads
 // through a Guard).
 func CommandWriter(w io.Writer) io.Writer {
-	if g, ok := w.(*Guard); ok {
-		return g.Commands()
+	if c, ok := w.(interface{ Commands() io.Writer }); ok {
+		return c.Commands() // a Guard, or a writer over one (render.ScrubWriter)
 	}
 	return w
 }

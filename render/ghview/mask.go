@@ -29,7 +29,7 @@ func (m *masker) add(values ...string) {
 		}
 	}
 	m.all = append(m.all, fresh...)
-	_ = ghactions.WriteMasks(unscrubbed(m.w), fresh...)
+	_ = ghactions.WriteMasks(ghactions.CommandWriter(unscrubbed(m.w)), fresh...)
 }
 
 // unscrubbed is the writer under w when w hides decrypted values
