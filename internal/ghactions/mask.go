@@ -1,6 +1,7 @@
 package ghactions
 
 import (
+	"github.com/kubeplan/kubeplan/internal/ownwords"
 	"io"
 	"slices"
 	"strings"
@@ -24,8 +25,8 @@ func Masks(values ...string) []string {
 	for _, v := range values {
 		for line := range strings.SplitSeq(v, "\n") {
 			line = strings.TrimSpace(line)
-			if utf8.RuneCountInString(line) < MinMaskLen {
-				continue
+			if utf8.RuneCountInString(line) < MinMaskLen || ownwords.Forges(line) {
+				continue // see MinMaskLen and ownwords
 			}
 			out = append(out, line)
 		}

@@ -3,6 +3,7 @@ package sops
 import (
 	"encoding/base64"
 	"encoding/json"
+	"github.com/kubeplan/kubeplan/internal/ownwords"
 	"slices"
 	"strings"
 	"sync"
@@ -110,7 +111,7 @@ func add(masks []string) {
 func rebuild() {
 	list := make([]string, 0, len(revealed.masks))
 	for m := range revealed.masks {
-		if !revealed.clear[m] {
+		if !revealed.clear[m] && !ownwords.Forges(m) {
 			list = append(list, m)
 		}
 	}

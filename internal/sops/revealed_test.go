@@ -135,3 +135,15 @@ func TestSeenInClear(t *testing.T) {
 		t.Error("a word seen in the clear after it was decrypted is still hidden")
 	}
 }
+
+// A decrypted value that is kubeplan's own words is not hidden by
+// substring: anyone can encrypt to the repository's public key, and
+// "to prune" hidden would make a plan that prunes read "3 ***".
+func TestRevealedOwnWordsNotScrubbed(t *testing.T) {
+	reveal("2 to prune")
+	reveal("own-words-canary-5be1")
+	got := Scrub("Plan: 0 to add, 0 to change, 2 to prune, 1 unchanged. own-words-canary-5be1")
+	if want := "Plan: 0 to add, 0 to change, 2 to prune, 1 unchanged. " + Mask; got != want {
+		t.Errorf("Scrub = %q, want %q", got, want)
+	}
+}

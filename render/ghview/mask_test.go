@@ -65,3 +65,22 @@ func TestMaskerDecrypted(t *testing.T) {
 		t.Errorf("scrub = %q", got)
 	}
 }
+
+// A pull request chooses its Secrets' values: one that is kubeplan's own
+// words ("2 to prune") is not registered with the runner nor scrubbed from
+// the comment, so it cannot hide that a plan prunes.
+func TestMaskerOwnWords(t *testing.T) {
+	var b strings.Builder
+	m := newMasker(&b)
+	m.objects([]*manifest.Object{
+		{Content: map[string]any{"apiVersion": "v1", "kind": "Secret", "stringData": map[string]any{"a": "2 to prune", "b": "prune", "c": "hunter22"}}},
+	})
+	// (Other tests' decrypted values may be registered too: the record is
+	// process-wide.)
+	if !strings.Contains(b.String(), "::add-mask::hunter22\n") || strings.Contains(b.String(), "prune") {
+		t.Errorf("masks:\n%s\nwant hunter22 and no prune", b.String())
+	}
+	if got := m.scrub("Plan: 0 to add, 0 to change, 2 to prune, 1 unchanged. hunter22"); got != "Plan: 0 to add, 0 to change, 2 to prune, 1 unchanged. ***" {
+		t.Errorf("scrub = %q", got)
+	}
+}
