@@ -1,12 +1,10 @@
 package plan
 
 import (
-	"encoding/base64"
 	"fmt"
 	"slices"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/kubeplan/kubeplan/internal/sops"
 )
 
 // SecretValues returns the values a Secret object (apiVersion v1, kind
@@ -43,7 +41,7 @@ func SecretValues(obj map[string]any) []string {
 			}
 			out = append(out, v)
 			if f == "data" {
-				if dec, ok := decodePrintable(v); ok {
+				if dec, ok := sops.DecodeText(v); ok {
 					out = append(out, dec)
 				}
 			}
@@ -63,25 +61,3 @@ func scalarText(v any) string {
 	}
 }
 
-// decodePrintable decodes base64 (white space ignored, as the API server
-// does not, but people wrap long values) and reports whether the result is
-// text worth masking: valid UTF-8 without control characters other than
-// tab and line breaks.
-func decodePrintable(s string) (string, bool) {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil || len(b) == 0 || !utf8.Valid(b) {
-		return "", false
-	}
-	for _, r := range string(b) {
-		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
-			return "", false
-		}
-	}
-	return string(b), true
-}

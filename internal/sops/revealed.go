@@ -40,7 +40,7 @@ var revealed struct {
 // itself base64 of text (a SOPS-encrypted Secret's data), the decoded text.
 func reveal(plain string) {
 	forms := []string{plain, base64.StdEncoding.EncodeToString([]byte(plain))}
-	if dec, ok := decodeText(plain); ok {
+	if dec, ok := DecodeText(plain); ok {
 		forms = append(forms, dec)
 	}
 	add(masksOf(forms...))
@@ -222,8 +222,10 @@ func Contains(s string) bool {
 	return false
 }
 
-// decodeText decodes base64 (white space ignored) that is printable text.
-func decodeText(s string) (string, bool) {
+// DecodeText decodes base64 (white space ignored, as the API server does
+// not, but people wrap long values) that is text worth masking: valid
+// UTF-8 without control characters other than tab and line breaks.
+func DecodeText(s string) (string, bool) {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
 			return -1
