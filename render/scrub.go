@@ -86,11 +86,18 @@ func (f flushingReader) Read(p []byte) (int, error) {
 // Commands returns the writer for kubeplan's own workflow commands under s
 // (ghactions.CommandWriter of what s writes to), with what s holds written
 // first and decrypted values hidden in the commands too (an annotation's
-// message). A ::add-mask:: command must not go through it: see
-// ghview's unscrubbed.
+// message). A ::add-mask:: command must carry its value: it goes to
+// Unwrap after Flush (ghview's unscrubbed).
 func (s *ScrubWriter) Commands() io.Writer { return scrubbedCommands{s} }
 
 type scrubbedCommands struct{ s *ScrubWriter }
+
+// Flush writes what the ScrubWriter holds; with Unwrap it lets a
+// ::add-mask:: command, which must carry its value, pass unscrubbed.
+func (c scrubbedCommands) Flush() error { return c.s.Flush() }
+
+// Unwrap is the command writer under the scrubbing.
+func (c scrubbedCommands) Unwrap() io.Writer { return ghactions.CommandWriter(c.s.w) }
 
 func (c scrubbedCommands) Write(p []byte) (int, error) {
 	if err := c.s.Flush(); err != nil {
