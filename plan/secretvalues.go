@@ -60,4 +60,3 @@ func scalarText(v any) string {
 		return fmt.Sprint(v)
 	}
 }
-
