@@ -29,10 +29,13 @@ test: vet testcluster release-check
 
 # The hostile-repository suite alone (docs/security.md); make test runs it too.
 test-security: testcluster
-	$(GO) test ./internal/confine ./internal/ghactions ./internal/ghcomment ./internal/kube ./tools/githubtest
-	$(GO) test ./manifest -run 'Bomb|Helm.*Bound|NetGuard|Remote|SCP|SchemaRef|ArgumentLinked|Kustomiz.*Refused'
-	$(GO) test ./render ./render/ghview -run Hostile
-	$(GO) test ./lint/admission -run 'CheckContext|Confine'
+	$(GO) test ./internal/confine ./internal/ghactions ./internal/ghcomment ./internal/kube ./internal/ownwords ./internal/sops ./tools/githubtest
+	$(GO) test ./internal/config -run 'Confined|Kubeconfig|Cluster'
+	$(GO) test ./manifest -run 'Bomb|HelmRender|HelmBounded|NetGuard|Remote|SCP|SchemaRef|ArgumentLinked|PluginConfig|SOPS'
+	$(GO) test ./render ./render/ghview -run 'Hostile|Masker|Scrub'
+	$(GO) test ./lint/admission -run 'CheckContext|Confined'
+	$(GO) test ./lint -run 'Deadline|Decrypted'
+	$(GO) test ./plan ./run -run 'Decrypted'
 	$(GO) test ./cmd/kubeplan -run 'TestScripts/hostile_|Hostile|NoNetwork|Interrupt|BombCorpus|ServeConnectorClusters'
 
 # The container image, without Docker (tools/image, a module of its own): the static linux binary,
