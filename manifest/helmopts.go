@@ -34,4 +34,12 @@ type HelmOptions struct {
 	// --timeout where it has one); zero means DefaultHelmTimeout. What a
 	// chart renders is bounded by MaxHelmOutputBytes.
 	Timeout time.Duration
+	// Lookup is what the chart's lookup function reads (plan and apply);
+	// nil means lookup returns an empty map (lint, as helm template).
+	Lookup HelmLookup
+	// WithholdSecretData keeps the data and stringData values of Secrets
+	// that Lookup returns from the templates (plan): fields derived from
+	// them are marked Kept with KeptLookedUp instead, so a chart cannot
+	// print a Secret's value through a plan.
+	WithholdSecretData bool
 }

@@ -41,6 +41,13 @@ type Object struct {
 	// would be sent to the API server.
 	Content map[string]any
 
+	// Kept are the fields of a chart's object whose rendered value is not
+	// applied as is (values the chart generated at render time, or derived
+	// from a Secret it looked up): when the object exists, plan and apply
+	// keep the live value of a KeptGenerated field, and plan shows a
+	// KeptLookedUp field as kept, never its value.
+	Kept []KeptField
+
 	// root is the mapping node the positions are looked up in; lines
 	// turns its positions into file positions.
 	root  *yaml.Node
