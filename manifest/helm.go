@@ -1,10 +1,12 @@
 package manifest
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
@@ -20,11 +22,14 @@ const defaultHelmKubeVersion = schemas.KubeVersion
 
 // renderChart renders the chart at path (a directory holding Chart.yaml or
 // a packaged .tgz) as helm template would, offline: no repository is ever
-// contacted, lookup returns nothing. Objects carry the template they came
+// contacted, and lookup returns nothing unless h.Lookup is set. Objects carry the template they came
 // from as File, with positions in the rendered text of that template
 // (see helmObjects); what is wrong with the chart or its values comes back
 // as Problems. The error is for input kubeplan refuses to read.
-func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error) {
+// h.Lookup, when set, is what lookup reads (within ctx and the chart's
+// time bound); fields the chart generated or derived from a looked-up
+// Secret's data are marked in Object.Kept (see chartRender.keptFields).
+func renderChart(ctx context.Context, path, root string, h HelmOptions) ([]*Object, []*Problem, error) {
 	ch, err := loadChart(path, root)
 	if err != nil {
 		if p := chartLoadProblem(path, err); p != nil {
@@ -61,7 +66,20 @@ func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error
 	if probs := schemaProblems(ch, final.AsMap(), vals); len(probs) > 0 {
 		return nil, probs, nil
 	}
-	rendered, bound, err := renderBounded(path, ch, top, h.Timeout, MaxHelmOutputBytes, helmHeapGrowth)
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = DefaultHelmTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	r := &chartRender{path: path, ch: ch, top: top, h: h, ctx: ctx, deadline: deadline,
+		cache: &lookupCache{got: map[[4]string]lookupAnswer{}}, tape: new([]genCall)}
+	withhold := 0
+	if h.WithholdSecretData {
+		withhold = 1
+	}
+	rendered, calls, sawSecret, bound, err := r.render(genLive, withhold)
 	if bound != nil {
 		return nil, []*Problem{bound}, nil
 	}
@@ -69,7 +87,15 @@ func renderChart(path, root string, h HelmOptions) ([]*Object, []*Problem, error
 		return nil, []*Problem{templateProblem(path, err)}, nil
 	}
 	objs, probs := helmObjects(path, ch, rendered, h, vals)
-	probs = append(probs, lookupWarnings(path, ch)...)
+	if calls > 0 || sawSecret {
+		if p := r.keptFields(objs, calls > 0, sawSecret, withhold); p != nil {
+			return nil, []*Problem{p}, nil
+		}
+	}
+	if h.Lookup == nil {
+		probs = append(probs, lookupWarnings(path, ch)...)
+	}
+	probs = append(probs, generatedFindings(path, ch)...)
 	return objs, probs, nil
 }
 

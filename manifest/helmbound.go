@@ -35,12 +35,19 @@ const helmHeapGrowth = 16 * MaxHelmOutputBytes
 // past the growth, its result is abandoned with a problem, and its next
 // template function call stops it. A bound hit is one problem; err is
 // helm's own rendering error.
-func renderBounded(path string, ch *chart.Chart, top common.Values, timeout time.Duration, limit, growth int64) (map[string]string, *Problem, error) {
+// extra are template functions of this render (see renderBudget.funcs);
+// a deadline that is not zero ends the render before timeout passes (the
+// renders of one chart share its time bound).
+func renderBounded(path string, ch *chart.Chart, top common.Values, timeout time.Duration, limit, growth int64, extra map[string]any, deadline time.Time) (map[string]string, *Problem, error) {
 	if timeout <= 0 {
 		timeout = DefaultHelmTimeout
 	}
+	wait := timeout
+	if !deadline.IsZero() {
+		wait = time.Until(deadline)
+	}
 	b := &renderBudget{limit: limit}
-	e := engine.Engine{CustomTemplateFuncs: b.funcs()}
+	e := engine.Engine{CustomTemplateFuncs: b.funcs(extra)}
 	type result struct {
 		out map[string]string
 		err error
@@ -55,7 +62,7 @@ func renderBounded(path string, ch *chart.Chart, top common.Values, timeout time
 		out, err := e.RenderWithContext(context.Background(), ch, top)
 		done <- result{out, err}
 	}()
-	timer := time.NewTimer(timeout)
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()

@@ -153,7 +153,7 @@ func TestHelmRenderHeapBounded(t *testing.T) {
 	}
 	runtime.GC() // the garbage earlier tests left is not the base
 	goroutines := runtime.NumGoroutine()
-	out, p, err := renderBounded(dir, ch, top, time.Minute, MaxHelmOutputBytes, 4<<20)
+	out, p, err := renderBounded(dir, ch, top, time.Minute, MaxHelmOutputBytes, 4<<20, nil, time.Time{})
 	if err != nil || out != nil || p == nil || !strings.Contains(p.Message, "rendering grew memory by more than 4 MiB") {
 		t.Fatalf("got %d templates, %v, %v", len(out), p, err)
 	}

@@ -49,8 +49,10 @@ type helmLimitError struct{ msg string }
 
 func (e *helmLimitError) Error() string { return e.msg }
 
-// funcs are the bounded template functions, for engine.CustomTemplateFuncs.
-func (b *renderBudget) funcs() template.FuncMap {
+// funcs are the bounded template functions, for engine.CustomTemplateFuncs:
+// sprig's (but helm's own), text/template's that grow output, and extra
+// (a render's generating functions and lookup), which replace the others.
+func (b *renderBudget) funcs(extra map[string]any) template.FuncMap {
 	out := template.FuncMap{}
 	for name, fn := range sprig.TxtFuncMap() {
 		if !helmOwnFuncs[name] {
@@ -58,6 +60,9 @@ func (b *renderBudget) funcs() template.FuncMap {
 		}
 	}
 	for name, fn := range builtinFuncs {
+		out[name] = b.wrap(name, fn)
+	}
+	for name, fn := range extra {
 		out[name] = b.wrap(name, fn)
 	}
 	return out

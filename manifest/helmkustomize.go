@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -171,7 +172,7 @@ func (f *rootFS) renderHelmChart(hc types.HelmChart, shown, home, kfile string, 
 	for _, vf := range hc.AdditionalValuesFiles {
 		h.ValuesFiles = append(h.ValuesFiles, filepath.Join(shown, vf))
 	}
-	objs, probs, err := renderChart(dir, f.root, h)
+	objs, probs, err := renderChart(context.Background(), dir, f.root, h)
 	if err != nil {
 		return nil, []*Problem{{File: kfile, Pos: at, Rule: "helm-chart", Message: oneLine(err.Error())}}
 	}

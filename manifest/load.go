@@ -152,7 +152,7 @@ func runTaskIn(ctx context.Context, t task, opts Options) ([]*Object, []*Problem
 		o, p := buildKustomization(t.path, t.root, t.allowRemote, opts.Decryption)
 		return o, p, nil
 	case t.chart:
-		return renderChart(t.path, t.root, t.helm)
+		return renderChart(ctx, t.path, t.root, t.helm)
 	}
 	data, err := readFile(t.path, t.root)
 	if err != nil {

@@ -1,0 +1,40 @@
+package manifest
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkHelmRenderBench renders testdata/charts/bench, a chart that
+// calls no generating function and no lookup: it renders once.
+func BenchmarkHelmRenderBench(b *testing.B) {
+	for b.Loop() {
+		objs, _, err := renderChart(context.Background(), "../testdata/charts/bench", "", HelmOptions{})
+		if err != nil || len(objs) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHelmRenderGenerated renders testdata/charts/database, which
+// generates a password (two renders), with a lookup that finds its Secret
+// and withheld data (three renders).
+func BenchmarkHelmRenderGenerated(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		h    HelmOptions
+	}{
+		{"lint", HelmOptions{}},
+		{"plan", HelmOptions{Lookup: dbLookup(), WithholdSecretData: true}},
+		{"apply", HelmOptions{Lookup: dbLookup()}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				objs, _, err := renderChart(context.Background(), dbChart, "", bc.h)
+				if err != nil || len(objs) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,282 @@
+package manifest
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"helm.sh/helm/v4/pkg/chart/common"
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+)
+
+// helmRenders counts the renders of charts' templates (for tests and
+// benchmarks: a chart that generates nothing and reads no Secret renders
+// once).
+var helmRenders atomic.Int64
+
+// chartRender renders one chart's templates as many times as it takes to
+// tell which fields the chart generated and which it derived from the data
+// of a Secret it looked up (see keptFields). The renders share one
+// deadline, one lookup cache and one tape of generated values.
+type chartRender struct {
+	path     string
+	ch       *chart.Chart
+	top      common.Values
+	h        HelmOptions
+	ctx      context.Context
+	deadline time.Time
+	cache    *lookupCache
+	tape     *[]genCall
+}
+
+// render is one render of the templates: generating functions in mode,
+// looked-up Secrets' data as is (withhold 0) or placeholder 1 or 2. It
+// reports how many generating calls the templates made and whether a
+// Secret with data came back from lookup.
+func (r *chartRender) render(mode genMode, withhold int) (out map[string]string, calls int, sawSecret bool, bound *Problem, err error) {
+	helmRenders.Add(1)
+	gen := newGenSource(mode, r.tape)
+	look := &lookupSource{ctx: r.ctx, lk: r.h.Lookup, cache: r.cache, withhold: withhold}
+	extra := gen.funcs()
+	extra["lookup"] = look.fn
+	out, bound, err = renderBounded(r.path, r.ch, r.top, r.h.Timeout, MaxHelmOutputBytes, helmHeapGrowth, extra, r.deadline)
+	return out, gen.calls, look.sawSecret, bound, err
+}
+
+// auxObjects renders again (see render) and parses the output as
+// helmObjects does, without blame; nil with the problem when that fails.
+func (r *chartRender) auxObjects(mode genMode, withhold int) ([]*Object, *Problem) {
+	out, _, _, bound, err := r.render(mode, withhold)
+	if bound != nil {
+		return nil, bound
+	}
+	if err != nil {
+		return nil, templateProblem(r.path, err)
+	}
+	objs, _ := helmObjects(r.path, r.ch, out, r.h, nil)
+	return objs, nil
+}
+
+// keptFields sets Kept on objs, the objects of the first render (made
+// with live generating functions and, when withhold is 1, looked-up Secret
+// data replaced by placeholder 1; as is when 0):
+//
+//   - when the templates called a generating function, they render again
+//     with other values (genVary): a field that differs is KeptGenerated;
+//   - when lookup returned a Secret with data, they render with the first
+//     render's generated values (genReplay) and placeholder 2, and, when
+//     the first render had the real data, with placeholder 1 too: a field
+//     that differs between the real data and placeholder 1, or between
+//     the placeholders, is KeptLookedUp. An object only the first render
+//     made has all its fields but apiVersion, kind and metadata kept.
+//
+// A field both generated and looked up is KeptLookedUp. The problem is a
+// render with placeholders that failed: kubeplan cannot tell which fields
+// hold the Secret's data, so the chart is refused.
+func (r *chartRender) keptFields(objs []*Object, generated, lookedUp bool, withhold int) *Problem {
+	gen := map[int][][]string{}
+	if generated {
+		if vary, p := r.auxObjects(genVary, withhold); p == nil {
+			for i, j := range pairObjects(objs, vary) {
+				if j >= 0 {
+					gen[i] = diffContent(objs[i].Content, vary[j].Content)
+				}
+			}
+		}
+	}
+	looked := map[int][][]string{}
+	if lookedUp {
+		one := objs
+		if withhold == 0 {
+			var p *Problem
+			if one, p = r.auxObjects(genReplay, 1); p != nil {
+				return withheldProblem(p)
+			}
+		}
+		two, p := r.auxObjects(genReplay, 2)
+		if p != nil {
+			return withheldProblem(p)
+		}
+		p1, p2 := pairObjects(objs, one), pairObjects(objs, two)
+		for i, o := range objs {
+			if p1[i] < 0 || p2[i] < 0 {
+				looked[i] = bodyPaths(o.Content)
+				continue
+			}
+			a, b := one[p1[i]], two[p2[i]]
+			paths := diffContent(a.Content, b.Content)
+			if withhold == 0 {
+				paths = append(paths, diffContent(o.Content, a.Content)...)
+			}
+			looked[i] = paths
+		}
+	}
+	for i, o := range objs {
+		o.Kept = mergeKept(looked[i], gen[i])
+	}
+	return nil
+}
+
+// withheldProblem is p, the failure of a render with placeholders for the
+// data of looked-up Secrets, said as such.
+func withheldProblem(p *Problem) *Problem {
+	q := *p
+	q.Message = "rendering again with the data of looked-up Secrets withheld failed, so kubeplan cannot tell which fields hold it: " + p.Message
+	return &q
+}
+
+// mergeKept is the Kept list of one object: the looked-up paths, then the
+// generated ones no looked-up path equals or holds, each once, in order.
+func mergeKept(looked, gen [][]string) []KeptField {
+	looked = minimalPaths(looked)
+	var out []KeptField
+	for _, p := range looked {
+		out = append(out, KeptField{Path: p, Reason: KeptLookedUp})
+	}
+	for _, p := range minimalPaths(gen) {
+		if slices.ContainsFunc(looked, func(l []string) bool { return hasPrefix(p, l) }) {
+			continue
+		}
+		out = append(out, KeptField{Path: p, Reason: KeptGenerated})
+	}
+	return out
+}
+
+// minimalPaths are the paths, sorted, without duplicates and without one
+// another path holds.
+func minimalPaths(paths [][]string) [][]string {
+	sort.Slice(paths, func(i, j int) bool { return slices.Compare(paths[i], paths[j]) < 0 })
+	var out [][]string
+	for _, p := range paths {
+		if len(out) > 0 && hasPrefix(p, out[len(out)-1]) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// hasPrefix reports whether path starts with prefix (or is it).
+func hasPrefix(path, prefix []string) bool {
+	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
+}
+
+// pairObjects is, for each object of x, the index of the object of y
+// rendered at the same place (template, document, apiVersion and kind),
+// -1 when y has none.
+func pairObjects(x, y []*Object) []int {
+	at := map[string]int{}
+	for j, k := range placeKeys(y) {
+		at[k] = j
+	}
+	out := make([]int, len(x))
+	for i, k := range placeKeys(x) {
+		j, ok := at[k]
+		if !ok {
+			j = -1
+		}
+		out[i] = j
+	}
+	return out
+}
+
+// placeKeys name where each object was rendered: template, document,
+// apiVersion, kind, and how many came before it there (the items of a
+// List share a document).
+func placeKeys(objs []*Object) []string {
+	n := map[string]int{}
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		k := o.File + "\x00" + strconv.Itoa(o.Doc) + "\x00" + o.APIVersion + "\x00" + o.Kind
+		out[i] = k + "\x00" + strconv.Itoa(n[k])
+		n[k]++
+	}
+	return out
+}
+
+// diffContent are the paths of the fields that differ between two
+// renders of an object: the scalars that differ, a list whose length
+// differs, a mapping whose keys differ (as a whole: its keys may be made
+// of the values); at the top, each field that differs or is in one only.
+func diffContent(x, y map[string]any) [][]string {
+	var out [][]string
+	keys := map[string]bool{}
+	for k := range x {
+		keys[k] = true
+	}
+	for k := range y {
+		keys[k] = true
+	}
+	for k := range keys {
+		xv, xok := x[k]
+		yv, yok := y[k]
+		if xok != yok {
+			out = append(out, []string{k})
+			continue
+		}
+		diffValue(xv, yv, []string{k}, &out)
+	}
+	return out
+}
+
+func diffValue(x, y any, path []string, out *[][]string) {
+	switch xv := x.(type) {
+	case map[string]any:
+		yv, ok := y.(map[string]any)
+		if !ok || len(xv) != len(yv) {
+			*out = append(*out, path)
+			return
+		}
+		for k := range xv {
+			if _, ok := yv[k]; !ok {
+				*out = append(*out, path)
+				return
+			}
+		}
+		for k, e := range xv {
+			diffValue(e, yv[k], append(slices.Clip(path), k), out)
+		}
+	case []any:
+		yv, ok := y.([]any)
+		if !ok || len(xv) != len(yv) {
+			*out = append(*out, path)
+			return
+		}
+		for i, e := range xv {
+			diffValue(e, yv[i], append(slices.Clip(path), strconv.Itoa(i)), out)
+		}
+	default:
+		if !reflect.DeepEqual(x, y) {
+			*out = append(*out, path)
+		}
+	}
+}
+
+// bodyPaths are the top-level fields of an object but apiVersion, kind and
+// metadata.
+func bodyPaths(c map[string]any) [][]string {
+	var out [][]string
+	for k := range c {
+		switch k {
+		case "apiVersion", "kind", "metadata":
+		default:
+			out = append(out, []string{k})
+		}
+	}
+	return out
+}
+
+// KeptAt is the Kept field that is path or holds it (a Kept mapping
+// holds its entries), false when path is not kept.
+func (o *Object) KeptAt(path ...string) (KeptField, bool) {
+	for _, k := range o.Kept {
+		if hasPrefix(path, k.Path) {
+			return k, true
+		}
+	}
+	return KeptField{}, false
+}
