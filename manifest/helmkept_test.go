@@ -312,7 +312,7 @@ func TestHelmKeptWebhookCerts(t *testing.T) {
 	const wh = "../testdata/charts/webhook"
 	objs, probs, _ := renderT(t, wh, HelmOptions{})
 	wantKept(t, objs, map[string][]string{
-		"Secret/release-name-webhook-tls": {"generated: data.ca.crt", "generated: data.tls.crt", "generated: data.tls.key"},
+		"Secret/release-name-webhook-tls":                     {"generated: data.ca.crt", "generated: data.tls.crt", "generated: data.tls.key"},
 		"ValidatingWebhookConfiguration/release-name-webhook": {"generated: webhooks.0.clientConfig.caBundle"},
 		"Deployment/release-name-webhook": {
 			"generated: metadata.annotations.example.com/install-id",
