@@ -280,3 +280,18 @@ func (o *Object) KeptAt(path ...string) (KeptField, bool) {
 	}
 	return KeptField{}, false
 }
+
+// carriedKept are the Kept fields of a chart's rendered object (from) that
+// an object kustomize built from it (content) still holds unchanged: a
+// field a patch replaced comes from the repository.
+func carriedKept(from *Object, content map[string]any) []KeptField {
+	var out []KeptField
+	for _, k := range from.Kept {
+		was, ok1 := from.Get(k.Path...)
+		now, ok2 := (&Object{Content: content}).Get(k.Path...)
+		if ok1 && ok2 && reflect.DeepEqual(was, now) {
+			out = append(out, k)
+		}
+	}
+	return out
+}

@@ -1,6 +1,10 @@
 package manifest
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -59,5 +63,44 @@ func TestKustomizeHelmChartMissing(t *testing.T) {
 	p := res.Problems[0]
 	if p.Pos != (Pos{2, 3}) || p.Rule != "helm-chart" || !strings.Contains(p.Message, "helm pull redis --repo https://charts.example.com --version 17.3.2 --untar --untardir "+dir+"/charts/redis-17.3.2") {
 		t.Errorf("got %s %v %s", p.Rule, p.Pos, p.Message)
+	}
+}
+
+// A chart rendered by kustomize's helmCharts (as helm template: lookup
+// finds nothing) keeps its generated fields Kept through the build, but
+// for one a patch replaced.
+func TestKustomizeHelmChartsKept(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"kustomization.yaml": `namespace: db
+namePrefix: prod-
+helmCharts:
+  - name: database
+    releaseName: main
+patches:
+  - target: {kind: Secret}
+    patch: |-
+      - op: replace
+        path: /data/postgres-password
+        value: cGF0Y2hlZA==
+`,
+	})
+	if err := os.CopyFS(filepath.Join(dir, "charts/database"), os.DirFS(dbChart)); err != nil {
+		t.Fatal(err)
+	}
+	res := loadChartT(t, dir, HelmOptions{})
+	var got []string
+	for _, o := range res.Objects {
+		for _, k := range o.Kept {
+			got = append(got, o.Kind+"/"+o.Name+" "+strings.Join(k.Path, ".")+" "+k.Reason)
+		}
+	}
+	sort.Strings(got)
+	want := []string{
+		"Deployment/prod-main-database spec.template.metadata.annotations.checksum/secret " + KeptGenerated,
+		"Secret/prod-main-database data.password " + KeptGenerated,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("kept %q, want %q", got, want)
 	}
 }

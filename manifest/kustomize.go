@@ -210,6 +210,9 @@ func built(dir, kfile, root string, rfs *rootFS, rs []*resource.Resource, locate
 			}
 		}
 		o := &Object{File: file, Doc: i, Kustomization: dir, Content: content}
+		if src != nil {
+			o.Kept = carriedKept(src, content) // a chart's (helmCharts), as it is still
+		}
 		if src == nil && at.genFile != "" && generated(o, at.genFile, root, at.genKind) {
 			o.Doc = 0
 		}
