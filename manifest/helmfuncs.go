@@ -27,6 +27,9 @@ var helmOwnFuncs = map[string]bool{
 	"durationRoundTo": true, "durationTruncateTo": true,
 }
 
+// sprigFuncs are sprig's template functions, made once (only read).
+var sprigFuncs = sprig.TxtFuncMap()
+
 // builtinFuncs are text/template's own functions that can grow output,
 // with the functions text/template gives them.
 var builtinFuncs = template.FuncMap{
@@ -54,7 +57,7 @@ func (e *helmLimitError) Error() string { return e.msg }
 // (a render's generating functions and lookup), which replace the others.
 func (b *renderBudget) funcs(extra map[string]any) template.FuncMap {
 	out := template.FuncMap{}
-	for name, fn := range sprig.TxtFuncMap() {
+	for name, fn := range sprigFuncs {
 		if !helmOwnFuncs[name] {
 			out[name] = b.wrap(name, fn)
 		}

@@ -3,8 +3,6 @@ package manifest
 import (
 	"reflect"
 	"time"
-
-	"github.com/Masterminds/sprig/v3"
 )
 
 // generatingFuncs are the template functions whose result is new at every
@@ -83,8 +81,8 @@ func newGenSource(mode genMode, tape *[]genCall) *genSource {
 // funcs are the generating and clock functions of this render, to be
 // bounded like every other (see renderBudget.funcs).
 func (g *genSource) funcs() map[string]any {
-	sf := sprig.TxtFuncMap()
-	out := map[string]any{}
+	sf := sprigFuncs
+	out := make(map[string]any, len(generatingFuncs)+len(clockFuncs)+1)
 	for name := range generatingFuncs {
 		fn := sf[name]
 		if name == "now" {

@@ -42,7 +42,7 @@ type genAt struct {
 // generatingCalls are the calls of generating functions in text, in
 // order of position.
 func generatingCalls(name, text string) []genAt {
-	if !strings.Contains(text, "{{") {
+	if !strings.Contains(text, "{{") || !mentionsGenerating(text) {
 		return nil
 	}
 	t := parse.New(name)
@@ -68,6 +68,17 @@ func generatingCalls(name, text string) []genAt {
 		return out[i].pos.Col < out[j].pos.Col
 	})
 	return out
+}
+
+// mentionsGenerating reports whether text holds the name of a generating
+// function at all: a template that does not is not parsed.
+func mentionsGenerating(text string) bool {
+	for name := range generatingFuncs {
+		if strings.Contains(text, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // walkNodes calls f for every function identifier under n.
