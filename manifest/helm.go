@@ -83,10 +83,17 @@ func renderChart(ctx context.Context, path, root string, h HelmOptions) ([]*Obje
 	if bound != nil {
 		return nil, []*Problem{bound}, nil
 	}
+	var objs []*Object
+	if err == nil {
+		objs, probs = helmObjects(path, ch, rendered, h, vals)
+	}
+	if withhold == 0 && sawSecret && (err != nil || hasErrorProblem(probs)) {
+		// the messages may quote the data the templates were given
+		return nil, r.withheldErrors(err, probs), nil
+	}
 	if err != nil {
 		return nil, []*Problem{templateProblem(path, err)}, nil
 	}
-	objs, probs := helmObjects(path, ch, rendered, h, vals)
 	if calls > 0 || sawSecret {
 		if p := r.keptFields(objs, calls > 0, sawSecret, withhold); p != nil {
 			return nil, []*Problem{p}, nil

@@ -43,21 +43,20 @@ func (r *chartRender) render(mode genMode, withhold int) (out map[string]string,
 	look := &lookupSource{ctx: r.ctx, lk: r.h.Lookup, cache: r.cache, withhold: withhold}
 	extra := gen.funcs()
 	extra["lookup"] = look.fn
-	out, bound, err = renderBounded(r.path, r.ch, r.top, r.h.Timeout, MaxHelmOutputBytes, helmHeapGrowth, extra, r.deadline)
+	// each render its own values: a template may change them (set), and
+	// what one render put there must not reach the next
+	top, _ := copyValues(r.top).(common.Values)
+	out, bound, err = renderBounded(r.path, r.ch, top, r.h.Timeout, MaxHelmOutputBytes, helmHeapGrowth, extra, r.deadline)
 	return out, gen.calls, look.sawSecret, bound, err
 }
 
-// auxObjects renders again (see render) and parses the output as
-// helmObjects does, without blame; nil with the problem when that fails.
+// auxObjects is auxObjectsProblems with its first problem: nil objects
+// when rendering or parsing fails.
 func (r *chartRender) auxObjects(mode genMode, withhold int) ([]*Object, *Problem) {
-	out, _, _, bound, err := r.render(mode, withhold)
-	if bound != nil {
-		return nil, bound
+	objs, probs := r.auxObjectsProblems(mode, withhold)
+	if len(probs) > 0 {
+		return nil, probs[0]
 	}
-	if err != nil {
-		return nil, templateProblem(r.path, err)
-	}
-	objs, _ := helmObjects(r.path, r.ch, out, r.h, nil)
 	return objs, nil
 }
 
@@ -116,9 +115,84 @@ func (r *chartRender) keptFields(objs []*Object, generated, lookedUp bool, withh
 		}
 	}
 	for i, o := range objs {
+		for _, p := range looked[i] {
+			if identityPath(p) {
+				return &Problem{File: o.File, Pos: o.KeyPos("metadata"), Rule: "helm-template",
+					Message: "the identity of this object (its apiVersion, kind, name or namespace) is made from the data of a Secret the chart looked up: kubeplan refuses to show or apply it"}
+			}
+		}
 		o.Kept = mergeKept(looked[i], gen[i])
 	}
 	return nil
+}
+
+// identityPath reports whether a field path is, or holds, what names an
+// object: apiVersion, kind, metadata.name, metadata.namespace.
+func identityPath(p []string) bool {
+	for _, id := range [][]string{{"apiVersion"}, {"kind"}, {"metadata", "name"}, {"metadata", "namespace"}} {
+		if hasPrefix(p, id) || hasPrefix(id, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// withheldErrors are the problems of a render given the real data of a
+// looked-up Secret that failed (err, or the parse problems of its
+// output), said without the real data: the problems of the same render
+// with placeholder 1 where it fails too, else the real ones at their
+// places with a message that quotes nothing.
+func (r *chartRender) withheldErrors(err error, probs []*Problem) []*Problem {
+	if _, p := r.auxObjectsProblems(genReplay, 1); len(p) > 0 {
+		return p
+	}
+	var real []*Problem
+	if err != nil {
+		real = []*Problem{templateProblem(r.path, err)}
+	}
+	for _, p := range probs {
+		if !p.Warning && !p.Info {
+			real = append(real, p)
+		}
+	}
+	out := make([]*Problem, len(real))
+	for i, p := range real {
+		q := *p
+		q.Message = "the chart fails with the real data of a Secret it looked up (where it renders with a placeholder); the message is not shown, as it may hold that data"
+		out[i] = &q
+	}
+	return out
+}
+
+// auxObjectsProblems renders again (see render) and parses the output as
+// helmObjects does, without blame; with the error problems of rendering
+// or parsing.
+func (r *chartRender) auxObjectsProblems(mode genMode, withhold int) ([]*Object, []*Problem) {
+	out, _, _, bound, err := r.render(mode, withhold)
+	if bound != nil {
+		return nil, []*Problem{bound}
+	}
+	if err != nil {
+		return nil, []*Problem{templateProblem(r.path, err)}
+	}
+	objs, probs := helmObjects(r.path, r.ch, out, r.h, nil)
+	var errs []*Problem
+	for _, p := range probs {
+		if !p.Warning && !p.Info {
+			errs = append(errs, p)
+		}
+	}
+	return objs, errs
+}
+
+// hasErrorProblem reports whether probs hold an error.
+func hasErrorProblem(probs []*Problem) bool {
+	for _, p := range probs {
+		if !p.Warning && !p.Info {
+			return true
+		}
+	}
+	return false
 }
 
 // withheldProblem is p, the failure of a render with placeholders for the
@@ -294,4 +368,30 @@ func carriedKept(from *Object, content map[string]any) []KeptField {
 		}
 	}
 	return out
+}
+
+// copyValues copies the maps and lists of a chart's render values
+// (.Values, .Release...); anything else (.Capabilities, .Files) is shared.
+func copyValues(v any) any {
+	switch t := v.(type) {
+	case common.Values:
+		out := make(common.Values, len(t))
+		for k, e := range t {
+			out[k] = copyValues(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = copyValues(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = copyValues(e)
+		}
+		return out
+	}
+	return v
 }

@@ -441,3 +441,141 @@ func TestWithheldPlaceholdersDiffer(t *testing.T) {
 		}
 	}
 }
+
+// Values a template changes with set do not carry from one render to the
+// next: a password set into .Values from randAlphaNum is generated, and
+// one set from a looked-up Secret is looked up (in apply, where the first
+// render had the real data).
+func TestHelmKeptSetValues(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml":  "apiVersion: v2\nname: setv\nversion: 0.1.0\n",
+		"values.yaml": "password: \"\"\n",
+		"templates/cm.yaml": `{{- $s := lookup "v1" "Secret" .Release.Namespace "db" }}
+{{- if not .Values.password }}{{ $_ := set .Values "password" (randAlphaNum 10) }}{{ end }}
+{{- if and $s (not .Values.copied) }}{{ $_ := set .Values "copied" ($s.data.password | b64dec) }}{{ end }}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: setv
+data:
+  password: {{ .Values.password | quote }}
+  copied: {{ .Values.copied | default "" | quote }}
+`,
+	})
+	objs, _, _ := renderT(t, dir, HelmOptions{})
+	wantKept(t, objs, map[string][]string{"ConfigMap/setv": {"generated: data.password"}})
+	objs, _, _ = renderT(t, dir, HelmOptions{Lookup: leakLookup()})
+	wantKept(t, objs, map[string][]string{"ConfigMap/setv": {"generated: data.password", "looked-up: data.copied"}})
+	if got, _ := objs["ConfigMap/setv"].Get("data", "copied"); got != realPassword {
+		t.Errorf("apply: copied %v", got)
+	}
+}
+
+// In apply the templates get the real data, so what fails says nothing
+// of it: a fail quoting the value, a fail only the real value reaches, a
+// rendered YAML the real value breaks. The same with a name made from the
+// data, refused in plan and apply.
+func TestHelmLookedUpErrorsWithheld(t *testing.T) {
+	const real = "s3cr3t: [Canary"
+	cases := map[string]string{
+		"fail": `{{- $s := lookup "v1" "Secret" .Release.Namespace "db" }}
+{{- fail ($s.data.password | b64dec) }}
+`,
+		"fail-real-only": `{{- $s := lookup "v1" "Secret" .Release.Namespace "db" }}
+{{- if hasPrefix "s3cr" ($s.data.password | b64dec) }}{{ fail ($s.data.password | b64dec) }}{{ end }}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ok
+`,
+		"yaml": `{{- $s := lookup "v1" "Secret" .Release.Namespace "db" }}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: broken
+data:
+  v: {{ $s.data.password | b64dec }}
+`,
+		"name": `{{- $s := lookup "v1" "Secret" .Release.Namespace "db" }}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ $s.data.password | b64dec | lower | trunc 4 }}
+`,
+	}
+	lk := &fakeLookup{objs: []map[string]any{secretObj("db", map[string]string{"password": real})}}
+	for name, tpl := range cases {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"Chart.yaml":        "apiVersion: v2\nname: errs\nversion: 0.1.0\n",
+			"templates/cm.yaml": tpl,
+		})
+		for _, withhold := range []bool{true, false} {
+			objs, probs, err := renderChart(context.Background(), dir, "", HelmOptions{Lookup: lk, WithholdSecretData: withhold})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (name == "fail-real-only" || name == "yaml") && withhold {
+				if len(probs) != 0 || len(objs) != 1 {
+					t.Errorf("%s plan: %v %v", name, objs, probs)
+				}
+				continue
+			}
+			if len(objs) != 0 || !hasErrorProblem(probs) {
+				t.Errorf("%s (withhold %v): objects %d, problems %v", name, withhold, len(objs), probs)
+			}
+			for _, p := range probs {
+				for _, form := range []string{real, "s3cr", strings.ToLower(real[:4]), b64(real), strings.ToUpper(real)} {
+					if strings.Contains(p.Message, form) {
+						t.Errorf("%s (withhold %v): problem shows %q: %v", name, withhold, form, p)
+					}
+				}
+				if p.File != dir+"/templates/cm.yaml" {
+					t.Errorf("%s: problem at %s", name, p.File)
+				}
+			}
+		}
+	}
+}
+
+// Whatever Go types a HelmLookup uses (data as map[string]string, items as
+// []map[string]any, bytes), the Secret's data is withheld.
+func TestHelmLookupOddTypesWithheld(t *testing.T) {
+	lk := lookupFunc(func(apiVersion, kind, namespace, name string) map[string]any {
+		secret := map[string]any{"apiVersion": "v1", "kind": "Secret",
+			"metadata": map[string]any{"name": "db"},
+			"data":     map[string]string{"password": b64(realPassword)}}
+		if name == "" {
+			return map[string]any{"items": []map[string]any{
+				{"metadata": map[string]any{"name": "db"}, "data": map[string][]byte{"password": []byte(realOther)}}}}
+		}
+		return secret
+	})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml": "apiVersion: v2\nname: odd\nversion: 0.1.0\n",
+		"templates/cm.yaml": `{{- $s := lookup "v1" "Secret" .Release.Namespace "db" }}
+{{- $all := lookup "v1" "Secret" .Release.Namespace "" }}
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: odd
+data:
+  one: {{ $s.data.password | b64dec | quote }}
+  list: {{ (index $all.items 0).data.password | b64dec | quote }}
+`,
+	})
+	objs, _, _ := renderT(t, dir, HelmOptions{Lookup: lk, WithholdSecretData: true})
+	wantKept(t, objs, map[string][]string{"ConfigMap/odd": {"looked-up: data.one", "looked-up: data.list"}})
+	if l := leaked(objs, realPassword, realOther); len(l) > 0 {
+		t.Errorf("shown: %v", l)
+	}
+}
+
+// lookupFunc is a HelmLookup from a function.
+type lookupFunc func(apiVersion, kind, namespace, name string) map[string]any
+
+func (f lookupFunc) Lookup(_ context.Context, apiVersion, kind, namespace, name string) (map[string]any, error) {
+	return f(apiVersion, kind, namespace, name), nil
+}

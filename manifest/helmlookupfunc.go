@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 )
@@ -106,7 +107,19 @@ func (l *lookupSource) withholdIn(obj map[string]any, secretAsked bool) bool {
 	}
 	held := false
 	for _, field := range []string{"data", "stringData"} {
-		m, _ := obj[field].(map[string]any)
+		v, ok := obj[field]
+		if !ok || v == nil {
+			continue
+		}
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			// not a Secret's data as the API server has it: withheld whole
+			held = true
+			if l.withhold != 0 {
+				obj[field] = withheldText(l.withhold)
+			}
+			continue
+		}
 		for key := range m {
 			held = true
 			if l.withhold == 0 {
@@ -130,9 +143,15 @@ func (l *lookupSource) withholdIn(obj map[string]any, secretAsked bool) bool {
 	return held
 }
 
-// deepCopyJSON copies a JSON-like value (maps, lists, scalars).
+// deepCopyJSON copies a JSON-like value (maps, lists, scalars). A map
+// with string keys or a list of another Go type (map[string]string,
+// []map[string]any) becomes map[string]any or []any, and bytes their
+// base64, as in JSON: whatever a HelmLookup returns, a Secret's data is
+// found and withheld.
 func deepCopyJSON(v any) any {
 	switch t := v.(type) {
+	case nil, string, bool, int64, float64, int:
+		return v
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
@@ -145,6 +164,36 @@ func deepCopyJSON(v any) any {
 			out[i] = deepCopyJSON(e)
 		}
 		return out
+	case []byte:
+		return base64.StdEncoding.EncodeToString(t)
+	}
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Map:
+		if r.Type().Key().Kind() != reflect.String {
+			return v
+		}
+		out := make(map[string]any, r.Len())
+		for it := r.MapRange(); it.Next(); {
+			out[it.Key().String()] = deepCopyJSON(it.Value().Interface())
+		}
+		return out
+	case reflect.Slice, reflect.Array:
+		if r.Type().Elem().Kind() == reflect.Uint8 {
+			b := make([]byte, r.Len())
+			reflect.Copy(reflect.ValueOf(b), r)
+			return base64.StdEncoding.EncodeToString(b)
+		}
+		out := make([]any, r.Len())
+		for i := range out {
+			out[i] = deepCopyJSON(r.Index(i).Interface())
+		}
+		return out
+	case reflect.Pointer, reflect.Interface:
+		if r.IsNil() {
+			return nil
+		}
+		return deepCopyJSON(r.Elem().Interface())
 	}
 	return v
 }
