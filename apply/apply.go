@@ -104,6 +104,11 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if err := CheckOwners(p, opts.Adopt); err != nil {
 		return nil, err
 	}
+	// A saved plan made without the Secrets' data holds its looked-up
+	// fields hidden: their live values are read again now.
+	if err := plan.FillWithheld(ctx, c, p); err != nil {
+		return nil, err
+	}
 	res := &Result{}
 	ps := &parentWriter{c: c, p: p, opts: opts, hooksRan: map[string]string{}}
 	if err := ps.writeUnion(ctx, keep); err != nil {

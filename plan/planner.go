@@ -40,6 +40,12 @@ type Options struct {
 	// namespaces cannot be dry-run yet and are planned as created after
 	// them.
 	Pending Pending
+	// SecretDataWithheld says the charts were rendered without the data
+	// of the Secrets their lookups read (manifest.HelmOptions
+	// WithholdSecretData, plan): a field marked KeptLookedUp holds a
+	// placeholder, so the plan keeps its live value and neither shows nor
+	// saves it (Change.Object holds HiddenLookup there).
+	SecretDataWithheld bool
 }
 
 type planner struct {
@@ -85,6 +91,9 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	}
 	live, err := p.readLive(ctx, targets, set)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.keep(targets, live); err != nil {
 		return nil, err
 	}
 	p.keepPartOf(targets, live)
