@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -67,7 +69,7 @@ func (p *planner) keep(targets []*target, live map[*target]*unstructured.Unstruc
 			if lookedUp {
 				kp.Reason = manifest.KeptLookedUp
 			}
-			v, ok := getPath(lo, k.Path)
+			v, ok := liveValue(lo, k.Path)
 			if ok && (!lookedUp || p.opts.SecretDataWithheld) && setPath(t.obj.Object, k.Path, runtime.DeepCopyJSONValue(v)) {
 				kp.Live = true
 			}
@@ -80,6 +82,28 @@ func (p *planner) keep(targets []*target, live map[*target]*unstructured.Unstruc
 		return errs
 	}
 	return nil
+}
+
+// liveValue is the value at path in the live object; a Secret's
+// stringData, which the server keeps only as data, is read from data
+// (decoded: a value that is not text is not kept).
+func liveValue(live map[string]any, path []string) (any, bool) {
+	if v, ok := getPath(live, path); ok {
+		return v, true
+	}
+	if !isSecret(live) || len(path) != 2 || path[0] != "stringData" {
+		return nil, false
+	}
+	v, ok := getPath(live, []string{"data", path[1]})
+	s, _ := v.(string)
+	if !ok {
+		return nil, false
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || !utf8.Valid(b) {
+		return nil, false
+	}
+	return string(b), true
 }
 
 // identityField reports a path into what names an object.

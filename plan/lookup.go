@@ -17,6 +17,9 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
+// lookupItems is MaxLookupItems (tests lower it).
+var lookupItems int64 = MaxLookupItems
+
 // Bounds of what a chart's lookup may read in one run.
 const (
 	// MaxLookupItems is the most objects one list lookup (name "")
@@ -114,12 +117,12 @@ func (l *Lookup) read(ctx context.Context, k lookupKey) (map[string]any, error) 
 		}
 		return obj.UnstructuredContent(), nil
 	}
-	list, err := ri.List(ctx, metav1.ListOptions{Limit: MaxLookupItems})
+	list, err := ri.List(ctx, metav1.ListOptions{Limit: lookupItems})
 	if err != nil {
 		return absent(what, m.Resource.Resource, "list", k.namespace, err)
 	}
-	if list.GetContinue() != "" || len(list.Items) > MaxLookupItems {
-		return nil, fmt.Errorf("%s: more than %d objects; kubeplan's lookup lists at most %d: name the object, or narrow the namespace", what, MaxLookupItems, MaxLookupItems)
+	if list.GetContinue() != "" || int64(len(list.Items)) > lookupItems {
+		return nil, fmt.Errorf("%s: more than %d objects; kubeplan's lookup lists at most %d: name the object, or narrow the namespace", what, lookupItems, lookupItems)
 	}
 	return list.UnstructuredContent(), nil
 }
