@@ -28,21 +28,23 @@ type Kept struct {
 	Path []string `json:"path"`
 	// Reason is manifest.KeptGenerated or manifest.KeptLookedUp.
 	Reason string `json:"reason"`
-	// Live is true when the object exists with this field and the plan
-	// keeps its live value: always for KeptGenerated (a field the chart
-	// generated that is not live yet is not listed), and for KeptLookedUp
-	// when the chart was rendered without the Secrets' data
-	// (Options.SecretDataWithheld). A KeptLookedUp field that is not Live
-	// is written as rendered (apply) and shown as HiddenLookup.
+	// Live is true when the object exists with this field: plan and
+	// apply keep its live value. A KeptGenerated field that is not live
+	// is written as rendered and not listed; a KeptLookedUp one is listed,
+	// written as rendered by apply (which renders with the Secrets' data)
+	// and shown as HiddenLookup.
 	Live bool `json:"live,omitempty"`
 }
 
-// keep gives each target the fields its chart marked Kept: the live value
-// of a generated field (and, when Secret data was withheld, of a looked-up
-// one) replaces the rendered value, so a chart that generates a password
-// neither rotates it nor shows a perpetual change. A looked-up value in an
-// object's identity (name, namespace, kind) is an error: names are
-// printed everywhere.
+// keep gives each target the fields its chart marked Kept: when the object
+// has the field live, its live value replaces the rendered one, so a chart
+// that generates a password neither rotates it nor shows a perpetual
+// change. A field derived from a looked-up Secret is kept live too, in
+// plan (which never sees the Secret's data, only placeholders) and in
+// apply alike, so that apply does what the plan said; it is written as
+// rendered only where it is not live yet (a created object, a new field).
+// A looked-up value in an object's identity (name, namespace, kind) is an
+// error: names are printed everywhere.
 func (p *planner) keep(targets []*target, live map[*target]*unstructured.Unstructured) error {
 	var errs Errors
 	for _, t := range targets {
@@ -70,7 +72,7 @@ func (p *planner) keep(targets []*target, live map[*target]*unstructured.Unstruc
 				kp.Reason = manifest.KeptLookedUp
 			}
 			v, ok := liveValue(lo, k.Path)
-			if ok && (!lookedUp || p.opts.SecretDataWithheld) && setPath(t.obj.Object, k.Path, runtime.DeepCopyJSONValue(v)) {
+			if ok && setPath(t.obj.Object, k.Path, runtime.DeepCopyJSONValue(v)) {
 				kp.Live = true
 			}
 			if kp.Live || lookedUp {

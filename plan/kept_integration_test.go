@@ -71,6 +71,17 @@ func TestIntegrationKept(t *testing.T) {
 		t.Fatalf("apply wrote %q for the looked-up field, want the rendered value", got)
 	}
 
+	// apply does what plan will say: the live value of an existing
+	// looked-up field stays, whatever the render gives (here, another).
+	cl = client(t, kc, ns)
+	p, err = plan.Make(ctx, cl, keptSet(t, "other-pass", "other-value", "one"), popts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasChanges() || find(p, "configmap/copy").Object["data"].(map[string]any)["value"] != canary {
+		t.Fatalf("apply's plan after apply: %s %v", summary(p), find(p, "configmap/copy").Object)
+	}
+
 	// A new render generates a new password: plan keeps the live one.
 	cl = client(t, kc, ns)
 	popts.SecretDataWithheld = true

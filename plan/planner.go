@@ -43,8 +43,9 @@ type Options struct {
 	// SecretDataWithheld says the charts were rendered without the data
 	// of the Secrets their lookups read (manifest.HelmOptions
 	// WithholdSecretData, plan): a field marked KeptLookedUp holds a
-	// placeholder, so the plan keeps its live value and neither shows nor
-	// saves it (Change.Object holds HiddenLookup there).
+	// placeholder, which is never applied: Change.Object holds
+	// HiddenLookup there (apply of a saved plan reads it live again, see
+	// FillWithheld). Such fields are shown hidden whatever this says.
 	SecretDataWithheld bool
 }
 
