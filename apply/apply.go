@@ -87,6 +87,11 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 16
 	}
+	// A saved plan made without the Secrets' data holds its looked-up
+	// fields hidden: their live values are read again now.
+	if err := plan.FillWithheld(ctx, c, p); err != nil {
+		return nil, err
+	}
 	var keep, prune []plan.Change
 	for _, ch := range p.Changes {
 		if ch.Action == plan.Prune || ch.Action == plan.Release {

@@ -43,6 +43,9 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 	if err := CheckOwners(p, opts.Adopt); err != nil {
 		return nil, err
 	}
+	if err := plan.CheckWithheld(p); err != nil {
+		return nil, err
+	}
 	if opts.ApplySet == nil {
 		return Execute(ctx, c, p, opts)
 	}

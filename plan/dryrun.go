@@ -65,13 +65,16 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 // manager owns with a different value come back as conflicts (drift), then,
 // only if there were conflicts, with force, to get the object as it will be.
 func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unstructured) (Change, error) {
-	c := Change{Ref: t.ref, Source: sourceOf(t.src), Object: t.obj.Object, Decrypted: t.src != nil && t.src.Encrypted}
+	c := Change{Ref: t.ref, Source: sourceOf(t.src), Object: t.obj.Object, Decrypted: t.src != nil && t.src.Encrypted, Kept: t.kept}
+	if p.opts.SecretDataWithheld {
+		c.Object = withheld(c.Object, t.kept) // what a saved plan holds
+	}
 	if live != nil {
 		c.LiveResourceVersion, c.LiveGeneration = live.GetResourceVersion(), live.GetGeneration()
 	}
 	if t.pending {
 		c.Action, c.AfterCRD = Create, true
-		c.Diff = Diff(nil, t.obj.Object)
+		c.Diff = diffKept(nil, t.obj.Object, c.Kept)
 		return c, nil
 	}
 	if !proofsOff && alreadyApplied(t.obj.Object, live, p.opts.FieldManager) {
@@ -91,6 +94,11 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 	res, err := apply(false)
 	if apierrors.IsConflict(err) {
 		c.Drift = drift(err, live, t.obj)
+		var lo map[string]any
+		if live != nil {
+			lo = live.Object
+		}
+		hideDrift(c.Drift, c.Kept, lo, t.obj.Object)
 		res, err = apply(true)
 	}
 	if reason, ok := immutableReason(err); ok && live != nil {
@@ -112,7 +120,7 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		c.Action = Update
 	}
 	if c.Action != Unchanged {
-		c.Diff = Diff(liveObj, p.planned(t, live, res))
+		c.Diff = diffKept(liveObj, p.planned(t, live, res), c.Kept)
 		if c.Diff == "" {
 			c.Diff = "(no field changes: " + p.opts.FieldManager + " takes ownership of the fields from " + managers(live) + ")"
 		}

@@ -40,6 +40,13 @@ type Options struct {
 	// namespaces cannot be dry-run yet and are planned as created after
 	// them.
 	Pending Pending
+	// SecretDataWithheld says the charts were rendered without the data
+	// of the Secrets their lookups read (manifest.HelmOptions
+	// WithholdSecretData, plan): a field marked KeptLookedUp holds a
+	// placeholder, which is never applied: Change.Object holds
+	// HiddenLookup there (apply of a saved plan reads it live again, see
+	// FillWithheld). Such fields are shown hidden whatever this says.
+	SecretDataWithheld bool
 }
 
 type planner struct {
@@ -85,6 +92,9 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	}
 	live, err := p.readLive(ctx, targets, set)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.keep(targets, live); err != nil {
 		return nil, err
 	}
 	p.keepPartOf(targets, live)

@@ -89,7 +89,7 @@ func replacement(c Change, live, want *unstructured.Unstructured, reason, manage
 	if owned, ok := ownedPart(live, manager); ok {
 		liveObj = owned
 	}
-	c.Diff = Diff(liveObj, want.Object)
+	c.Diff = diffKept(liveObj, want.Object, c.Kept)
 	return c, nil
 }
 

@@ -36,7 +36,7 @@ func SecretValues(obj map[string]any) []string {
 		slices.Sort(keys)
 		for _, k := range keys {
 			v := scalarText(m[k])
-			if v == "" {
+			if v == "" || v == HiddenLookup { // a saved plan's stand-in, no value
 				continue
 			}
 			out = append(out, v)

@@ -20,6 +20,7 @@ type target struct {
 	gvr     schema.GroupVersionResource
 	scoped  bool // namespaced
 	pending bool // its CRD is created by this plan: no REST mapping yet
+	kept    []Kept
 }
 
 // prepare maps every object to a REST resource and applies the namespace

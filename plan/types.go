@@ -118,6 +118,10 @@ type Change struct {
 	// run.SaveDir refuse a plan holding one, so decrypted values never
 	// reach a file.
 	Decrypted bool `json:"decrypted,omitempty"`
+	// Kept are the fields of a chart's object the plan keeps live or
+	// hides (see Kept): generated values it keeps, and values derived
+	// from a Secret the chart looked up, never shown.
+	Kept []Kept `json:"kept,omitempty"`
 	// Object is the object as it will be applied. It carries Secret values
 	// in the clear, so renderers never print it; it is kept for saved plans.
 	Object map[string]any `json:"object,omitempty"`

@@ -24,6 +24,7 @@ const maxCellBytes = 200
 //	#### Prune                                  a list of the objects applying deletes
 //	#### Drift                                  a table: object, field, live, git, set by
 //	#### Changes                                one row per create, update, replace, prune
+//	#### Kept                                   the fields whose live value the plan keeps
 //	<details><summary>~ update deployment.apps/web</summary>   one per create,
 //	```diff                                                     update or replace with a diff
 //
@@ -70,7 +71,7 @@ func planMarkdownLayout(p *plan.Plan, opts PlanOptions) mdLayout {
 		why = "GitHub's " + thousands(limit) + "-character limit"
 	}
 	cs := sortedChanges(p)
-	secs := []*mdSection{mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdDiffs(p, cs)}
+	secs := []*mdSection{mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdKeptList(p, cs), mdDiffs(p, cs)}
 	return mdLayout{head: mdHead(p), secs: secs, limit: limit, note: mdNoteText{why: mdText(why), what: "plan", where: hint}}
 }
 

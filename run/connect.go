@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -27,6 +28,8 @@ type cluster struct {
 	c            *kube.Client
 	name         string
 	err, pingErr error
+	lookupOnce   sync.Once
+	look         *plan.Lookup
 }
 
 func newClusters(connect Connector) *clusters {
@@ -65,4 +68,16 @@ func (cs *clusters) ping(ctx context.Context, p project.Project) error {
 	cl := cs.get(p)
 	cl.pinged.Do(func() { cl.pingErr = cl.c.Ping(ctx) })
 	return cl.pingErr
+}
+
+// lookup is what the charts' lookups of p read: one plan.Lookup per
+// cluster and run, so projects of one cluster share its answers. It is
+// nil when the cluster could not be connected (the project fails there).
+func (cs *clusters) lookup(p project.Project) *plan.Lookup {
+	cl := cs.get(p)
+	if cl.err != nil {
+		return nil
+	}
+	cl.lookupOnce.Do(func() { cl.look = plan.NewLookup(cl.c) })
+	return cl.look
 }

@@ -26,8 +26,9 @@ func (e *errLint) Error() string {
 
 // load lints the project and returns its objects: the kustomization built,
 // or its plain manifest files read. namespace is what namespace-mismatch
-// checks against ("" for none).
-func (o *Options) load(p project.Project, namespace string) ([]*manifest.Object, error) {
+// checks against ("" for none); lookup is what a chart's lookup reads
+// (nil: nothing, as in lint).
+func (o *Options) load(p project.Project, namespace string, lookup manifest.HelmLookup) ([]*manifest.Object, error) {
 	li, lo, err := o.Lint(p)
 	if err != nil {
 		return nil, err
@@ -54,6 +55,8 @@ func (o *Options) load(p project.Project, namespace string) ([]*manifest.Object,
 			kv = schemas.KubeVersion
 		}
 		li.Load.Helm = p.HelmOptions(o.Root, kv)
+		li.Load.Helm.Lookup = lookup
+		li.Load.Helm.WithholdSecretData = lookup != nil && o.Plan.SecretDataWithheld
 	}
 	if li.Load.Root == "" {
 		// A kustomization may use bases anywhere in its repository, and a

@@ -42,6 +42,12 @@ type Options struct {
 	// revision, so a round at an unchanged revision only reads the cluster.
 	// The objects are never changed by plan (it works on copies).
 	Objects func(p project.Project, namespace string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error)
+	// Lookup lets a chart's lookup read the project's cluster with the
+	// run's identity (plan.Lookup, one per cluster and run), as helm
+	// install and upgrade do; without it lookup is empty (lint). The
+	// Secrets' data is withheld from the templates when
+	// Plan.SecretDataWithheld is set (plan).
+	Lookup bool
 	// Halt, when closed, stops the run from starting the plan of another
 	// project; those under way finish, and are applied (kubeplan serve
 	// on SIGTERM).
@@ -115,7 +121,13 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	if o.Plan.AllowOtherNamespaces {
 		lintNS = ""
 	}
-	load := func() ([]*manifest.Object, error) { return o.load(p, lintNS) }
+	var lookup manifest.HelmLookup
+	if o.Lookup {
+		if l := cls.lookup(p); l != nil {
+			lookup = l
+		}
+	}
+	load := func() ([]*manifest.Object, error) { return o.load(p, lintNS, lookup) }
 	var objs []*manifest.Object
 	if o.Objects != nil {
 		objs, err = o.Objects(p, lintNS, load)

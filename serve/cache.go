@@ -9,7 +9,8 @@ import (
 
 // objectCache keeps each project's loaded and linted objects (or its lint
 // failure) for one revision: a round at the same revision reads no file.
-// A new revision empties it.
+// A new revision empties it. A chart is rendered at every round: its
+// lookups read the cluster.
 type objectCache struct {
 	mu  sync.Mutex
 	rev string
@@ -31,6 +32,11 @@ func (c *objectCache) at(rev string) func(project.Project, string, func() ([]*ma
 	m := c.m
 	c.mu.Unlock()
 	return func(p project.Project, namespace string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error) {
+		if p.Kind == project.Helm {
+			// A chart's objects depend on what its lookups read in the
+			// cluster now, not only on the revision.
+			return load()
+		}
 		key := p.Name + "\x00" + namespace
 		c.mu.Lock()
 		e := m[key]

@@ -117,6 +117,7 @@ func (s *server) options(ctx context.Context, co checkout) run.ApplyOptions {
 			Plan:       s.o.Plan,
 			PerCluster: s.o.Concurrency,
 			Halt:       ctx.Done(),
+			Lookup:     true, // charts' lookups read the cluster, as helm upgrade does
 			Objects: func(p project.Project, ns string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error) {
 				s.started(p.Name, time.Now())
 				return cached(p, ns, load)

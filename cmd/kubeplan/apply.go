@@ -254,6 +254,9 @@ func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyRep
 		loaded = r.gh.Loaded
 	}
 	r.cmd.SetContext(ctx) // loading, lint and policies share the run's deadline and signal
+	// A chart's lookup reads the cluster, Secrets' data included (apply
+	// writes what the chart derives from it), once per run.
+	r.f.input.lookup, r.f.input.withhold = plan.NewLookup(r.client), false
 	objs, err := loadSet(r.cmd, r.s, &r.f.input, src, r.f.cluster.lintNamespace(r.client), loaded)
 	if err != nil {
 		return nil, as, false, err

@@ -23,6 +23,7 @@ func applyProjects(ctx context.Context, cmd *cobra.Command, s streams, f *applyF
 	if err != nil {
 		return err
 	}
+	pr.opts.Lookup = true // charts' lookups read each project's cluster, as helm upgrade does
 	var gh *ghview.Run
 	if s.githubMode() {
 		gh = newRunView(s, "", false, pr, f.cluster.kube.BearerToken, f.git.password())

@@ -32,6 +32,12 @@ type inputFlags struct {
 	// environment variables.
 	decrypt  bool
 	keyFiles []string
+	// lookup, set by plan and apply for one run, is what a chart's lookup
+	// reads (nil for lint: lookup is empty, as in helm template); plan
+	// sets withhold: the data of looked-up Secrets is kept from the
+	// templates.
+	lookup   manifest.HelmLookup
+	withhold bool
 }
 
 // addDecrypt adds --decryption-key-file, for the verbs that send objects
@@ -108,7 +114,7 @@ func (f *inputFlags) checkWith(cmd *cobra.Command, s streams, cfg *config.Config
 	in.Load.Decryption = f.decryption()
 	// A chart among the paths renders as helm template -n NAMESPACE
 	// --kube-version would: .Release.Namespace is the set's namespace.
-	in.Load.Helm = manifest.HelmOptions{Namespace: namespace, KubeVersion: opts.KubeVersion}
+	in.Load.Helm = manifest.HelmOptions{Namespace: namespace, KubeVersion: opts.KubeVersion, Lookup: f.lookup, WithholdSecretData: f.lookup != nil && f.withhold}
 	return in, opts, nil
 }
 

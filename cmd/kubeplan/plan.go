@@ -175,6 +175,8 @@ func makePlan(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, 
 	if gh != nil {
 		loaded = gh.Loaded
 	}
+	// A chart's lookup reads the cluster, without the Secrets' data.
+	f.input.lookup, f.input.withhold = plan.NewLookup(client), true
 	objs, err := loadSet(cmd, s, &f.input, src, f.cluster.lintNamespace(client), loaded)
 	if err != nil {
 		return nil, err
@@ -184,5 +186,7 @@ func makePlan(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, 
 	}
 	view := s.progress()
 	defer view.Close()
-	return plan.Make(ctx, client, objs, f.cluster.planOptions(client, as, src.revision(), view.Planning))
+	opts := f.cluster.planOptions(client, as, src.revision(), view.Planning)
+	opts.SecretDataWithheld = true
+	return plan.Make(ctx, client, objs, opts)
 }

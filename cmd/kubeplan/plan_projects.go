@@ -27,6 +27,8 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 		return err
 	}
 	pr.opts.Done = progressLines(s, "planned")
+	// Charts' lookups read each project's cluster, without the Secrets' data.
+	pr.opts.Lookup, pr.opts.Plan.SecretDataWithheld = true, true
 	if gh != nil {
 		pr.opts.Loaded = gh.Loaded
 	}
