@@ -35,7 +35,8 @@ const PlanJSONVersion = 1
 //	      "source": {"file": "manifests/deployment.yaml", "line": 1, "column": 1},  // optional
 //	      "diff": "--- live\n+++ planned\n...", // optional, unified diff, Secret values masked
 //	      "drift": [{"field": "spec.replicas", "live": "6", "want": "3", "manager": "kubectl-scale"}], // optional
-//	      "afterCRD": true,             // optional, created after its CRD, not dry-run
+//	      "afterCRD": true,             // optional, created after what it needs, not dry-run:
+//	      "waitsFor": "Namespace team-a", // with afterCRD: "its CustomResourceDefinition", a Namespace or both
 //	      "owner": "Helm release shop in store" // optional, who else owns the object an update takes over
 //	    }
 //	  ],
@@ -70,7 +71,7 @@ func jsonSummaryOf(s plan.Summary) jsonPlanSummary {
 func jsonChanges(p *plan.Plan) []jsonChange {
 	out := []jsonChange{}
 	for _, c := range sortedChanges(p) {
-		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD, Owner: c.Owner, Hook: c.Hook}
+		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD, WaitsFor: c.WaitsFor, Owner: c.Owner, Hook: c.Hook}
 		if c.Source != (plan.Source{}) {
 			src := c.Source
 			jc.Source = &src
@@ -109,6 +110,7 @@ type jsonChange struct {
 	Diff     string       `json:"diff,omitempty"`
 	Drift    []plan.Drift `json:"drift,omitempty"`
 	AfterCRD bool         `json:"afterCRD,omitempty"`
+	WaitsFor string       `json:"waitsFor,omitempty"`
 	Owner    string       `json:"owner,omitempty"`
 	Hook     string       `json:"hook,omitempty"`
 }
