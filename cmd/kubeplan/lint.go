@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
@@ -195,8 +196,9 @@ func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args, exclude []s
 // those in or reading a directory PATH (the current directory without
 // one), those reading a file PATH (a values file, a patch, a template, as
 // the pre-commit hook passes them). The config is --config, else the
-// kubeplan.yaml found walking up from the first PATH. The paths no
-// declared project covers are linted as they are.
+// kubeplan.yaml found walking up from the first PATH; it declares projects
+// only when it is in the git work tree holding that PATH, at or above it.
+// The paths no declared project covers are linted as they are.
 func declaredFirst(cmd *cobra.Command, s streams, f *lintFlags, args []string, in *lint.Input) error {
 	paths := args
 	if len(paths) == 0 {
@@ -210,6 +212,16 @@ func declaredFirst(cmd *cobra.Command, s streams, f *lintFlags, args []string, i
 	cfg, err := f.input.config(s)
 	if err != nil || cfg.Dir == "" || cfg.Projects == nil {
 		return err
+	}
+	// Only the repository's own config declares its projects: one in the
+	// git work tree holding PATH, at or above PATH (a --config elsewhere
+	// has settings, not projects, and its directory is never walked).
+	fromAbs, err := filepath.Abs(from)
+	if err != nil {
+		return err
+	}
+	if !confine.Inside(cfg.Dir, fromAbs) || !confine.Inside(config.RepoRoot(fromAbs), cfg.Dir) {
+		return nil
 	}
 	root := config.RelToWD(cfg.Dir)
 	all, err := project.Load(root, cfg, project.Options{Exclude: in.Load.Exclude})
