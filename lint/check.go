@@ -11,7 +11,8 @@ import (
 // Input says what Check reads.
 type Input struct {
 	// Paths are files, directories (recursive), kustomization directories
-	// and "-" for Load.Stdin; empty means the current directory.
+	// and "-" for Load.Stdin; empty means the current directory, unless
+	// Projects are given.
 	Paths []string
 	// Load says how to read them (exclude globs, stdin, concurrency).
 	Load manifest.Options
@@ -31,12 +32,13 @@ type Input struct {
 	// Rename, when set, maps file names before anything is reported (plan
 	// of a git source shows names relative to the checkout).
 	Rename func(string) string
-	// Projects, when not nil, are linted instead of Paths (project.Load
-	// made them; their paths are relative to ProjectRoot), each on its own:
-	// with its KubeVersion when it sets one, its Namespace when
-	// Options.Namespace is "", and duplicate-object between two of them
-	// only when both apply to one cluster and namespace. Not with
-	// KeepObjects.
+	// Projects, when not nil, are linted (project.Load made them; their
+	// paths are relative to ProjectRoot), each on its own: with its
+	// KubeVersion when it sets one, its Namespace when Options.Namespace
+	// is "", and duplicate-object between two of them only when both apply
+	// to one cluster and namespace. Paths, when given, are linted beside
+	// them as they would be alone (the paths no project covers, see
+	// project.ForPaths). Not with KeepObjects.
 	Projects    []project.Project
 	ProjectRoot string
 }
@@ -47,7 +49,7 @@ type Input struct {
 // says lint itself could not run (an unreadable path, a bad option).
 func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	paths := in.Paths
-	if len(paths) == 0 {
+	if len(paths) == 0 && in.Projects == nil {
 		paths = []string{"."}
 	}
 	var crdFindings []Finding
@@ -92,8 +94,11 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		var err error
 		if in.Projects != nil {
 			gs, err = loadedGroups(in.ProjectRoot, in.Projects, in.Load)
-		} else {
-			gs, err = groups(paths, in.Load)
+		}
+		if err == nil && len(paths) > 0 {
+			var more []group
+			more, err = groups(paths, in.Load)
+			gs = append(gs, more...)
 		}
 		if err != nil {
 			return Report{}, nil, err
@@ -105,7 +110,8 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	if ctx := in.runContext(); ctx.Err() != nil {
 		return Report{}, nil, fmt.Errorf("lint stopped: %w", context.Cause(ctx))
 	}
-	vapFindings, err := vap.findings(in, paths, extraPolicies, objs, opts)
+	vin, vpaths := in.withProjectPaths(paths)
+	vapFindings, err := vap.findings(vin, vpaths, extraPolicies, objs, opts)
 	if err != nil {
 		return Report{}, nil, err
 	}
@@ -124,6 +130,20 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		rep.Linted = listed.list()
 	}
 	return rep, objs, nil
+}
+
+// withProjectPaths is in with its Projects named as paths beside paths,
+// for the policies' second stream over the set (vapRun.findings).
+func (in Input) withProjectPaths(paths []string) (Input, []string) {
+	if len(in.Projects) == 0 {
+		return in, paths
+	}
+	var out []string
+	for _, p := range in.Projects {
+		out = append(out, joinRoot(in.ProjectRoot, p.Path))
+	}
+	in.Projects = nil
+	return in, append(out, paths...)
 }
 
 // runContext is the run's context, Load.Context (context.Background when

@@ -287,21 +287,37 @@ func kustomizeProblem(kfile string, rfs *rootFS, err error) *Problem {
 	if p, ok := rfs.networkProblem(kfile, err); ok {
 		return p
 	}
-	if m := missingPath.FindStringSubmatch(err.Error()); m != nil {
-		// A file an entry names does not exist: one line at that entry.
-		for i := len(rfs.kustomizations) - 1; i >= 0; i-- {
-			k := rfs.kustomizations[i]
-			if n := entryFor(k.data, k.dir, m[1]); n != nil {
-				return &Problem{File: k.file, Pos: Pos{n.Line, n.Column}, Rule: "kustomize",
-					Message: fmt.Sprintf("%s does not exist: fix or remove this entry", n.Value)}
-			}
+	if missing := missingFile(err.Error()); missing != "" {
+		// A file an entry names does not exist: one line at that entry, in
+		// the kustomization of the tree that names it.
+		if k, e, ok := innermostEntry(rfs.kustomizations, missing); ok {
+			return &Problem{File: k.file, Pos: Pos{e.node.Line, e.node.Column}, Rule: "kustomize",
+				Message: fmt.Sprintf("%s does not exist: fix or remove this entry", e.path)}
 		}
 	}
 	return &Problem{File: kfile, Pos: Pos{1, 1}, Rule: "kustomize", Message: "kustomize build failed: " + kustomizeError(err)}
 }
 
-// missingPath finds the path kustomize could not find in its error.
-var missingPath = regexp.MustCompile(`lstat ([^:']+): no such file or directory`)
+// missingFile is the path kustomize could not find, from its error: the
+// path it was looking for ("evalsymlink failure on 'PATH'"), else the one
+// that failed (lstat names the first directory missing on the way).
+func missingFile(msg string) string {
+	if !strings.Contains(msg, "no such file or directory") {
+		return ""
+	}
+	if m := lookedFor.FindStringSubmatch(msg); m != nil {
+		return m[1]
+	}
+	if m := missingPath.FindStringSubmatch(msg); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+var (
+	lookedFor   = regexp.MustCompile(`evalsymlink failure on '([^']+)' : lstat [^:']+: no such file or directory`)
+	missingPath = regexp.MustCompile(`lstat ([^:']+): no such file or directory`)
+)
 
 // kustomizeError formats kustomize's error text on one line.
 func kustomizeError(err error) string {

@@ -69,17 +69,44 @@ func kustomizationEntries(data []byte) []entry {
 // kustomize names it) that leads to path: the entry itself or a file below
 // it.
 func entryFor(data []byte, dir, path string) *yaml.Node {
+	if e, ok := entryLeadingTo(data, dir, path, false); ok {
+		return e.node
+	}
+	return nil
+}
+
+// entryLeadingTo finds the entry of a kustomization that leads to path.
+// With named, only an entry that names path itself or a path below it (a
+// missing directory of the entry's path) counts; without, also one naming
+// a directory that holds path (a base the build went through).
+func entryLeadingTo(data []byte, dir, path string, named bool) (entry, bool) {
 	path = filepath.Clean(path)
+	sep := string(filepath.Separator)
 	for _, e := range kustomizationEntries(data) {
 		if strings.Contains(e.path, "://") {
 			continue
 		}
 		p := filepath.Clean(filepath.Join(dir, e.path))
-		if p == path || strings.HasPrefix(path, p+string(filepath.Separator)) {
-			return e.node
+		if p == path || strings.HasPrefix(p, path+sep) || !named && strings.HasPrefix(path, p+sep) {
+			return e, true
 		}
 	}
-	return nil
+	return entry{}, false
+}
+
+// innermostEntry finds the entry that leads to path in the kustomizations
+// read, the innermost first: the entry naming path (or a file below it)
+// in whichever kustomization of the tree names it, else the last one read
+// that names a directory holding it.
+func innermostEntry(ks []readKustomization, path string) (readKustomization, entry, bool) {
+	for _, named := range []bool{true, false} {
+		for i := len(ks) - 1; i >= 0; i-- {
+			if e, ok := entryLeadingTo(ks[i].data, ks[i].dir, path, named); ok {
+				return ks[i], e, true
+			}
+		}
+	}
+	return readKustomization{}, entry{}, false
 }
 
 func isKustomizationName(base string) bool {

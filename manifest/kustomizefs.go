@@ -70,11 +70,8 @@ func (f *rootFS) refuse(path string, err error) error {
 // refusedAt is the entry of a kustomization read that led to the refused
 // path, when one did.
 func (f *rootFS) refusedAt() (string, Pos, bool) {
-	for i := len(f.kustomizations) - 1; i >= 0; i-- {
-		k := f.kustomizations[i]
-		if n := entryFor(k.data, k.dir, f.refusedPath); n != nil {
-			return k.file, Pos{n.Line, n.Column}, true
-		}
+	if k, e, ok := innermostEntry(f.kustomizations, f.refusedPath); ok {
+		return k.file, Pos{e.node.Line, e.node.Column}, true
 	}
 	return "", Pos{}, false
 }

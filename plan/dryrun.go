@@ -73,7 +73,7 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		c.LiveResourceVersion, c.LiveGeneration = live.GetResourceVersion(), live.GetGeneration()
 	}
 	if t.pending {
-		c.Action, c.AfterCRD = Create, true
+		c.Action, c.AfterCRD, c.WaitsFor = Create, true, t.waitsFor
 		c.Diff = diffKept(nil, t.obj.Object, c.Kept)
 		return c, nil
 	}

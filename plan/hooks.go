@@ -161,10 +161,10 @@ func markHooks(changes []Change, phase string, ran map[string]string) (replaced 
 		c.Hook = h.String()
 		switch {
 		case !h.Pre(phase) && !h.Post(phase):
-			c.Action, c.Diff, c.Drift, c.AfterCRD = Unchanged, "", nil, false
+			c.Action, c.Diff, c.Drift, c.AfterCRD, c.WaitsFor = Unchanged, "", nil, false, ""
 			c.Reason = fmt.Sprintf("skipped hook: %s, not run on %s", h, phase)
 		case alreadyRan(c, h, ran):
-			c.Action, c.Diff, c.Drift, c.AfterCRD = Unchanged, "", nil, false
+			c.Action, c.Diff, c.Drift, c.AfterCRD, c.WaitsFor = Unchanged, "", nil, false, ""
 			c.Reason = "hook ran: deleted after it succeeded (" + HookSucceeded + "); runs again when it changes"
 		case c.Action == Update && h.Deletes(HookBeforeCreation) && neverReplaced[c.Ref.Group+"/"+c.Ref.Kind] == "":
 			c.Action, c.Reason = Replace, HookDeletePolicyAnnotation+": "+HookBeforeCreation

@@ -21,6 +21,8 @@ type target struct {
 	scoped  bool // namespaced
 	pending bool // its CRD is created by this plan: no REST mapping yet
 	kept    []Kept
+	// waitsFor names what a pending target waits for (Change.WaitsFor).
+	waitsFor string
 }
 
 // prepare maps every object to a REST resource and applies the namespace
@@ -46,6 +48,10 @@ func (p *planner) prepare(objs []*manifest.Object) ([]*target, error) {
 				if u.GetNamespace() == "" {
 					u.SetNamespace(p.opts.Namespace)
 					t.ref.Namespace = p.opts.Namespace
+				}
+				t.waitsFor = WaitsForCRD
+				if ns := u.GetNamespace(); p.opts.Pending.Namespaces[ns] {
+					t.waitsFor += " and Namespace " + ns
 				}
 				out = append(out, t)
 				continue
@@ -73,7 +79,9 @@ func (p *planner) prepare(objs []*manifest.Object) ([]*target, error) {
 		}
 		// A namespace a dependency creates does not exist yet: nothing in
 		// it can be dry-run.
-		t.pending = t.scoped && p.opts.Pending.Namespaces[u.GetNamespace()]
+		if t.pending = t.scoped && p.opts.Pending.Namespaces[u.GetNamespace()]; t.pending {
+			t.waitsFor = "Namespace " + u.GetNamespace()
+		}
 		out = append(out, t)
 	}
 	if len(errs) > 0 {

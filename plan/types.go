@@ -90,6 +90,10 @@ type Change struct {
 	// namespace such a project creates (Options.Pending). It will be
 	// created after them.
 	AfterCRD bool `json:"afterCRD,omitempty"`
+	// WaitsFor, for an AfterCRD object, names what it waits for: "its
+	// CustomResourceDefinition", "Namespace team-a", or both joined by
+	// "and"; see After.
+	WaitsFor string `json:"waitsFor,omitempty"`
 	// LiveResourceVersion is the live object's resourceVersion when the plan
 	// was made ("" when it did not exist): a saved plan is refused when it
 	// moved.
@@ -219,3 +223,20 @@ func (p *Plan) HasChanges() bool {
 	s := p.Summary()
 	return s.Add+s.Change+s.Replace+s.Prune+s.Release > 0
 }
+
+// After names what an AfterCRD change waits for (WaitsFor; a plan saved
+// before it was recorded waits for its CustomResourceDefinition); "" for
+// any other change.
+func (c Change) After() string {
+	switch {
+	case !c.AfterCRD:
+		return ""
+	case c.WaitsFor != "":
+		return c.WaitsFor
+	}
+	return WaitsForCRD
+}
+
+// WaitsForCRD is what a custom resource whose CRD is not served yet waits
+// for.
+const WaitsForCRD = "its CustomResourceDefinition"

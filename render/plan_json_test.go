@@ -31,6 +31,7 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 			Diff     string       `json:"diff"`
 			Drift    []plan.Drift `json:"drift"`
 			AfterCRD bool         `json:"afterCRD"`
+			WaitsFor string       `json:"waitsFor"`
 		} `json:"changes"`
 	}
 	dec := json.NewDecoder(strings.NewReader(string(renderPlan(t, "json", p, PlanOptions{}))))
@@ -54,7 +55,7 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 	for i, c := range doc.Changes {
 		w := want[i]
 		w.Object, w.LiveResourceVersion = nil, ""
-		got := plan.Change{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Source: c.Source, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD}
+		got := plan.Change{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Source: c.Source, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD, WaitsFor: c.WaitsFor}
 		if !reflect.DeepEqual(got, w) {
 			t.Errorf("change %d did not round-trip:\ngot  %+v\nwant %+v", i, got, w)
 		}
@@ -64,7 +65,7 @@ func TestPlanJSONRoundTrip(t *testing.T) {
 // TestPlanJSONKeys: changes carry only the documented keys (never object
 // or liveResourceVersion) and are always an array.
 func TestPlanJSONKeys(t *testing.T) {
-	allowed := []string{"ref", "action", "reason", "source", "diff", "drift", "afterCRD"}
+	allowed := []string{"ref", "action", "reason", "source", "diff", "drift", "afterCRD", "waitsFor"}
 	for _, p := range []*plan.Plan{planFixture(), emptyPlan(), {Changes: []plan.Change{}}} {
 		var doc struct {
 			Changes json.RawMessage `json:"changes"`

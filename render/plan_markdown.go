@@ -176,7 +176,7 @@ func mdAction(c plan.Change) string {
 	switch c.Action {
 	case plan.Create:
 		if c.AfterCRD {
-			return "➕ create (after its CRD)"
+			return "➕ create (after " + mdText(strings.ReplaceAll(c.After(), "CustomResourceDefinition", "CRD")) + ")"
 		}
 		return "➕ create"
 	case plan.Update:

@@ -95,7 +95,7 @@ func planFixture() *plan.Plan {
 			{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "store", Name: "settings"},
 				Action: plan.Prune, LiveResourceVersion: "77"},
 			{Ref: plan.Ref{Group: "example.com", Version: "v1", Kind: "Widget", Resource: "widgets", Namespace: "store", Name: "w1"},
-				Action: plan.Create, Source: plan.Source{File: "manifests/widget.yaml", Line: 9, Col: 1}, AfterCRD: true},
+				Action: plan.Create, Source: plan.Source{File: "manifests/widget.yaml", Line: 9, Col: 1}, AfterCRD: true, WaitsFor: plan.WaitsForCRD},
 			{Ref: plan.Ref{Version: "v1", Kind: "ServiceAccount", Resource: "serviceaccounts", Namespace: "other", Name: "deployer"},
 				Action: plan.Unchanged, Source: plan.Source{File: "manifests/rbac.yaml", Line: 1, Col: 1}},
 			{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: "store", Name: "readme"},

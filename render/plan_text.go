@@ -142,7 +142,7 @@ func (t *textPlan) header(p *plan.Plan, c plan.Change) {
 		t.b.WriteString(" (" + printable(c.Reason) + ")")
 	}
 	if c.AfterCRD {
-		t.b.WriteString(" (will be created after its CustomResourceDefinition)")
+		t.b.WriteString(" (will be created after " + printable(c.After()) + ")")
 	}
 	t.b.WriteByte('\n')
 	for _, l := range keptLines(c) {

@@ -136,9 +136,15 @@ func TestIntegrationRunDependsOn(t *testing.T) {
 	if db.Status != run.Changes {
 		t.Fatalf("apps-db: %s %s", db.Status, db.Error)
 	}
+	// What each object waits for is named: the ConfigMap only the
+	// Namespace platform-crds creates, the Backup its CRD too.
+	waits := map[string]string{"ConfigMap": "Namespace " + appNS, "Backup": "its CustomResourceDefinition and Namespace " + appNS}
 	for _, ch := range db.Plan.Changes {
 		if !ch.AfterCRD {
 			t.Errorf("apps-db: %s is not planned as created after its dependency: %+v", ch.Ref, ch)
+		}
+		if ch.WaitsFor != waits[ch.Ref.Kind] {
+			t.Errorf("apps-db: %s waits for %q, want %q", ch.Ref, ch.WaitsFor, waits[ch.Ref.Kind])
 		}
 	}
 	if p := got["apps-broken"]; p.Status != run.Failed || len(p.Findings) != 1 || !strings.Contains(p.Findings[0].Message, "missing.yaml") {

@@ -2,11 +2,15 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
@@ -39,6 +43,10 @@ tree holding the working directory) is read: a PATH inside it, and every file ku
 followed, and be a regular file of at most 64 MiB. A directory holding several projects (overlays,
 bases, Components: see kubeplan projects) is linted project by project: bases and Components are
 built only in the overlays that use them, and duplicate-object compares objects within a project.
+When kubeplan.yaml declares projects (projects:), PATH lints the declared ones it holds or that
+read a file in it, and a file PATH (a values file, a patch, a chart template, as the pre-commit
+hook passes them) the declared projects that read it: each with its settings, a chart with its
+values files and release name; a PATH no declared project reads is linted as it is.
 With --all, --project or --changed-since the projects are those kubeplan projects lists (the
 ones kubeplan.yaml declares), each linted with its kubeVersion and namespace, and
 duplicate-object also compares projects that apply to one cluster and namespace.
@@ -123,11 +131,14 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 		if in.ProjectRoot, in.Projects, depCRDs, err = lintProjects(cmd, s, f, args, in.Load.Exclude); err != nil {
 			return err
 		}
+		in.Paths = nil
 		in.CRDPaths = append(in.CRDPaths, depCRDs...)
 		if len(in.Projects) == 0 {
 			// nothing to lint: an empty report, not the current directory
 			return render.Lint(s.out, format, lint.Report{}, render.LintOptions{ToolVersion: kubeplanVersion(), Rules: lint.Rules()})
 		}
+	} else if err := declaredFirst(cmd, s, f, args, &in); err != nil {
+		return err
 	}
 	var gh *ghview.Lint
 	if format == "github" || s.githubMode() {
@@ -177,6 +188,60 @@ func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args, exclude []s
 	if err != nil {
 		return "", nil, nil, err
 	}
+	return root, ps, projectCRDs(cmd, root, ps, all), nil
+}
+
+// declaredFirst lints the projects kubeplan.yaml declares (projects:) with
+// their settings, values files included, when no project flag is given:
+// those in or reading a directory PATH (the current directory without
+// one), those reading a file PATH (a values file, a patch, a template, as
+// the pre-commit hook passes them). The config is --config, else the
+// kubeplan.yaml found walking up from the first PATH; it declares projects
+// only when it is in the git work tree holding that PATH, at or above it.
+// The paths no declared project covers are linted as they are.
+func declaredFirst(cmd *cobra.Command, s streams, f *lintFlags, args []string, in *lint.Input) error {
+	paths := args
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	from := paths[0]
+	if fi, err := os.Stat(from); err != nil || !fi.IsDir() {
+		from = filepath.Dir(from)
+	}
+	f.input.from = from
+	cfg, err := f.input.config(s)
+	if err != nil || cfg.Dir == "" || cfg.Projects == nil {
+		return err
+	}
+	// Only the repository's own config declares its projects: one in the
+	// git work tree holding PATH, at or above PATH (a --config elsewhere
+	// has settings, not projects, and its directory is never walked).
+	fromAbs, err := filepath.Abs(from)
+	if err != nil {
+		return err
+	}
+	if !confine.Inside(cfg.Dir, fromAbs) || !confine.Inside(config.RepoRoot(fromAbs), cfg.Dir) {
+		return nil
+	}
+	root := config.RelToWD(cfg.Dir)
+	all, err := project.Load(root, cfg, project.Options{Exclude: in.Load.Exclude})
+	if err != nil {
+		return err
+	}
+	ps, rest := project.ForPaths(root, all, paths)
+	if len(ps) == 0 {
+		return nil
+	}
+	in.ProjectRoot, in.Projects, in.Paths = root, ps, rest
+	in.CRDPaths = append(in.CRDPaths, projectCRDs(cmd, root, ps, all)...)
+	return nil
+}
+
+// projectCRDs are the paths of the projects ps depend on: their CRDs
+// validate the custom resources of ps. --kube-version, when given, is
+// the version of ps (their own is cleared).
+func projectCRDs(cmd *cobra.Command, root string, ps, all []project.Project) []string {
+	var crds []string
 	seen := map[string]bool{}
 	for i := range ps {
 		if cmd.Flags().Changed("kube-version") {
@@ -191,7 +256,7 @@ func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args, exclude []s
 			}
 		}
 	}
-	return root, ps, crds, nil
+	return crds
 }
 
 // byName keeps the projects of ps named in names; a name that is not a

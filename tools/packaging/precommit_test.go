@@ -117,9 +117,15 @@ func TestPreCommitHook(t *testing.T) {
 		// from downloading or compiling everything again.
 		"GOMODCACHE="+goEnv(t, "GOMODCACHE"), "GOCACHE="+goEnv(t, "GOCACHE"), "GOTOOLCHAIN=local",
 		"NO_COLOR=1")
-	run := func() (int, string) {
+	// run runs the hook on every file, or on the files named (as a commit
+	// of only those would).
+	run := func(files ...string) (int, string) {
 		t.Helper()
-		cmd := exec.Command(preCommit, "run", "--all-files", "--color=never")
+		args := []string{"run", "--all-files", "--color=never"}
+		if len(files) > 0 {
+			args = append([]string{"run", "--color=never", "--files"}, files...)
+		}
+		cmd := exec.Command(preCommit, args...)
 		cmd.Dir, cmd.Env = proj, env
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -162,5 +168,29 @@ func TestPreCommitHook(t *testing.T) {
 	gitIn(t, proj, "add", "-A")
 	if code, out := run(); code != 1 || !strings.Contains(out, "apps/web/overlays/prod/replicas.yaml:6:13: error schema: spec.replicas must be an integer, not the string \"4\"") {
 		t.Errorf("a bad value in the overlay's patch: pre-commit exit %d, want 1 with the finding\n%s", code, out)
+	}
+	write("apps/web/overlays/prod/replicas.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 4\n")
+
+	// A chart that kubeplan.yaml declares with a production values file: a
+	// commit of that file alone lints the project that reads it, rendered
+	// with its values and checked against the chart's values.schema.json.
+	write("kubeplan.yaml", "projects:\n  - path: apps/web/overlays/*\n  - name: shop-prod\n    path: charts/shop\n    namespace: shop-prod\n    helm:\n      values: [charts/shop/values-prod.yaml]\n")
+	write("charts/shop/Chart.yaml", "apiVersion: v2\nname: shop\nversion: 1.0.0\n")
+	write("charts/shop/values.yaml", "replicaCount: 1\n")
+	write("charts/shop/values.schema.json", `{"type": "object", "properties": {"replicaCount": {"type": "integer", "minimum": 1}}}`)
+	write("charts/shop/templates/_helpers.tpl", "{{- define \"shop.name\" -}}{{ .Release.Name }}-shop{{- end -}}\n")
+	write("charts/shop/templates/configmap.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"shop.name\" . }}\ndata:\n  replicas: {{ .Values.replicaCount | quote }}\n")
+	write("charts/shop/values-prod.yaml", "replicaCount: three\n")
+	gitIn(t, proj, "add", "-A")
+	want = "charts/shop/values-prod.yaml:1:1: error helm-values-schema: values key replicaCount: got string, want integer (values.schema.json of chart shop)"
+	for _, files := range [][]string{{"charts/shop/values-prod.yaml"}, {"charts/shop/templates/_helpers.tpl"}, nil} {
+		if code, out := run(files...); code != 1 || !strings.Contains(out, want) {
+			t.Errorf("a declared values file that violates the schema, hook run on %q: pre-commit exit %d, want 1 with %q\n%s", files, code, want, out)
+		}
+	}
+	write("charts/shop/values-prod.yaml", "replicaCount: 3\n")
+	gitIn(t, proj, "add", "-A")
+	if code, out := run("charts/shop/values-prod.yaml"); code != 0 || !strings.Contains(out, "Passed") {
+		t.Errorf("fixed values file: pre-commit exit %d, want 0\n%s", code, out)
 	}
 }
