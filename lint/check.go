@@ -74,6 +74,7 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	if err != nil {
 		return Report{}, nil, err
 	}
+	opts.CRDs = append(opts.CRDs, policyCRDs(extraPolicies)...)
 	opts.Loaded = vap.wrap(opts.Loaded)
 	var rep Report
 	var objs []*manifest.Object

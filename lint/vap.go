@@ -22,8 +22,15 @@ import (
 // there are policies. Without policies it costs one comparison per object:
 // the API server's CEL machinery is never started.
 type vapRun struct {
-	mu    sync.Mutex
-	kept  []*manifest.Object
+	mu   sync.Mutex
+	kept []*manifest.Object
+	// crds summarise the CustomResourceDefinitions of the set: with --crds
+	// and those of --policies they are the one pool a paramKind is
+	// resolved in.
+	crds []*manifest.Object
+	// extra are the objects of --policies, which lint does not check
+	// itself: admission validates their policies and bindings whole.
+	fromPolicies map[*manifest.Object]bool
 	kinds map[string]bool // apiVersion + " " + kind of the params to keep
 	// stdin holds the objects read from standard input, which cannot be
 	// read twice (at most 64 MiB); stdinName is their File.
@@ -41,6 +48,11 @@ func (v *vapRun) wrap(next func([]*manifest.Object)) func([]*manifest.Object) {
 			} else if admission.Context(o) || v.kinds[o.APIVersion+" "+o.Kind] {
 				v.mu.Lock()
 				v.kept = append(v.kept, o)
+				v.mu.Unlock()
+			} else if admission.IsCRD(o) {
+				sum := admission.CRDSummary(o)
+				v.mu.Lock()
+				v.crds = append(v.crds, sum)
 				v.mu.Unlock()
 			}
 		}
@@ -75,7 +87,24 @@ func (v *vapRun) extra(in Input) ([]*manifest.Object, []Finding, error) {
 	for _, k := range admission.ParamKinds(res.Objects) {
 		v.kinds[k] = true
 	}
+	v.fromPolicies = map[*manifest.Object]bool{}
+	for _, o := range res.Objects {
+		v.fromPolicies[o] = true
+	}
 	return res.Objects, fs, nil
+}
+
+// policyCRDs are the CustomResourceDefinitions among the objects of
+// --policies: they validate the set's objects of their kinds (parameter
+// objects) as --crds do.
+func policyCRDs(extra []*manifest.Object) []*manifest.Object {
+	var out []*manifest.Object
+	for _, o := range extra {
+		if admission.IsCRD(o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // findings judges the set with the policies. objs is the set when Check
@@ -102,7 +131,12 @@ func (v *vapRun) findings(in Input, paths []string, extra, objs []*manifest.Obje
 			context = append(context, params...)
 		}
 	}
-	set, probs := admission.Load(context, admission.Options{KubeVersion: opts.KubeVersion, Namespace: opts.Namespace})
+	crds := slices.Clone(v.crds)
+	for _, o := range opts.CRDs {
+		crds = append(crds, admission.CRDSummary(o))
+	}
+	set, probs := admission.Load(context, admission.Options{KubeVersion: opts.KubeVersion, Namespace: opts.Namespace, CRDs: crds,
+		Linted: func(o *manifest.Object) bool { return !v.fromPolicies[o] }})
 	var out []Finding
 	for _, p := range probs {
 		out = append(out, problemFinding(p))
