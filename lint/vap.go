@@ -31,7 +31,7 @@ type vapRun struct {
 	// extra are the objects of --policies, which lint does not check
 	// itself: admission validates their policies and bindings whole.
 	fromPolicies map[*manifest.Object]bool
-	kinds map[string]bool // apiVersion + " " + kind of the params to keep
+	kinds        map[string]bool // apiVersion + " " + kind of the params to keep
 	// stdin holds the objects read from standard input, which cannot be
 	// read twice (at most 64 MiB); stdinName is their File.
 	stdin     []*manifest.Object

@@ -128,9 +128,13 @@ func TestPolicyParamKindsFromEveryCRDSource(t *testing.T) {
 		{"CRD in --crds", map[string]string{"crds/crd.yaml": limitsCRD, "set/policy.yaml": limitsPolicy, "set/param.yaml": limitsParam, "set/deploy.yaml": bigDeployment},
 			func(dir string) Input { return Input{Paths: []string{dir + "/set"}, CRDPaths: []string{dir + "/crds"}} }},
 		{"CRD and policy in --policies, param in the set", map[string]string{"pol/crd.yaml": limitsCRD, "pol/policy.yaml": limitsPolicy, "set/param.yaml": limitsParam, "set/deploy.yaml": bigDeployment},
-			func(dir string) Input { return Input{Paths: []string{dir + "/set"}, PolicyPaths: []string{dir + "/pol"}} }},
+			func(dir string) Input {
+				return Input{Paths: []string{dir + "/set"}, PolicyPaths: []string{dir + "/pol"}}
+			}},
 		{"everything in --policies", map[string]string{"pol/crd.yaml": limitsCRD, "pol/policy.yaml": limitsPolicy, "pol/param.yaml": limitsParam, "set/deploy.yaml": bigDeployment},
-			func(dir string) Input { return Input{Paths: []string{dir + "/set"}, PolicyPaths: []string{dir + "/pol"}} }},
+			func(dir string) Input {
+				return Input{Paths: []string{dir + "/set"}, PolicyPaths: []string{dir + "/pol"}}
+			}},
 	} {
 		for _, keep := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/keep=%v", c.name, keep), func(t *testing.T) {
