@@ -83,9 +83,13 @@ func Load(objs []*manifest.Object, opts Options) (*Set, []*manifest.Problem) {
 			}
 			seen[o.Name] = o
 			p, ref := readPolicy(o)
-			if ref == nil {
+			if p != nil {
+				// The API server compiles the expressions of a policy it
+				// refuses for other reasons too, and says what fails.
 				if cp := compileProblems(p, o); len(cp) > 0 {
-					ref = &refusal{} // the compile problems say why
+					if ref == nil {
+						ref = &refusal{} // the compile problems say why
+					}
 					probs = append(probs, cp...)
 				}
 			}

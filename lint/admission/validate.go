@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/admissionregistration/v1"
@@ -37,7 +38,15 @@ func decodeStrict(o *manifest.Object, v any) field.ErrorList {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &te):
-		errs = append(errs, &field.Error{Type: field.ErrorTypeTypeInvalid, Field: pathOf(te.Field).String(), BadValue: field.OmitValueType{},
+		// The decoder's path names Go's embedded structs and no list
+		// index ("spec.matchConstraints.resourceRules.RuleWithOperations.operations"):
+		// the field meant is the first of o's fields on that path holding
+		// a value of the kind the decoder got.
+		path := te.Field
+		if segs, ok := locate(o.Content, strings.Split(te.Field, "."), te.Value); ok {
+			path = dottedPath(segs)
+		}
+		errs = append(errs, &field.Error{Type: field.ErrorTypeTypeInvalid, Field: path, BadValue: field.OmitValueType{},
 			Detail: fmt.Sprintf("expected %s, got %s", typeWord(te.Type.Kind().String()), te.Value)})
 	case err != nil:
 		errs = append(errs, field.Invalid(nil, nil, err.Error()))
@@ -65,14 +74,65 @@ func typeWord(kind string) string {
 	return kind
 }
 
-// pathOf turns a JSON decoding path ("spec.paramRef.name") into a
-// field.Path.
-func pathOf(p string) *field.Path {
-	parts := strings.Split(p, ".")
-	if p == "" {
-		return nil
+// locate finds the field of v the decoding path segs names: the first,
+// in order, whose value is of the JSON kind got ("string", "number 5",
+// "array"...), with list indexes, skipping the names of Go's embedded
+// structs.
+func locate(v any, segs []string, got string) ([]string, bool) {
+	if len(segs) == 0 {
+		return nil, jsonKind(v) == strings.Fields(got + " ?")[0]
 	}
-	return field.NewPath(parts[0], parts[1:]...)
+	switch c := v.(type) {
+	case map[string]any:
+		if child, ok := c[segs[0]]; ok {
+			if rest, ok := locate(child, segs[1:], got); ok {
+				return append([]string{segs[0]}, rest...), true
+			}
+		}
+		if s := segs[0]; s != "" && s[0] >= 'A' && s[0] <= 'Z' {
+			return locate(c, segs[1:], got)
+		}
+	case []any:
+		for i, e := range c {
+			if rest, ok := locate(e, segs, got); ok {
+				return append([]string{strconv.Itoa(i)}, rest...), true
+			}
+		}
+	}
+	return nil, false
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case nil:
+		return "null"
+	}
+	return "number"
+}
+
+// dottedPath prints segments as the API server prints a field path
+// ("spec.validations[0].expression").
+func dottedPath(segs []string) string {
+	var b strings.Builder
+	for _, s := range segs {
+		if _, err := strconv.Atoi(s); err == nil {
+			b.WriteString("[" + s + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // readPolicy decodes o as the API server decodes a create of a

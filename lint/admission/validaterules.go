@@ -49,7 +49,15 @@ func defaultPolicy(p *v1.ValidatingAdmissionPolicy) {
 	defaultMatch(p.Spec.MatchConstraints)
 }
 
-func validateMeta(m *metav1.ObjectMeta) field.ErrorList {
+// validateMeta validates the metadata of a new cluster-scoped object as
+// the API server does after it has dropped metadata.namespace and made a
+// name of generateName.
+func validateMeta(in *metav1.ObjectMeta) field.ErrorList {
+	m := in.DeepCopy()
+	m.Namespace = ""
+	if m.Name == "" && m.GenerateName != "" {
+		m.Name = generatedName(m.GenerateName)
+	}
 	errs := apivalidation.ValidateObjectMeta(m, false, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	if strings.HasSuffix(m.Name, staticSuffix) {
 		errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), m.Name,
@@ -101,11 +109,15 @@ func validatePolicy(p *v1.ValidatingAdmissionPolicy) field.ErrorList {
 		errs = append(errs, field.Invalid(path.Child("auditAnnotations"), spec.AuditAnnotations, fmt.Sprintf("must not have more than %d auditAnnotations", maxAuditAnnotations)))
 	}
 	keys := map[string]bool{}
+	name := p.Name
+	if name == "" && p.GenerateName != "" {
+		name = generatedName(p.GenerateName)
+	}
 	for i, a := range spec.AuditAnnotations {
 		ap := path.Child("auditAnnotations").Index(i)
-		if p.Name != "" {
-			for _, msg := range validation.IsQualifiedName(p.Name + "/" + a.Key) {
-				errs = append(errs, field.Invalid(ap.Child("key"), p.Name+"/"+a.Key, msg))
+		if name != "" {
+			for _, msg := range validation.IsQualifiedName(name + "/" + a.Key) {
+				errs = append(errs, field.Invalid(ap.Child("key"), name+"/"+a.Key, msg))
 			}
 		} else {
 			errs = append(errs, field.Invalid(ap.Child("key"), a.Key, "requires metadata.name be non-empty"))
@@ -387,4 +399,14 @@ var celReserved = []string{"true", "false", "null", "in", "as", "break", "const"
 
 func isCELIdentifier(name string) bool {
 	return celIdent.MatchString(name) && !slices.Contains(celReserved, name)
+}
+
+// generatedName is a name the API server could make of generateName: at
+// most 58 of its characters and five random ones (here fixed ones, which
+// validate as any would).
+func generatedName(base string) string {
+	if len(base) > 58 {
+		base = base[:58]
+	}
+	return base + "x7k2q"
 }
