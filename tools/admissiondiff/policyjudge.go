@@ -84,9 +84,10 @@ const (
 )
 
 // LintJudgements writes every case to its own file under dir and lints
-// them in mode: a case is refused when lint has an error on its file,
-// naming the fields of those errors.
-func LintJudgements(dir string, cases []PolicyCase, mode LintMode) ([]Judgement, error) {
+// them in mode, with the CustomResourceDefinitions of crds (--crds): a
+// case is refused when lint has an error on its file, naming the fields
+// of those errors.
+func LintJudgements(dir string, cases []PolicyCase, mode LintMode, crds ...string) ([]Judgement, error) {
 	files := make([]string, len(cases))
 	for i, c := range cases {
 		b, err := yaml.Marshal(c.Object)
@@ -98,13 +99,13 @@ func LintJudgements(dir string, cases []PolicyCase, mode LintMode) ([]Judgement,
 			return nil, err
 		}
 	}
-	in := lint.Input{Paths: []string{dir}}
+	in := lint.Input{Paths: []string{dir}, CRDPaths: crds}
 	if mode == AsPolicies {
 		empty := filepath.Join(dir, "empty")
 		if err := os.MkdirAll(empty, 0o755); err != nil {
 			return nil, err
 		}
-		in = lint.Input{Paths: []string{empty}, PolicyPaths: []string{dir}}
+		in = lint.Input{Paths: []string{empty}, PolicyPaths: []string{dir}, CRDPaths: crds}
 	}
 	rep, _, err := lint.Check(in, lint.Options{})
 	if err != nil {
