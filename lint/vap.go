@@ -28,8 +28,8 @@ type vapRun struct {
 	// and those of --policies they are the one pool a paramKind is
 	// resolved in.
 	crds []*manifest.Object
-	// extra are the objects of --policies, which lint does not check
-	// itself: admission validates their policies and bindings whole.
+	// fromPolicies are the objects of --policies, which lint does not
+	// check itself: admission validates their policies and bindings whole.
 	fromPolicies map[*manifest.Object]bool
 	kinds        map[string]bool // apiVersion + " " + kind of the params to keep
 	// stdin holds the objects read from standard input, which cannot be
