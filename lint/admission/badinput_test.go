@@ -83,7 +83,7 @@ metadata:
 	}
 	want := []string{
 		"6:16 info=false ValidatingAdmissionPolicy wrong-type is refused by the API server: spec.validations: Invalid value: expected array, got string",
-		"13:3 info=false ValidatingAdmissionPolicy unknown-param: paramKind example.com/v1 Limits is not a kind Kubernetes 1.37 serves nor one of a CustomResourceDefinition in the set or --crds",
+		"13:3 info=false ValidatingAdmissionPolicy unknown-param: paramKind example.com/v1 Limits is not a kind Kubernetes 1.37 serves nor one of a CustomResourceDefinition in the set, --crds or --policies",
 		"26:1 info=false ValidatingAdmissionPolicy no-match is refused by the API server: spec.matchConstraints: Required value",
 		"34:1 info=false ValidatingAdmissionPolicyBinding no-policy-name is refused by the API server: spec.policyName: Required value",
 		"54:19 info=false ValidatingAdmissionPolicy not-bool: spec.validations[0].expression does not compile:",

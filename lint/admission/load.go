@@ -100,7 +100,7 @@ func Load(objs []*manifest.Object, opts Options) (*Set, []*manifest.Problem) {
 			}
 			if pk := p.Spec.ParamKind; pk != nil {
 				if _, ok := res.kindKnown(pk.APIVersion, pk.Kind); !ok {
-					probs = append(probs, problemAt(o, fmt.Sprintf("ValidatingAdmissionPolicy %s: paramKind %s is not a kind Kubernetes %s serves nor one of a CustomResourceDefinition in the set or --crds", p.Name, kindOf(pk.APIVersion, pk.Kind), versionOr(opts.KubeVersion)), "spec", "paramKind"))
+					probs = append(probs, problemAt(o, fmt.Sprintf("ValidatingAdmissionPolicy %s: paramKind %s is not a kind Kubernetes %s serves nor one of a CustomResourceDefinition in the set, --crds or --policies", p.Name, kindOf(pk.APIVersion, pk.Kind), versionOr(opts.KubeVersion)), "spec", "paramKind"))
 				}
 			}
 			c, cp := compilePolicy(p, o)
