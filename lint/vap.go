@@ -287,3 +287,39 @@ func verdictFinding(o *manifest.Object, v admission.Verdict) (Finding, bool) {
 	return Finding{File: o.File, Line: start.Line, Col: start.Col, Severity: sev, Rule: admission.Rule, Message: msg,
 		Object: o.String(), Namespace: o.Namespace}, true
 }
+
+// paramFindings checks the parameter objects of --policies (the objects
+// there that are not policies, bindings, Namespaces or CRDs) against the
+// schemas and the pool of CRDs (--crds, --policies, the set's): a
+// parameter the API server would refuse is an error at its field. A
+// parameter whose kind has no schema is left alone: its CRD may be on the
+// cluster only.
+func paramFindings(extra []*manifest.Object, opts Options) ([]Finding, error) {
+	var params []*manifest.Object
+	for _, o := range extra {
+		if !admission.Context(o) && !admission.IsCRD(o) {
+			params = append(params, o)
+		}
+	}
+	if len(params) == 0 {
+		return nil, nil
+	}
+	l, err := newLinter(opts)
+	if err != nil {
+		return nil, err
+	}
+	if l.crds, err = collectCRDs(opts.CRDs); err != nil {
+		return nil, err
+	}
+	fs, err := l.checkAll(params)
+	if err != nil {
+		return nil, err
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Rule == "schema" || f.Rule == "crd-schema" {
+			out = append(out, f)
+		}
+	}
+	return applySettings(out, params, opts.Rules), nil
+}

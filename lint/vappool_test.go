@@ -227,3 +227,31 @@ func TestRefusedBindingInTheSetReportedOnce(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// The parameter objects of --policies are checked too: against their CRD
+// (in --policies or --crds) and the built-in schemas. One whose CRD is
+// nowhere is left alone (it may be on the cluster only).
+func TestPolicyParamsInPoliciesChecked(t *testing.T) {
+	badCM := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: limits\n  namespace: default\ndata:\n  maxReplicas: 2\n"
+	badLimits := strings.Replace(limitsParam, "maxReplicas: 2", `maxReplicas: "two"`, 1)
+	orphan := "apiVersion: example.org/v1\nkind: Quota\nmetadata:\n  name: q\nspec:\n  x: 1\n"
+	dir := policyTree(t, map[string]string{"pol/crd.yaml": limitsCRD, "pol/policy.yaml": limitsPolicy, "pol/param.yaml": badLimits,
+		"pol/cm.yaml": badCM, "pol/orphan.yaml": orphan, "set/deploy.yaml": bigDeployment})
+	rep, _, err := Check(Input{Paths: []string{dir + "/set"}, PolicyPaths: []string{dir + "/pol"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := findingsOf(rep, dir, "schema", "crd-schema", "missing-schema")
+	want := []string{
+		`pol/cm.yaml:7:16 error schema: data.maxReplicas must be a string`,
+		`pol/param.yaml:6:16 error crd-schema: spec.maxReplicas must be an integer, not the string "two"`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("got %s\nwant %s...", got[i], want[i])
+		}
+	}
+}
