@@ -23,6 +23,7 @@ type Judgement struct {
 	Paths   []string
 }
 
+// String is "created", or "refused" and the paths.
 func (j Judgement) String() string {
 	if !j.Refused {
 		return "created"
