@@ -76,6 +76,12 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	if err != nil {
 		return Report{}, nil, err
 	}
+	opts.CRDs = append(opts.CRDs, policyCRDs(extraPolicies)...)
+	params, err := paramFindings(extraPolicies, opts)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	policyFindings = append(policyFindings, params...)
 	opts.Loaded = vap.wrap(opts.Loaded)
 	var rep Report
 	var objs []*manifest.Object

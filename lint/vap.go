@@ -22,9 +22,16 @@ import (
 // there are policies. Without policies it costs one comparison per object:
 // the API server's CEL machinery is never started.
 type vapRun struct {
-	mu    sync.Mutex
-	kept  []*manifest.Object
-	kinds map[string]bool // apiVersion + " " + kind of the params to keep
+	mu   sync.Mutex
+	kept []*manifest.Object
+	// crds summarise the CustomResourceDefinitions of the set: with --crds
+	// and those of --policies they are the one pool a paramKind is
+	// resolved in.
+	crds []*manifest.Object
+	// fromPolicies are the objects of --policies, which lint does not
+	// check itself: admission validates their policies and bindings whole.
+	fromPolicies map[*manifest.Object]bool
+	kinds        map[string]bool // apiVersion + " " + kind of the params to keep
 	// stdin holds the objects read from standard input, which cannot be
 	// read twice (at most 64 MiB); stdinName is their File.
 	stdin     []*manifest.Object
@@ -41,6 +48,11 @@ func (v *vapRun) wrap(next func([]*manifest.Object)) func([]*manifest.Object) {
 			} else if admission.Context(o) || v.kinds[o.APIVersion+" "+o.Kind] {
 				v.mu.Lock()
 				v.kept = append(v.kept, o)
+				v.mu.Unlock()
+			} else if admission.IsCRD(o) {
+				sum := admission.CRDSummary(o)
+				v.mu.Lock()
+				v.crds = append(v.crds, sum)
 				v.mu.Unlock()
 			}
 		}
@@ -75,7 +87,24 @@ func (v *vapRun) extra(in Input) ([]*manifest.Object, []Finding, error) {
 	for _, k := range admission.ParamKinds(res.Objects) {
 		v.kinds[k] = true
 	}
+	v.fromPolicies = map[*manifest.Object]bool{}
+	for _, o := range res.Objects {
+		v.fromPolicies[o] = true
+	}
 	return res.Objects, fs, nil
+}
+
+// policyCRDs are the CustomResourceDefinitions among the objects of
+// --policies: they validate the set's objects of their kinds (parameter
+// objects) as --crds do.
+func policyCRDs(extra []*manifest.Object) []*manifest.Object {
+	var out []*manifest.Object
+	for _, o := range extra {
+		if admission.IsCRD(o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // findings judges the set with the policies. objs is the set when Check
@@ -102,7 +131,12 @@ func (v *vapRun) findings(in Input, paths []string, extra, objs []*manifest.Obje
 			context = append(context, params...)
 		}
 	}
-	set, probs := admission.Load(context, admission.Options{KubeVersion: opts.KubeVersion, Namespace: opts.Namespace})
+	crds := slices.Clone(v.crds)
+	for _, o := range opts.CRDs {
+		crds = append(crds, admission.CRDSummary(o))
+	}
+	set, probs := admission.Load(context, admission.Options{KubeVersion: opts.KubeVersion, Namespace: opts.Namespace, CRDs: crds,
+		Linted: func(o *manifest.Object) bool { return !v.fromPolicies[o] }})
 	var out []Finding
 	for _, p := range probs {
 		out = append(out, problemFinding(p))
@@ -252,4 +286,40 @@ func verdictFinding(o *manifest.Object, v admission.Verdict) (Finding, bool) {
 	start := o.Start()
 	return Finding{File: o.File, Line: start.Line, Col: start.Col, Severity: sev, Rule: admission.Rule, Message: msg,
 		Object: o.String(), Namespace: o.Namespace}, true
+}
+
+// paramFindings checks the parameter objects of --policies (the objects
+// there that are not policies, bindings, Namespaces or CRDs) against the
+// schemas and the pool of CRDs (--crds, --policies, the set's): a
+// parameter the API server would refuse is an error at its field. A
+// parameter whose kind has no schema is left alone: its CRD may be on the
+// cluster only.
+func paramFindings(extra []*manifest.Object, opts Options) ([]Finding, error) {
+	var params []*manifest.Object
+	for _, o := range extra {
+		if !admission.Context(o) && !admission.IsCRD(o) {
+			params = append(params, o)
+		}
+	}
+	if len(params) == 0 {
+		return nil, nil
+	}
+	l, err := newLinter(opts)
+	if err != nil {
+		return nil, err
+	}
+	if l.crds, err = collectCRDs(opts.CRDs); err != nil {
+		return nil, err
+	}
+	fs, err := l.checkAll(params)
+	if err != nil {
+		return nil, err
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Rule == "schema" || f.Rule == "crd-schema" {
+			out = append(out, f)
+		}
+	}
+	return applySettings(out, params, opts.Rules), nil
 }

@@ -21,9 +21,9 @@ func TestCheckAdmissionPolicies(t *testing.T) {
 		return out
 	}
 	want := []string{
-		pol + ":84:42 error ",
+		pol + ":83:42 error ",
 		res + ":8:1 info deployment.apps/web",
-		res + ":14:13 error deployment.apps/web",
+		res + ":8:1 error deployment.apps/web", // a validation has no fieldPath: at the object's start
 		res + ":21:1 info deployment.apps/small",
 		res + ":47:1 warning pod/big",
 	}

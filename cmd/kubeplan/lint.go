@@ -100,7 +100,7 @@ before anything is printed.
 	fl.StringArrayVar(&f.projects, "project", nil, "lint only this project, by the name kubeplan projects shows (repeatable)")
 	fl.BoolVar(&f.all, "all", false, "lint every project under PATH (the default for a directory; with --changed-since or --project it narrows)")
 	fl.BoolVar(&f.listRules, "list-rules", false, "list every rule with its id, default severity and description, then exit")
-	fl.StringArrayVar(&f.input.policies, "policies", nil, "file or directory of ValidatingAdmissionPolicies, their bindings and parameter objects to judge the manifests with (repeatable)")
+	fl.StringArrayVar(&f.input.policies, "policies", nil, "file or directory of ValidatingAdmissionPolicies, their bindings, parameter objects and the CRDs of their paramKinds to judge the manifests with (repeatable); policies the API server would refuse are errors (docs/policies.md)")
 	fl.IntVar(&f.input.concurrency, "concurrency", 0, "files and objects checked in parallel (default: number of CPUs)")
 	return cmd
 }

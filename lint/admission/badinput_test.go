@@ -82,10 +82,10 @@ metadata:
 		lines = append(lines, fmt.Sprintf("%d:%d info=%v %s", p.Line, p.Col, p.Info, p.Message))
 	}
 	want := []string{
-		"1:1 info=false reading ValidatingAdmissionPolicy wrong-type: json: cannot unmarshal",
-		"13:3 info=false ValidatingAdmissionPolicy unknown-param: paramKind example.com/v1 Limits is not a kind Kubernetes 1.37 serves nor one of a CustomResourceDefinition in the set",
-		"26:1 info=false ValidatingAdmissionPolicy no-match: spec.matchConstraints is required",
-		"34:1 info=false ValidatingAdmissionPolicyBinding no-policy-name: spec.policyName is required",
+		"6:16 info=false ValidatingAdmissionPolicy wrong-type is refused by the API server: spec.validations: Invalid value: expected array, got string",
+		"13:3 info=false ValidatingAdmissionPolicy unknown-param: paramKind example.com/v1 Limits is not a kind Kubernetes 1.37 serves nor one of a CustomResourceDefinition in the set, --crds or --policies",
+		"26:1 info=false ValidatingAdmissionPolicy no-match is refused by the API server: spec.matchConstraints: Required value",
+		"34:1 info=false ValidatingAdmissionPolicyBinding no-policy-name is refused by the API server: spec.policyName: Required value",
 		"54:19 info=false ValidatingAdmissionPolicy not-bool: spec.validations[0].expression does not compile:",
 		"42:15 info=true ValidatingAdmissionPolicyBinding orphan binds ValidatingAdmissionPolicy not-here, which is not among the policies",
 	}

@@ -117,8 +117,9 @@ func (s *Set) CheckContext(ctx context.Context, obj *manifest.Object) ([]Verdict
 				out = append(out, v)
 				continue
 			}
-			if ref := b.Spec.ParamRef; ref != nil && p.Spec.ParamKind != nil && ref.Namespace == "" && res.namespaced && attr.GetNamespace() == "" {
-				// The API server would look in the object's namespace.
+			if ref := b.Spec.ParamRef; ref != nil && p.Spec.ParamKind != nil && ref.Namespace == "" && res.namespaced && attr.GetNamespace() == "" && s.namespacedParams(p.Spec.ParamKind) {
+				// The API server would look in the object's namespace (a
+				// cluster-scoped param it finds by name wherever the object is).
 				v.Result, v.Message = NotEvaluable, "the object has no namespace (set metadata.namespace or --namespace), where the binding's paramRef looks for its parameters"
 				out = append(out, v)
 				continue
@@ -309,4 +310,11 @@ func (s *Set) requestFor(r *requests, gvr schemaGVR, gvk schemaGVK) (*request, e
 	}
 	r.byGVR[key] = req
 	return req, nil
+}
+
+// namespacedParams reports whether the objects of kind are namespaced (an
+// unknown kind is: collect says it is not known).
+func (s *Set) namespacedParams(kind *v1.ParamKind) bool {
+	res, ok := s.res.kindKnown(kind.APIVersion, kind.Kind)
+	return !ok || res.namespaced
 }

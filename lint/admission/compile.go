@@ -39,12 +39,9 @@ type compiled struct {
 
 // compilePolicy compiles p as the API server's validating plugin does
 // (plugin.go's compilePolicy), leaving out the validations that need who
-// sends the request.
+// sends the request. p is one compileProblems found nothing in.
 func compilePolicy(p *v1.ValidatingAdmissionPolicy, o *manifest.Object) (*compiled, []*manifest.Problem) {
 	c := &compiled{policy: p, obj: o}
-	if probs := compileProblems(p, o); len(probs) > 0 {
-		return nil, probs
-	}
 	taint := offlineTaint(p)
 	c.whole = taint.matchConditions
 	var vals []v1.Validation
@@ -101,20 +98,30 @@ func compileProblems(p *v1.ValidatingAdmissionPolicy, o *manifest.Object) []*man
 		}
 	}
 	mode := environment.NewExpressions
+	blank := func(e string) bool { return strings.TrimSpace(e) == "" } // validate.go says these are required
 	for i, v := range variableExprs(p.Spec.Variables) {
-		check(fc.CompileAndStoreVariable(v, withAuthz, mode), "spec", "variables", strconv.Itoa(i), "expression")
+		if !blank(v.GetExpression()) {
+			check(fc.CompileAndStoreVariable(v, withAuthz, mode), "spec", "variables", strconv.Itoa(i), "expression")
+		}
 	}
-	for i := range p.Spec.MatchConditions {
-		check(fc.CompileCELExpression((*matchconditions.MatchCondition)(&p.Spec.MatchConditions[i]), withAuthz, mode), "spec", "matchConditions", strconv.Itoa(i), "expression")
+	for i, mc := range p.Spec.MatchConditions {
+		if !blank(mc.Expression) {
+			mc.Expression = strings.TrimSpace(mc.Expression)
+			check(fc.CompileCELExpression((*matchconditions.MatchCondition)(&mc), withAuthz, mode), "spec", "matchConditions", strconv.Itoa(i), "expression")
+		}
 	}
 	for i, v := range p.Spec.Validations {
-		check(fc.CompileCELExpression(validationExpr(v.Expression), withAuthz, mode), "spec", "validations", strconv.Itoa(i), "expression")
-		if v.MessageExpression != "" {
+		if !blank(v.Expression) {
+			check(fc.CompileCELExpression(validationExpr(v.Expression), withAuthz, mode), "spec", "validations", strconv.Itoa(i), "expression")
+		}
+		if !blank(v.MessageExpression) {
 			check(fc.CompileCELExpression(messageExpr(v.MessageExpression), noAuthz, mode), "spec", "validations", strconv.Itoa(i), "messageExpression")
 		}
 	}
 	for i, a := range p.Spec.AuditAnnotations {
-		check(fc.CompileCELExpression(annotationExpr(a.ValueExpression), withAuthz, mode), "spec", "auditAnnotations", strconv.Itoa(i), "valueExpression")
+		if e := strings.TrimSpace(a.ValueExpression); e != "" && len(e) <= maxAnnotationExpressionSize {
+			check(fc.CompileCELExpression(annotationExpr(e), withAuthz, mode), "spec", "auditAnnotations", strconv.Itoa(i), "valueExpression")
+		}
 	}
 	return probs
 }

@@ -66,28 +66,6 @@ func decode(o *manifest.Object, v any) error {
 	return nil
 }
 
-func decodePolicy(o *manifest.Object) (*v1.ValidatingAdmissionPolicy, error) {
-	p := &v1.ValidatingAdmissionPolicy{}
-	if err := decode(o, p); err != nil {
-		return nil, err
-	}
-	if p.Spec.FailurePolicy == nil {
-		f := v1.Fail
-		p.Spec.FailurePolicy = &f
-	}
-	defaultMatch(p.Spec.MatchConstraints)
-	return p, nil
-}
-
-func decodeBinding(o *manifest.Object) (*v1.ValidatingAdmissionPolicyBinding, error) {
-	b := &v1.ValidatingAdmissionPolicyBinding{}
-	if err := decode(o, b); err != nil {
-		return nil, err
-	}
-	defaultMatch(b.Spec.MatchResources)
-	return b, nil
-}
-
 // defaultMatch sets what the API server defaults in MatchResources:
 // empty selectors, matchPolicy Equivalent, scope "*".
 func defaultMatch(m *v1.MatchResources) {

@@ -16,8 +16,16 @@
 // Expressions on authorizer or request.userInfo depend on who sends the
 // request: they are reported as not evaluable offline, never guessed.
 //
-// Files: load.go (Load, the Set), decode.go (objects to typed policies with
-// the API server's defaults), compile.go (compiling, compile problems),
+// Before a policy or binding judges anything it is checked as the API
+// server checks its create: validate.go decodes it strictly (unknown
+// fields, wrong types) and validaterules.go holds the API server's rules
+// (required fields, allowed values, reserved names); compile.go compiles
+// its expressions. One the API server would refuse takes no part, and
+// tools/admissiondiff holds these checks to a real API server too.
+//
+// Files: load.go (Load, the Set), decode.go (the kinds read, defaults),
+// validate.go and validaterules.go (what the API server refuses),
+// compile.go (compiling, compile problems),
 // offline.go (what cannot be evaluated offline), defaults.go (the API
 // server's defaults policies most often read), resources.go (kinds to
 // resources and scopes), attributes.go (the admission request of an

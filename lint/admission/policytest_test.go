@@ -75,7 +75,7 @@ results:
 		probs = append(probs, filepath.Base(filepath.Dir(p.File))+"/"+filepath.Base(p.File)+":"+strconv.Itoa(p.Line)+": "+p.Message)
 	}
 	got := strings.Join(probs, "\n")
-	if !strings.Contains(got, "a/policy.yaml:84: ValidatingAdmissionPolicy broken") || !strings.Contains(got, `b/kubeplan-test.yaml:4: result "maybe": want pass, fail or skip`) {
+	if !strings.Contains(got, "a/policy.yaml:83: ValidatingAdmissionPolicy broken") || !strings.Contains(got, `b/kubeplan-test.yaml:4: result "maybe": want pass, fail or skip`) {
 		t.Errorf("problems:\n%s", got)
 	}
 }

@@ -41,7 +41,7 @@ func newResources(kubeVersion string, objs []*manifest.Object) (*resources, erro
 		}
 	}
 	for _, o := range objs {
-		if o.Kind != "CustomResourceDefinition" || o.Group() != "apiextensions.k8s.io" {
+		if !IsCRD(o) {
 			continue
 		}
 		g, plural, kind := o.GetString("spec", "group"), o.GetString("spec", "names", "plural"), o.GetString("spec", "names", "kind")
@@ -56,6 +56,33 @@ func newResources(kubeVersion string, objs []*manifest.Object) (*resources, erro
 		}
 	}
 	return r, nil
+}
+
+// IsCRD reports whether o is a CustomResourceDefinition.
+func IsCRD(o *manifest.Object) bool {
+	return o.Kind == "CustomResourceDefinition" && o.Group() == "apiextensions.k8s.io"
+}
+
+// CRDSummary is what Load needs of the CustomResourceDefinition o (its
+// group, names, scope and versions, not its schemas): lint keeps it of
+// every CRD it reads, for paramKinds, without keeping the CRD.
+func CRDSummary(o *manifest.Object) *manifest.Object {
+	spec := map[string]any{
+		"group": o.GetString("spec", "group"),
+		"scope": o.GetString("spec", "scope"),
+		"names": map[string]any{"plural": o.GetString("spec", "names", "plural"), "kind": o.GetString("spec", "names", "kind")},
+	}
+	var versions []any
+	vs, _ := o.Get("spec", "versions")
+	list, _ := vs.([]any)
+	for _, v := range list {
+		if m, _ := v.(map[string]any); m != nil {
+			versions = append(versions, map[string]any{"name": m["name"], "served": m["served"]})
+		}
+	}
+	spec["versions"] = versions
+	return &manifest.Object{File: o.File, APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name,
+		Content: map[string]any{"apiVersion": o.APIVersion, "kind": o.Kind, "metadata": map[string]any{"name": o.Name}, "spec": spec}}
 }
 
 func served(m map[string]any) bool {
