@@ -27,4 +27,9 @@
 // the network; Options.Helm says with which release and values. Their
 // templates are never read as plain manifests. A chart renders within
 // MaxHelmOutputBytes and its time bound (helmbound.go, helmfuncs.go).
+// lookup reads what HelmOptions.Lookup returns (nothing without it), with
+// the data of Secrets withheld when HelmOptions.WithholdSecretData; a
+// chart that generates values or reads a Secret's data renders again, and
+// the fields that differ are marked in Object.Kept (helmkept.go,
+// helmgen.go, helmlookupfunc.go).
 package manifest

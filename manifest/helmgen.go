@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"reflect"
+	"sync/atomic"
 	"time"
 )
 
@@ -69,8 +70,9 @@ type genSource struct {
 	// tape is what the live render made (written in genLive, read in the
 	// others).
 	tape *[]genCall
-	// calls counts the calls of generating functions in this render.
-	calls int
+	// calls counts the calls of generating functions in this render
+	// (read by the caller while an abandoned render may still run).
+	calls atomic.Int64
 }
 
 // newGenSource is the source of a render in mode over tape.
@@ -106,8 +108,7 @@ func (g *genSource) wrap(name string, fn any) any {
 
 // call runs one generating call number g.calls.
 func (g *genSource) call(name string, fn reflect.Value, args []reflect.Value) []reflect.Value {
-	k := g.calls
-	g.calls++
+	k := int(g.calls.Add(1) - 1)
 	var rec *genCall
 	if k < len(*g.tape) && (*g.tape)[k].name == name {
 		rec = &(*g.tape)[k]

@@ -47,7 +47,7 @@ func (r *chartRender) render(mode genMode, withhold int) (out map[string]string,
 	// what one render put there must not reach the next
 	top, _ := copyValues(r.top).(common.Values)
 	out, bound, err = renderBounded(r.path, r.ch, top, r.h.Timeout, MaxHelmOutputBytes, helmHeapGrowth, extra, r.deadline)
-	return out, gen.calls, look.sawSecret, bound, err
+	return out, int(gen.calls.Load()), look.sawSecret.Load(), bound, err
 }
 
 // auxObjects is auxObjectsProblems with its first problem: nil objects

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // lastApplied is the annotation kubectl apply stores an object's whole
@@ -51,7 +52,7 @@ type lookupSource struct {
 	withhold int
 	// sawSecret is set when a Secret with data came back: the chart may
 	// have derived fields from it.
-	sawSecret bool
+	sawSecret atomic.Bool
 }
 
 // fn is the template function lookup.
@@ -83,12 +84,12 @@ func (l *lookupSource) fn(apiVersion, kind, namespace, name string) (map[string]
 	}
 	secretAsked := apiVersion == "v1" && kind == "Secret"
 	if l.withholdIn(obj, secretAsked) {
-		l.sawSecret = true
+		l.sawSecret.Store(true)
 	}
 	if items, ok := obj["items"].([]any); ok {
 		for _, it := range items {
 			if m, ok := it.(map[string]any); ok && l.withholdIn(m, secretAsked) {
-				l.sawSecret = true
+				l.sawSecret.Store(true)
 			}
 		}
 	}
