@@ -20,7 +20,7 @@ import (
 func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, h HelmOptions, vals *helmVals) ([]*Object, []*Problem) {
 	var objs []*Object
 	var probs []*Problem
-	if h.IncludeCRDs {
+	if !h.SkipCRDs {
 		for _, crd := range ch.CRDObjects() {
 			o, p := Parse(chartFile(chartPath, crd.Filename), crd.File.Data)
 			for _, obj := range o {
