@@ -47,6 +47,11 @@ func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, 
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
+		if !strings.HasSuffix(text, "\n") {
+			// helm ends every document it installs with a line break: a
+			// block scalar that ends the template keeps its last one.
+			text += "\n"
+		}
 		file := chartFile(chartPath, name)
 		o, p := Parse(file, []byte(text))
 		probs = append(probs, p...)
