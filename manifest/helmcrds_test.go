@@ -57,3 +57,21 @@ func TestHelmCRDsOfDisabledSubchart(t *testing.T) {
 		t.Fatalf("objects %v, want %v (a disabled subchart's CRDs left out, as helm install does)", got, want)
 	}
 }
+
+// A block scalar that ends a template whose last line break the template
+// trims keeps that line break, as helm's installed manifest has it (found
+// by tools/helmdiff on prometheus' rules ConfigMap).
+func TestHelmLastBlockScalarLineBreak(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"Chart.yaml":        "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: rules\ndata:\n  rules: |\n    {}\n{{- \"\" }}",
+	})
+	res := loadChartT(t, dir, HelmOptions{})
+	if len(res.Objects) != 1 {
+		t.Fatalf("objects %v problems %v", kindsNames(res.Objects), res.Problems)
+	}
+	if got := res.Objects[0].Content["data"].(map[string]any)["rules"]; got != "{}\n" {
+		t.Errorf("rules = %q, want %q", got, "{}\n")
+	}
+}
