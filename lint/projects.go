@@ -250,5 +250,5 @@ func mentionCRD(root string, files []string) bool {
 // rendered with its settings (the kubeVersion is filled in by runGroups).
 func chartGroup(root string, pr project.Project, load manifest.Options) group {
 	load.Helm = pr.HelmOptions(root, "")
-	return group{paths: []string{pr.ChartPath(root)}, load: load, chart: true, kustomizedCRDs: pr.Helm.IncludeCRDs}
+	return group{paths: []string{pr.ChartPath(root)}, load: load, chart: true, kustomizedCRDs: !pr.Helm.SkipCRDs}
 }

@@ -72,6 +72,7 @@ func TestHelmRenderShop(t *testing.T) {
 		t.Fatalf("problems: %v", res.Problems)
 	}
 	want := []string{
+		"CustomResourceDefinition/orders.shop.example.com " + shop + "/crds/orders.yaml",
 		"Deployment/release-name-shop " + shop + "/templates/deployment.yaml",
 		"Job/release-name-shop-migrate " + shop + "/templates/migrate-job.yaml",
 		"Service/release-name-redis " + shop + "/charts/redis/templates/service.yaml",
@@ -102,7 +103,7 @@ func TestHelmRenderShop(t *testing.T) {
 }
 
 func TestHelmRenderOptions(t *testing.T) {
-	res := loadChartT(t, shop, HelmOptions{ReleaseName: "web", Namespace: "prod", IncludeCRDs: true,
+	res := loadChartT(t, shop, HelmOptions{ReleaseName: "web", Namespace: "prod",
 		ValuesFiles: []string{shop + "/values-prod.yaml"}, Set: []string{"image.tag=2.3.2"}})
 	if len(res.Problems) > 0 {
 		t.Fatalf("problems: %v", res.Problems)
@@ -246,7 +247,7 @@ func TestHelmOffline(t *testing.T) {
 	t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
 	t.Setenv("HTTPS_PROXY", "http://127.0.0.1:1")
 	t.Setenv("PATH", t.TempDir()) // no helm binary
-	res := loadChartT(t, shop, HelmOptions{IncludeCRDs: true})
+	res := loadChartT(t, shop, HelmOptions{})
 	if len(res.Problems) > 0 || len(res.Objects) != 6 {
 		t.Fatalf("offline: %d objects, problems %v", len(res.Objects), res.Problems)
 	}
@@ -279,7 +280,7 @@ func TestHelmPackagedChart(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := loadChartT(t, tgz, HelmOptions{})
-	if len(res.Problems) > 0 || len(res.Objects) != 5 {
+	if len(res.Problems) > 0 || len(res.Objects) != 6 { // the CRD of crds/ too
 		t.Fatalf("%d objects, problems %v", len(res.Objects), res.Problems)
 	}
 	for _, o := range res.Objects {
@@ -288,7 +289,7 @@ func TestHelmPackagedChart(t *testing.T) {
 		}
 	}
 	// walked into
-	if res := loadChartT(t, dir, HelmOptions{}); len(res.Objects) != 5 {
+	if res := loadChartT(t, dir, HelmOptions{}); len(res.Objects) != 6 { // the CRD of crds/ too
 		t.Errorf("walking a directory with a .tgz: %d objects", len(res.Objects))
 	}
 }
@@ -311,7 +312,7 @@ func TestHelmKubeVersionConstraint(t *testing.T) {
 
 func TestHelmChartYAMLArgument(t *testing.T) {
 	res := loadChartT(t, shop+"/Chart.yaml", HelmOptions{})
-	if len(res.Objects) != 5 || len(res.Problems) != 0 {
+	if len(res.Objects) != 6 || len(res.Problems) != 0 { // the CRD of crds/ too
 		t.Fatalf("naming Chart.yaml: %d objects, problems %v", len(res.Objects), res.Problems)
 	}
 }
@@ -348,7 +349,7 @@ func TestHelmVendoredArchiveSubchart(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := loadChartT(t, dir, HelmOptions{})
-	if len(res.Problems) > 0 || len(res.Objects) != 5 {
+	if len(res.Problems) > 0 || len(res.Objects) != 6 { // the CRD of crds/ too
 		t.Fatalf("%d objects, problems %v", len(res.Objects), res.Problems)
 	}
 	files := objKeys(res.Objects)

@@ -142,7 +142,10 @@ func (f *rootFS) renderHelmChart(hc types.HelmChart, shown, home, kfile string, 
 			Message: fmt.Sprintf("helm chart %q is not vendored at %s: run %s --untar --untardir %s (kubeplan never downloads)",
 				hc.Name, dir, pull, filepath.Dir(dir))}}
 	}
-	h := HelmOptions{ReleaseName: hc.ReleaseName, Namespace: hc.Namespace, IncludeCRDs: hc.IncludeCRDs,
+	// kustomize's semantics, not helm install's: a helmCharts entry's
+	// crds/ are rendered only with includeCRDs: true (kustomize's default
+	// is false).
+	h := HelmOptions{ReleaseName: hc.ReleaseName, Namespace: hc.Namespace, SkipCRDs: !hc.IncludeCRDs,
 		KubeVersion: hc.KubeVersion, APIVersions: hc.ApiVersions, SkipHooks: hc.SkipHooks}
 	var base map[string]any
 	if hc.ValuesFile != "" {

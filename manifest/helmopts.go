@@ -20,9 +20,10 @@ type HelmOptions struct {
 	// Set are values set on top, as helm's --set "a.b=c" (strings parsed
 	// as helm parses --set).
 	Set []string
-	// IncludeCRDs renders the chart's crds/ directory too (helm template
-	// --include-crds).
-	IncludeCRDs bool
+	// SkipCRDs leaves out the CustomResourceDefinitions of the chart's
+	// crds/ directory and of its subcharts' (helm install --skip-crds).
+	// The zero value includes them, first, as helm install applies them.
+	SkipCRDs bool
 	// KubeVersion ("1.37") and APIVersions fill .Capabilities; empty means
 	// the default Kubernetes version kubeplan lints against.
 	KubeVersion string

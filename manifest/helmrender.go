@@ -20,7 +20,7 @@ import (
 func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, h HelmOptions, vals *helmVals) ([]*Object, []*Problem) {
 	var objs []*Object
 	var probs []*Problem
-	if h.IncludeCRDs {
+	if !h.SkipCRDs {
 		for _, crd := range ch.CRDObjects() {
 			o, p := Parse(chartFile(chartPath, crd.Filename), crd.File.Data)
 			for _, obj := range o {
@@ -46,6 +46,11 @@ func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, 
 		}
 		if strings.TrimSpace(text) == "" {
 			continue
+		}
+		if !strings.HasSuffix(text, "\n") {
+			// helm ends every document it installs with a line break: a
+			// block scalar that ends the template keeps its last one.
+			text += "\n"
 		}
 		file := chartFile(chartPath, name)
 		o, p := Parse(file, []byte(text))

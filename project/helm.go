@@ -28,8 +28,9 @@ type HelmSettings struct {
 	// ReleaseName is .Release.Name; Load makes it the project's name when
 	// the entry sets none.
 	ReleaseName string `json:"releaseName,omitempty"`
-	// IncludeCRDs renders the chart's crds/ directory too.
-	IncludeCRDs bool `json:"includeCRDs,omitempty"`
+	// SkipCRDs leaves out the CRDs of the chart's and its subcharts' crds/
+	// (by default they are rendered, and applied first).
+	SkipCRDs bool `json:"skipCRDs,omitempty"`
 }
 
 // HelmOptions are the manifest loader's options for p's chart, with the
@@ -43,7 +44,7 @@ func (p Project) HelmOptions(root, kubeVersion string) manifest.HelmOptions {
 		ReleaseName: p.Helm.ReleaseName,
 		Namespace:   p.Namespace,
 		Set:         slices.Clone(p.Helm.Set),
-		IncludeCRDs: p.Helm.IncludeCRDs,
+		SkipCRDs:    p.Helm.SkipCRDs,
 		KubeVersion: p.KubeVersion,
 	}
 	if h.ReleaseName == "" {

@@ -170,7 +170,7 @@ func TestLoadChartElsewhere(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "shop-0.3.0.tgz"), []byte("not read here"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := parse(t, dir, "projects:\n  - path: envs/dev\n    helm: {chart: charts/shop, values: [envs/dev/values.yaml], includeCRDs: true}\n  - path: shop-0.3.0.tgz\n    helm: {}\n")
+	c := parse(t, dir, "projects:\n  - path: envs/dev\n    helm: {chart: charts/shop, values: [envs/dev/values.yaml], skipCRDs: true}\n  - path: shop-0.3.0.tgz\n    helm: {}\n")
 	ps, err := Load(".", c, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +179,7 @@ func TestLoadChartElsewhere(t *testing.T) {
 		t.Fatalf("projects %+v", ps)
 	}
 	dev, tgz := ps[0], ps[1]
-	if dev.Name != "envs-dev" || dev.Kind != Helm || dev.Helm.Chart != "charts/shop" || !dev.Helm.IncludeCRDs ||
+	if dev.Name != "envs-dev" || dev.Kind != Helm || dev.Helm.Chart != "charts/shop" || !dev.Helm.SkipCRDs ||
 		!slices.Contains(dev.Files, "envs/dev/values.yaml") || !slices.Contains(dev.Files, "charts/shop/templates/deployment.yaml") {
 		t.Errorf("envs/dev: %+v %+v", dev, *dev.Helm)
 	}

@@ -45,7 +45,7 @@ func entryProject(base string, cfg *config.Config, e *config.Entry, opts Options
 
 // resolveHelm fills a helm project's settings from its entry's helm:
 // values files (relative to cfg.Dir, which must exist in the repository;
-// they join its Files), set, includeCRDs and releaseName (default: the
+// they join its Files), set, skipCRDs and releaseName (default: the
 // project's name).
 func resolveHelm(base string, cfg *config.Config, m *member) error {
 	h := HelmSettings{Chart: m.Path}
@@ -54,7 +54,7 @@ func resolveHelm(base string, cfg *config.Config, m *member) error {
 	}
 	if m.entry != nil && m.entry.Helm != nil {
 		eh := m.entry.Helm
-		h.Set, h.ReleaseName, h.IncludeCRDs = slices.Clone(eh.Set), eh.ReleaseName, eh.IncludeCRDs
+		h.Set, h.ReleaseName, h.SkipCRDs = slices.Clone(eh.Set), eh.ReleaseName, eh.SkipCRDs
 		repo := config.RepoRoot(cfg.Dir)
 		for j, v := range eh.Values {
 			abs := filepath.Join(cfg.Dir, filepath.FromSlash(v))

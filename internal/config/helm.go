@@ -21,7 +21,14 @@ type Helm struct {
 	Set []string
 	// ReleaseName is .Release.Name; "" means the project's name.
 	ReleaseName string
-	// IncludeCRDs renders the chart's crds/ too.
+	// SkipCRDs leaves out the CustomResourceDefinitions of the chart's and
+	// its subcharts' crds/ (helm install --skip-crds); they are rendered,
+	// applied first, by default.
+	SkipCRDs bool
+	// IncludeCRDs is accepted for compatibility with kubeplan before CRDs
+	// were rendered by default, and changes nothing: true is the default,
+	// and false does not skip them (skipCRDs: true does). It may not be
+	// true together with skipCRDs: true.
 	IncludeCRDs bool
 	// Pos says where each key that was set is ("chart", "values", ...),
 	// and "helm" where the mapping is.
@@ -58,9 +65,18 @@ func (d decoder) helm(n *yaml.Node, where string) (*Helm, error) {
 			h.Pos["includeCRDs"] = at(deref(v))
 			return err
 		},
+		"skipCRDs": func(v *yaml.Node) error {
+			h.SkipCRDs, err = d.boolean(v, where+".skipCRDs")
+			h.Pos["skipCRDs"] = at(deref(v))
+			return err
+		},
 	})
 	if err != nil {
 		return nil, err
+	}
+	if h.SkipCRDs && h.IncludeCRDs {
+		return nil, fmt.Errorf("%s: %s: skipCRDs: true contradicts includeCRDs: true (CRDs are included by default: drop includeCRDs)",
+			d.at(h.Pos["includeCRDs"]), where)
 	}
 	return h, nil
 }
