@@ -193,9 +193,13 @@ func hideDrift(ds []Drift, kept []Kept, objs ...map[string]any) {
 			}
 		}
 	}
+	// A drifted value holding a looked-up one, or part of one.
 	holds := func(s string) bool {
+		if len(s) < 4 || s == "(unset)" {
+			return false
+		}
 		for _, v := range values {
-			if strings.Contains(s, v) || strings.Contains(v, s) && s != "(unset)" && len(s) >= 4 {
+			if strings.Contains(s, v) || strings.Contains(v, s) {
 				return true
 			}
 		}
