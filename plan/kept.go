@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -211,6 +212,28 @@ func hideDrift(ds []Drift, kept []Kept, objs ...map[string]any) {
 			d.Live, d.Want = HiddenLookup, HiddenLookup
 		}
 	}
+}
+
+// hideKeptIn returns err, or, when its message quotes a looked-up value
+// of t (the server's "Invalid value: ..."), an error saying the same with
+// the value hidden.
+func hideKeptIn(err error, t *target) error {
+	msg := err.Error()
+	hidden := msg
+	for _, k := range t.kept {
+		if k.Reason != manifest.KeptLookedUp {
+			continue
+		}
+		if v, ok := getPath(t.obj.Object, k.Path); ok {
+			if s := show(v); len(s) >= 4 {
+				hidden = strings.ReplaceAll(hidden, s, HiddenLookup)
+			}
+		}
+	}
+	if hidden == msg {
+		return err
+	}
+	return errors.New(hidden)
 }
 
 // withheld is the object a plan made without the Secrets' data keeps for

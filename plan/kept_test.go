@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -97,5 +98,18 @@ func TestDiffKeptHides(t *testing.T) {
 	}
 	if o := withheld(want, kept); o["data"].(map[string]any)["value"] != HiddenLookup || want["data"].(map[string]any)["value"] != "canary-live" {
 		t.Errorf("withheld: %v", o)
+	}
+}
+
+func TestHideKeptInError(t *testing.T) {
+	tg := &target{obj: &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"labels": map[string]any{"copy": "canary value!"}}}},
+		kept: []Kept{{Field: "metadata.labels.copy", Path: []string{"metadata", "labels", "copy"}, Reason: manifest.KeptLookedUp}}}
+	err := hideKeptIn(errors.New(`metadata.labels: Invalid value: "canary value!": a valid label must be ...`), tg)
+	if strings.Contains(err.Error(), "canary") || !strings.Contains(err.Error(), HiddenLookup) {
+		t.Errorf("%v", err)
+	}
+	plain := errors.New("the server refused it")
+	if hideKeptIn(plain, tg) != plain {
+		t.Error("an error without the value was changed")
 	}
 }
