@@ -188,9 +188,7 @@ func hideDrift(ds []Drift, kept []Kept, objs ...map[string]any) {
 		fields[k.Field] = true
 		for _, o := range objs {
 			if v, ok := getPath(o, k.Path); ok {
-				if s := show(v); len(s) >= 4 {
-					values = append(values, s)
-				}
+				values = append(values, leafStrings(v)...)
 			}
 		}
 	}
@@ -225,7 +223,7 @@ func hideKeptIn(err error, t *target) error {
 			continue
 		}
 		if v, ok := getPath(t.obj.Object, k.Path); ok {
-			if s := show(v); len(s) >= 4 {
+			for _, s := range leafStrings(v) {
 				hidden = strings.ReplaceAll(hidden, s, HiddenLookup)
 			}
 		}
@@ -234,6 +232,33 @@ func hideKeptIn(err error, t *target) error {
 		return err
 	}
 	return errors.New(hidden)
+}
+
+// leafStrings are the values in v, as text, that are long enough to be
+// told apart (4 bytes or more): the strings and numbers of a field or of
+// everything below it.
+func leafStrings(v any) []string {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch c := v.(type) {
+		case map[string]any:
+			for _, x := range c {
+				walk(x)
+			}
+		case []any:
+			for _, x := range c {
+				walk(x)
+			}
+		case nil, bool:
+		default:
+			if s := fmt.Sprint(c); len(s) >= 4 {
+				out = append(out, s)
+			}
+		}
+	}
+	walk(v)
+	return out
 }
 
 // withheld is the object a plan made without the Secrets' data keeps for
