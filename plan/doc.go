@@ -6,7 +6,10 @@
 // ApplySet the set belongs to. Two fields are left to their owners: the
 // spec.replicas of a workload a HorizontalPodAutoscaler scales (hpa.go), and,
 // without an ApplySet, the set label a live object already carries
-// (partof.go).
+// (partof.go). The fields a chart generates or derives from a Secret it
+// read with lookup (manifest.Object.Kept) keep their live value, and the
+// looked-up ones are never shown (kept.go); Lookup is the charts' lookup
+// over the run's client, read-only and cached per run (lookup.go).
 //
 // The result is a Plan: plain data, rendered elsewhere (package render) and
 // executed by package apply. plan and apply share the dry-run and diff code,

@@ -37,7 +37,7 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 			}()
 			c, err := p.dryRun(ctx, t, live[t])
 			if err != nil {
-				errs[i] = &ObjectError{Ref: t.ref, Source: sourceOf(t.src), Err: err}
+				errs[i] = &ObjectError{Ref: t.ref, Source: sourceOf(t.src), Err: hideKeptIn(err, t)}
 				return nil
 			}
 			changes[i] = c

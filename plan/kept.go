@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -187,15 +188,17 @@ func hideDrift(ds []Drift, kept []Kept, objs ...map[string]any) {
 		fields[k.Field] = true
 		for _, o := range objs {
 			if v, ok := getPath(o, k.Path); ok {
-				if s := show(v); len(s) >= 4 {
-					values = append(values, s)
-				}
+				values = append(values, leafStrings(v)...)
 			}
 		}
 	}
+	// A drifted value holding a looked-up one, or part of one.
 	holds := func(s string) bool {
+		if len(s) < 4 || s == "(unset)" {
+			return false
+		}
 		for _, v := range values {
-			if strings.Contains(s, v) || strings.Contains(v, s) && s != "(unset)" && len(s) >= 4 {
+			if strings.Contains(s, v) || strings.Contains(v, s) {
 				return true
 			}
 		}
@@ -207,6 +210,55 @@ func hideDrift(ds []Drift, kept []Kept, objs ...map[string]any) {
 			d.Live, d.Want = HiddenLookup, HiddenLookup
 		}
 	}
+}
+
+// hideKeptIn returns err, or, when its message quotes a looked-up value
+// of t (the server's "Invalid value: ..."), an error saying the same with
+// the value hidden.
+func hideKeptIn(err error, t *target) error {
+	msg := err.Error()
+	hidden := msg
+	for _, k := range t.kept {
+		if k.Reason != manifest.KeptLookedUp {
+			continue
+		}
+		if v, ok := getPath(t.obj.Object, k.Path); ok {
+			for _, s := range leafStrings(v) {
+				hidden = strings.ReplaceAll(hidden, s, HiddenLookup)
+			}
+		}
+	}
+	if hidden == msg {
+		return err
+	}
+	return errors.New(hidden)
+}
+
+// leafStrings are the values in v, as text, that are long enough to be
+// told apart (4 bytes or more): the strings and numbers of a field or of
+// everything below it.
+func leafStrings(v any) []string {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch c := v.(type) {
+		case map[string]any:
+			for _, x := range c {
+				walk(x)
+			}
+		case []any:
+			for _, x := range c {
+				walk(x)
+			}
+		case nil, bool:
+		default:
+			if s := fmt.Sprint(c); len(s) >= 4 {
+				out = append(out, s)
+			}
+		}
+	}
+	walk(v)
+	return out
 }
 
 // withheld is the object a plan made without the Secrets' data keeps for

@@ -148,6 +148,9 @@ func TestIntegrationKept(t *testing.T) {
 	}
 	b, _ := os.ReadFile(saved)
 	outs["saved plan"] = string(b)
+	if !strings.Contains(string(b), `"version": 2,`) {
+		t.Errorf("a saved plan with hidden looked-up fields is not version %d: an older kubeplan would apply the stand-in", plan.FormatVersionWithheld)
+	}
 	for what, out := range outs {
 		if strings.Contains(out, canary) || strings.Contains(out, "placeholder-of-plan") {
 			t.Errorf("the %s holds the looked-up value or plan's placeholder:\n%s", what, out)

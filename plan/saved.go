@@ -30,7 +30,13 @@ func Save(path string, p *Plan) error {
 	if files := DecryptedFiles(p); len(files) > 0 {
 		return fmt.Errorf("not saving the plan to %s: it holds values decrypted from SOPS-encrypted files (%s), and kubeplan never writes decrypted values to disk; run kubeplan apply on the manifests instead of on a saved plan", path, strings.Join(files, ", "))
 	}
-	data, err := json.MarshalIndent(savedPlan{Kind: savedKind, Plan: p}, "", "  ")
+	sp := savedPlan{Kind: savedKind, Plan: p}
+	if holdsWithheld(p) {
+		q := *p
+		q.Version = FormatVersionWithheld
+		sp.Plan = &q
+	}
+	data, err := json.MarshalIndent(sp, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding the plan: %w", err)
 	}
@@ -68,7 +74,7 @@ func Load(path string) (*Plan, error) {
 }
 
 func checkVersion(path string, sp savedPlan) (*Plan, error) {
-	if sp.Version != FormatVersion {
+	if sp.Version != FormatVersion && sp.Version != FormatVersionWithheld {
 		return nil, fmt.Errorf("%s is a version %d plan; this kubeplan reads version %d: make the plan again", path, sp.Version, FormatVersion)
 	}
 	return sp.Plan, nil

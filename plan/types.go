@@ -8,6 +8,12 @@ import (
 // FormatVersion is the version of the saved plan format; see docs/plan-format.md.
 const FormatVersion = 1
 
+// FormatVersionWithheld is the version of a saved plan holding fields
+// read by lookup as HiddenLookup (see Kept): a kubeplan that does not know
+// them refuses the file instead of applying the stand-in. Plans without
+// such fields stay FormatVersion.
+const FormatVersionWithheld = 2
+
 // Action is what applying the plan does to one object.
 type Action string
 

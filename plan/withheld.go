@@ -31,6 +31,16 @@ func withheldFields(c Change) []Kept {
 	return out
 }
 
+// holdsWithheld reports whether p holds a looked-up field as HiddenLookup.
+func holdsWithheld(p *Plan) bool {
+	for _, c := range p.Changes {
+		if len(withheldFields(c)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckWithheld refuses, without a request, a plan that would write a
 // looked-up value it never saw: a field derived from a Secret the chart
 // read with lookup, in an object that did not exist (or lacked the field)

@@ -122,3 +122,18 @@ func TestInterval(t *testing.T) {
 		t.Error("project interval does not win")
 	}
 }
+
+// A chart is loaded at every round: what its lookups read in the cluster
+// may have changed at the same revision.
+func TestObjectCacheRendersCharts(t *testing.T) {
+	var c objectCache
+	loads := 0
+	load := func() ([]*manifest.Object, error) { loads++; return nil, nil }
+	p := project.Project{Name: "db", Kind: project.Helm}
+	for range 3 {
+		_, _ = c.at("rev1")(p, "db", load)
+	}
+	if loads != 3 || c.len() != 0 {
+		t.Errorf("a chart at one revision: %d loads, %d kept; want 3, 0", loads, c.len())
+	}
+}

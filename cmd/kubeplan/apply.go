@@ -65,6 +65,11 @@ The run is recorded on the ApplySet parent (kubeplan status): the revision (the 
 --source, or the HEAD of the repository holding the paths, +dirty when it has changes), when an
 object was last written, when the set was last checked, and the result with its error.
 
+A Helm chart's lookup reads the cluster, as helm upgrade does (Secrets' data included); fields
+the chart generates or derives from a looked-up Secret keep their live value where the object has
+them, so a generated password never rotates (docs/helm.md). A saved plan holds such looked-up
+values hidden: apply reads them live again before writing.
+
 --source URL --ref BRANCH [--path DIR] reads the manifests from git instead (cloned once, then
 fetched and reset on every run); --interval 30s keeps reconciling until stopped; --drift=report
 only plans and exits 2 when applying would change anything.
