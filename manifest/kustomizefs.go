@@ -119,6 +119,9 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 			return plain, nil
 		}
 	}
+	if out, err, ok := f.readFlatSOPS(path, data); ok {
+		return out, err
+	}
 	if !isKustomizationName(filepath.Base(path)) {
 		if r := findRemotePlugin(data, filepath.Dir(path)); r != nil {
 			r.file = f.display(path)
