@@ -243,7 +243,7 @@ func TestSOPSFluxTamperedMAC(t *testing.T) {
 			base := copyFlux(t)
 			tamper(t, filepath.Join(base, c.file), c.drop)
 			for _, dec := range []Decryption{{Decrypt: true, Keys: fluxKeys(t)}, {Keys: fluxKeys(t)}} {
-				res, err := Load([]string{base}, Options{Decryption: dec})
+				res, err := Load([]string{base}, Options{Decryption: dec, Root: filepath.Dir(base)})
 				if err != nil {
 					t.Fatal(err)
 				}
