@@ -23,6 +23,9 @@ const encMarker = "ENC[AES256_GCM,"
 func sopsObjects(objs []*Object, probs []*Problem, dec Decryption) ([]*Object, []*Problem) {
 	kept := objs[:0]
 	for _, o := range objs {
+		if o.Kind == "Secret" && allCiphertext(o) {
+			o.Encrypted = true // in git, every value is encrypted
+		}
 		if o.Kind == "Secret" {
 			p := secretDocuments(o, dec)
 			probs = append(probs, p...)
@@ -35,8 +38,10 @@ func sopsObjects(objs []*Object, probs []*Problem, dec Decryption) ([]*Object, [
 			kept = append(kept, o)
 			continue
 		}
-		o.Encrypted = true
 		if !dec.Decrypt {
+			if o.Kind != "Secret" {
+				o.Encrypted = true
+			}
 			kept = append(kept, o)
 			continue
 		}
@@ -48,8 +53,7 @@ func sopsObjects(objs []*Object, probs []*Problem, dec Decryption) ([]*Object, [
 }
 
 // secretDocuments decrypts (dec.Decrypt) or verifies (lint with keys) the
-// data values of a Secret that are SOPS documents, and marks it
-// Encrypted when it has one.
+// data values of a Secret that are SOPS documents.
 func secretDocuments(o *Object, dec Decryption) []*Problem {
 	data, _ := o.Content["data"].(map[string]any)
 	keys := make([]string, 0, len(data))
@@ -68,7 +72,6 @@ func secretDocuments(o *Object, dec Decryption) []*Problem {
 		if !ok {
 			continue
 		}
-		o.Encrypted = true
 		if !dec.Decrypt && dec.Keys.Empty() {
 			continue
 		}
@@ -169,4 +172,34 @@ func flatSOPSFile(file string, data []byte, format sops.Format, dec Decryption) 
 		return []*Problem{p}
 	}
 	return nil
+}
+
+// allCiphertext reports whether every value of a Secret's data and
+// stringData is encrypted in git (an ENC[...] value, a SOPS document, the
+// sops_* metadata an encrypted dotenv file adds, or empty), and one is:
+// such a Secret is no plaintext-secret. A Secret that mixes a value in
+// the clear with encrypted ones is not.
+func allCiphertext(o *Object) bool {
+	found := false
+	for _, field := range []string{"data", "stringData"} {
+		m, _ := o.Content[field].(map[string]any)
+		for k, v := range m {
+			s, _ := v.(string)
+			if strings.Contains(s, encMarker) {
+				found = true
+				continue
+			}
+			if field == "data" {
+				if raw, err := base64.StdEncoding.DecodeString(s); err == nil && strings.Contains(string(raw), encMarker) {
+					found = true
+					continue
+				}
+			}
+			if s == "" || strings.HasPrefix(k, "sops_") {
+				continue
+			}
+			return false
+		}
+	}
+	return found
 }

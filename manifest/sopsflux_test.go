@@ -300,10 +300,20 @@ func TestSOPSSecretDocument(t *testing.T) {
 	if !strings.Contains(got["app.env"], "DB_PASSWORD=Zq8#orders-Pa55=w0rd\n") || strings.Contains(got["app.env"], "sops_") || got["other"] != "other" {
 		t.Errorf("data not decrypted as dotenv: %q", got)
 	}
-	// lint: encrypted, no problem without key
+	// lint: no problem without key; not Encrypted, for "other" is in
+	// the clear in git (plaintext-secret says so); Encrypted without it
 	res, _ = Load([]string{file}, Options{})
-	if len(res.Problems) > 0 || len(res.Objects) != 1 || !res.Objects[0].Encrypted {
+	if len(res.Problems) > 0 || len(res.Objects) != 1 || res.Objects[0].Encrypted {
 		t.Errorf("lint: %v, %d objects", res.Problems, len(res.Objects))
+	}
+	only := filepath.Join(t.TempDir(), "only.yaml")
+	b, _ := os.ReadFile(file)
+	if err := os.WriteFile(only, []byte(strings.Replace(string(b), "  other: b3RoZXI=\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = Load([]string{only}, Options{})
+	if len(res.Problems) > 0 || len(res.Objects) != 1 || !res.Objects[0].Encrypted {
+		t.Errorf("lint of a Secret holding only a SOPS document: %v, encrypted=%v", res.Problems, len(res.Objects) == 1 && res.Objects[0].Encrypted)
 	}
 
 	tampered := secretWithDocument(t, "DB_USER=")

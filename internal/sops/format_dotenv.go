@@ -32,6 +32,9 @@ func loadDotenv(data []byte) (*treeFile, error) {
 			if f.metaLine == 0 {
 				f.metaLine = i + 1
 			}
+			if k == dotenvPrefix+"mac" {
+				f.macLine = i + 1
+			}
 			mkeys, mvalues = append(mkeys, strings.TrimPrefix(k, dotenvPrefix)), append(mvalues, v)
 			continue
 		}

@@ -63,6 +63,9 @@ func loadINI(data []byte) (*treeFile, error) {
 		if s.key == MetadataKey && f.meta == nil {
 			var keys, values []string
 			for _, it := range s.value.(branch) {
+				if it.key == "mac" {
+					f.macLine = it.line
+				}
 				if !it.comment {
 					keys, values = append(keys, it.key), append(values, strings.ReplaceAll(it.value.(string), `\n`, "\n"))
 				}

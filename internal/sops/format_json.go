@@ -14,9 +14,14 @@ var errNotSOPS = errors.New("not a SOPS-encrypted file")
 
 // jsonReader reads a JSON document in order, knowing the line of each key.
 type jsonReader struct {
-	dec  *json.Decoder
-	data []byte
+	dec   *json.Decoder
+	data  []byte
+	depth int
 }
+
+// maxJSONDepth bounds the nesting of a JSON file read as SOPS's: a file
+// of a repository must not exhaust the stack.
+const maxJSONDepth = 100
 
 func (r *jsonReader) line() int {
 	off := int(r.dec.InputOffset())
@@ -50,6 +55,11 @@ func loadJSON(data []byte) (*treeFile, error) {
 		if it.key == MetadataKey {
 			if _, ok := it.value.(branch); ok && f.meta == nil {
 				f.metaLine = it.line
+				for _, m := range it.value.(branch) {
+					if m.key == "mac" {
+						f.macLine = m.line
+					}
+				}
 				f.meta = finishMetadata(nodeOf(it.value))
 				continue
 			}
@@ -92,6 +102,10 @@ func (r *jsonReader) value() (any, error) {
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if r.depth++; r.depth > maxJSONDepth {
+			return nil, &Error{Line: r.line(), Col: 1, Err: fmt.Errorf("JSON nested deeper than %d levels", maxJSONDepth)}
+		}
+		defer func() { r.depth-- }()
 		switch t {
 		case '{':
 			return r.object()

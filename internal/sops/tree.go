@@ -34,6 +34,7 @@ type treeFile struct {
 	root     branch
 	meta     *Metadata
 	metaLine int
+	macLine  int // the line of the MAC, when known
 }
 
 // decryptTree decrypts every value of f in place as SOPS does, records
@@ -57,6 +58,9 @@ func decryptTree(f *treeFile, keys *Keys) error {
 	if err := d.verify(); err != nil {
 		if e, ok := err.(*Error); ok && m.Node.Line == 0 {
 			e.Line, e.Col = f.metaLine, 1
+			if f.macLine > 0 {
+				e.Line = f.macLine
+			}
 		}
 		return err
 	}
@@ -203,6 +207,9 @@ const (
 
 // placeFlat puts value at the flattened path k under the mapping n.
 func placeFlat(n *yaml.Node, k, value string) {
+	if strings.Count(k, "__") > 16 {
+		return // no SOPS metadata is this deep; a hostile key must not be
+	}
 	head, rest := k, ""
 	if i := strings.Index(k, "__"); i > 0 && (strings.HasPrefix(k[i:], flatMap) || strings.HasPrefix(k[i:], flatList)) {
 		head, rest = k[:i], k[i:]

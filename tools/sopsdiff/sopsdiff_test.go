@@ -319,12 +319,18 @@ func TestFluxTestData(t *testing.T) {
 // tampers add a value in the clear to a file of each format, where
 // someone editing it by hand would: the MAC covers it.
 var tampers = map[string]func(string) string{
-	"base/app.enc.env":      func(s string) string { return "EXTRA_unencrypted=added-by-hand\n" + s },
-	"base/config.enc.json":  func(s string) string { return strings.Replace(s, "{", "{\n\t\"extra_unencrypted\": \"added-by-hand\",", 1) },
-	"base/token.enc.bin":    func(s string) string { return strings.Replace(s, "{", "{\n\t\"extra_unencrypted\": \"added-by-hand\",", 1) },
-	"base/settings.enc.ini": func(s string) string { return strings.Replace(s, "[cache]\n", "[cache]\nextra_unencrypted = added-by-hand\n", 1) },
-	"base/values.enc.yaml":  func(s string) string { return "extra_unencrypted: added-by-hand\n" + s },
-	"base/patch.enc.yaml":   func(s string) string { return strings.Replace(s, "name: app-env", "name: app-env-tampered", 1) },
+	"base/app.enc.env": func(s string) string { return "EXTRA_unencrypted=added-by-hand\n" + s },
+	"base/config.enc.json": func(s string) string {
+		return strings.Replace(s, "{", "{\n\t\"extra_unencrypted\": \"added-by-hand\",", 1)
+	},
+	"base/token.enc.bin": func(s string) string {
+		return strings.Replace(s, "{", "{\n\t\"extra_unencrypted\": \"added-by-hand\",", 1)
+	},
+	"base/settings.enc.ini": func(s string) string {
+		return strings.Replace(s, "[cache]\n", "[cache]\nextra_unencrypted = added-by-hand\n", 1)
+	},
+	"base/values.enc.yaml": func(s string) string { return "extra_unencrypted: added-by-hand\n" + s },
+	"base/patch.enc.yaml":  func(s string) string { return strings.Replace(s, "name: app-env", "name: app-env-tampered", 1) },
 }
 
 // A file whose MAC does not match is refused by sops -d and by kubeplan:
