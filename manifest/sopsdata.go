@@ -28,7 +28,7 @@ func sopsObjects(objs []*Object, probs []*Problem, dec Decryption) ([]*Object, [
 		}
 		if o.Kind == "Secret" {
 			p := secretDocuments(o, dec)
-			probs = append(probs, p...)
+			probs = appendNew(probs, p)
 			if len(p) > 0 && dec.Decrypt {
 				continue
 			}
@@ -195,11 +195,27 @@ func allCiphertext(o *Object) bool {
 					continue
 				}
 			}
-			if s == "" || strings.HasPrefix(k, "sops_") {
+			if s == "" || strings.HasPrefix(k, "sops_") || strings.HasSuffix(k, sops.DefaultUnencryptedSuffix) {
 				continue
 			}
 			return false
 		}
 	}
 	return found
+}
+
+// appendNew adds the problems of a Secret's documents, but not one that
+// says what a problem of the generator input it was made from says (lint
+// reads the input as in git: the Secret holds the same encrypted file).
+func appendNew(probs, more []*Problem) []*Problem {
+	for _, p := range more {
+		dup := false
+		for _, q := range probs {
+			dup = dup || q.Rule == RuleSOPSDecrypt && strings.HasSuffix(p.Message, ": "+q.Message)
+		}
+		if !dup {
+			probs = append(probs, p)
+		}
+	}
+	return probs
 }
