@@ -130,7 +130,7 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 		}
 		f.withURL(path, data)
 	}
-	if f.dec.Decrypt {
+	if f.dec.reveals() {
 		sops.SeenInClear(data) // see there: what the repository says in the clear is no secret
 	}
 	if isKustomizationName(filepath.Base(path)) {

@@ -39,6 +39,11 @@ type Decryption struct {
 	KeysErr error
 }
 
+// reveals reports whether SOPS values are decrypted in this run: to
+// apply them, or to verify the MACs (lint with a key at hand). Then what
+// the repository writes in the clear is noted (sops.SeenInClear).
+func (d Decryption) reveals() bool { return d.Decrypt || !d.Keys.Empty() }
+
 // maybeSOPS is a cheap test for a file SOPS may have encrypted.
 func maybeSOPS(data []byte) bool {
 	return bytes.Contains(data, []byte("\nsops:")) && bytes.Contains(data, []byte("ENC[AES256_GCM,"))
@@ -51,7 +56,7 @@ func parseFile(file string, data []byte, dec Decryption) ([]*Object, []*Problem)
 			return objs, probs
 		}
 	}
-	if dec.Decrypt {
+	if dec.reveals() {
 		sops.SeenInClear(data)
 	}
 	return Parse(file, data)
