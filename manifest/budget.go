@@ -76,7 +76,7 @@ func parseFileContext(ctx context.Context, file string, data []byte, dec Decrypt
 	if maybeSOPS(data) {
 		return parseFile(file, data, dec)
 	}
-	if f, ok := sops.Detect(data); ok && f != sops.FormatYAML {
+	if f, ok := sops.Detect(data); ok && f != sops.FormatYAML && sops.FormatForPath(file) != sops.FormatYAML {
 		return nil, flatSOPSFile(file, data, f, dec)
 	}
 	return parseStream(ctx, file, data)

@@ -352,3 +352,23 @@ func TestSOPSCiphertextNeverApplied(t *testing.T) {
 		t.Errorf("lint of ciphertext: %v", res.Problems)
 	}
 }
+
+// A manifest that only talks about SOPS's formats (a ConfigMap quoting an
+// INI file's [sops] section, a dotenv sops_mac line) is read as YAML:
+// its objects are kept.
+func TestSOPSMarkersInPlainManifest(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "docs.yaml")
+	y := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: howto\ndata:\n  ini: |\n    [sops]\n    mac = ENC[AES256_GCM,data:x,iv:y,tag:z,type:str]\n  env: 'sops_mac=ENC[AES256_GCM,'\n"
+	if err := os.WriteFile(file, []byte(y), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := Load([]string{file}, Options{})
+	if len(res.Objects) != 1 || len(res.Problems) != 0 {
+		t.Errorf("lint: %d objects, %v", len(res.Objects), res.Problems)
+	}
+	// plan refuses it: it holds ciphertext (a copied ENC[...] value)
+	res, _ = Load([]string{file}, Options{Decryption: Decryption{Decrypt: true, Keys: fluxKeys(t)}})
+	if len(res.Objects) != 0 || len(res.Problems) != 1 || res.Problems[0].Rule != RuleSOPSDecrypt {
+		t.Errorf("plan: %d objects, %v", len(res.Objects), res.Problems)
+	}
+}

@@ -56,8 +56,9 @@ var markers = []struct {
 }
 
 // Detect reports the format data is SOPS-encrypted in, from its content
-// (the MAC as each format writes it; a JSON file with a "data" key alone
-// is binary), false when it is not SOPS-encrypted.
+// (the MAC as each format writes it, and metadata that format's reader
+// finds; a JSON file with a "data" key alone is binary), false when it is
+// not SOPS-encrypted.
 func Detect(data []byte) (Format, bool) {
 	for _, m := range markers {
 		if !bytes.Contains(data, []byte(m.marker)) {
@@ -66,10 +67,23 @@ func Detect(data []byte) (Format, bool) {
 		if m.f == FormatINI && !bytes.Contains(data, []byte("ENC[AES256_GCM,")) {
 			continue
 		}
-		if m.f == FormatJSON {
-			if f, err := loadJSON(data); err == nil && len(f.root) == 1 && f.root[0].key == "data" {
-				return FormatBinary, true
-			}
+		var f *treeFile
+		var err error
+		switch m.f {
+		case FormatYAML:
+			return m.f, true // the YAML decrypter checks the rest
+		case FormatJSON:
+			f, err = loadJSON(data)
+		case FormatDotenv:
+			f, err = loadDotenv(data)
+		case FormatINI:
+			f, err = loadINI(data)
+		}
+		if err != nil || f.meta == nil {
+			continue // the marker, but not a file SOPS wrote in that format
+		}
+		if m.f == FormatJSON && len(f.root) == 1 && f.root[0].key == "data" {
+			return FormatBinary, true
 		}
 		return m.f, true
 	}
