@@ -6,7 +6,7 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: build demo test test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
+.PHONY: build demo test sops-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -22,10 +22,15 @@ vet:
 	$(GO) vet ./...
 
 # The integration tests run against bin/testcluster, so `make test` builds it first.
-test: vet testcluster release-check
+test: vet testcluster release-check sops-peer
 	$(GO) test ./...
 	cd testcluster && $(GO) vet ./... && $(GO) test ./...
 	cd tools/image && $(GO) vet ./... && $(GO) test ./...
+
+# The sops CLI v3.13.3, the peer of the SOPS differential suite (tools/sopsdiff), built from the Go
+# module proxy into .bench/sops/bin the first time (about 4 CPU-minutes, plus its downloads).
+sops-peer:
+	$(GO) run ./tools/sopsdiff
 
 # The hostile-repository suite alone (docs/security.md); make test runs it too.
 test-security: testcluster

@@ -39,7 +39,8 @@ func TestFindingsHideDecryptedValues(t *testing.T) {
 	}
 	found := false
 	for _, f := range rep.Findings {
-		if strings.Contains(f.Message, "password: \\\"***\\\"") || strings.Contains(f.Message, "password: \"***\"") {
+		// the decrypted file as sops -d prints it: "password: VALUE"
+		if strings.Contains(f.Message, "password: ***") {
 			found = true
 		}
 		if strings.Contains(f.Message+f.Object+f.Field, canary) {

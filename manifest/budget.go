@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"github.com/kubeplan/kubeplan/internal/sops"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -73,6 +75,9 @@ func tooManyProblems(file string, line int) *Problem {
 func parseFileContext(ctx context.Context, file string, data []byte, dec Decryption) ([]*Object, []*Problem) {
 	if maybeSOPS(data) {
 		return parseFile(file, data, dec)
+	}
+	if f, ok := sops.Detect(data); ok && f != sops.FormatYAML && sops.FormatForPath(file) != sops.FormatYAML {
+		return nil, flatSOPSFile(file, data, f, dec)
 	}
 	return parseStream(ctx, file, data)
 }

@@ -116,6 +116,9 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 			return plain, nil
 		}
 	}
+	if out, err, ok := f.readFlatSOPS(path, data); ok {
+		return out, err
+	}
 	if !isKustomizationName(filepath.Base(path)) {
 		if r := findRemotePlugin(data, filepath.Dir(path)); r != nil {
 			r.file = f.display(path)
@@ -124,7 +127,7 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 		}
 		f.withURL(path, data)
 	}
-	if f.dec.Decrypt {
+	if f.dec.reveals() {
 		sops.SeenInClear(data) // see there: what the repository says in the clear is no secret
 	}
 	if isKustomizationName(filepath.Base(path)) {

@@ -1,6 +1,11 @@
 package manifest
 
-import "github.com/kubeplan/kubeplan/internal/sops"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kubeplan/kubeplan/internal/sops"
+)
 
 // buildProblems reports a failed kustomize build: the SOPS files that did
 // not decrypt, at their own positions, when that is why; else the build's
@@ -38,4 +43,65 @@ func scrubProblems(probs []*Problem) []*Problem {
 		p.Message = sops.Scrub(p.Message)
 	}
 	return probs
+}
+
+// readFlatSOPS is a generator input or other file kustomize reads that
+// SOPS encrypted in a format other than YAML (dotenv, JSON, INI, binary):
+// decrypted to what `sops -d` prints (dec.Decrypt), else as it is in git,
+// its MAC verified when keys are at hand (lint). ok is false for a file
+// that is not one.
+func (f *rootFS) readFlatSOPS(path string, data []byte) (out []byte, err error, ok bool) {
+	format, ok := sops.Detect(data)
+	if !ok || format == sops.FormatYAML {
+		return nil, nil, false
+	}
+	file := f.display(path)
+	if f.sops == nil {
+		f.sops = map[string]bool{}
+	}
+	f.sops[file] = true
+	plain, p := decryptFlat(file, data, format, f.dec)
+	if p != nil {
+		f.sopsProblems = append(f.sopsProblems, p)
+		if f.dec.Decrypt {
+			return nil, fmt.Errorf("%s does not decrypt", file), true
+		}
+	}
+	if !f.dec.Decrypt {
+		return data, nil, true
+	}
+	return plain, nil, true
+}
+
+// decryptFlat decrypts a SOPS file of format (dec.Decrypt), or verifies
+// its MAC when keys are given (lint); the problem says why it failed, at
+// the file's line.
+func decryptFlat(file string, data []byte, format sops.Format, dec Decryption) ([]byte, *Problem) {
+	if !dec.Decrypt && dec.Keys.Empty() {
+		return nil, nil
+	}
+	if dec.Decrypt && dec.KeysErr != nil {
+		return nil, &Problem{File: file, Pos: Pos{1, 1}, Rule: RuleSOPSDecrypt,
+			Message: "SOPS-encrypted " + format.String() + " file does not decrypt: reading the keys: " + dec.KeysErr.Error()}
+	}
+	plain, err := sops.DecryptFile(data, format, format, dec.Keys)
+	if err == nil {
+		return plain, nil
+	}
+	return nil, sopsProblem(file, Pos{1, 1}, format, err)
+}
+
+// sopsProblem is a sops-decrypt problem for err, at its line when it
+// names one (else at pos).
+func sopsProblem(file string, pos Pos, format sops.Format, err error) *Problem {
+	var se *sops.Error
+	msg := err.Error()
+	if errors.As(err, &se) {
+		if se.Line > 0 {
+			pos = Pos{se.Line, max(se.Col, 1)}
+		}
+		msg = se.Err.Error()
+	}
+	return &Problem{File: file, Pos: pos, Rule: RuleSOPSDecrypt,
+		Message: sops.Scrub("SOPS-encrypted " + format.String() + " file does not decrypt: " + msg)}
 }

@@ -137,6 +137,16 @@ func runTask(t task, opts Options) ([]*Object, []*Problem, error) {
 }
 
 func runTaskIn(ctx context.Context, t task, opts Options) ([]*Object, []*Problem, error) {
+	o, p, err := runTaskRead(ctx, t, opts)
+	if err != nil {
+		return o, p, err
+	}
+	o, p = sopsObjects(o, p, opts.Decryption)
+	return o, p, nil
+}
+
+// runTaskRead reads the objects of one task (see runTaskIn).
+func runTaskRead(ctx context.Context, t task, opts Options) ([]*Object, []*Problem, error) {
 	switch {
 	case t.stdin:
 		if opts.Stdin == nil {

@@ -30,11 +30,19 @@ const (
 // apply); a file that does not decrypt is a problem and yields no object.
 type Decryption struct {
 	Decrypt bool
-	Keys    *sops.Keys
+	// Keys decrypt (Decrypt) or, for lint, verify the MAC of every SOPS
+	// file read: a file changed after it was encrypted is a sops-decrypt
+	// error.
+	Keys *sops.Keys
 	// KeysErr is why the keys could not be read: it is reported for a
 	// file that needs them.
 	KeysErr error
 }
+
+// reveals reports whether SOPS values are decrypted in this run: to
+// apply them, or to verify the MACs (lint with a key at hand). Then what
+// the repository writes in the clear is noted (sops.SeenInClear).
+func (d Decryption) reveals() bool { return d.Decrypt || !d.Keys.Empty() }
 
 // maybeSOPS is a cheap test for a file SOPS may have encrypted.
 func maybeSOPS(data []byte) bool {
@@ -48,7 +56,7 @@ func parseFile(file string, data []byte, dec Decryption) ([]*Object, []*Problem)
 			return objs, probs
 		}
 	}
-	if dec.Decrypt {
+	if dec.reveals() {
 		sops.SeenInClear(data)
 	}
 	return Parse(file, data)
@@ -89,7 +97,11 @@ func sopsPlain(file string, data []byte, dec Decryption) (out []byte, probs []*P
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(4)
 	for _, d := range docs {
+		if dec.Decrypt {
+			sops.Layout(d.node) // as sops -d prints it: a generator's file input is these bytes
+		}
 		if err := enc.Encode(d.node); err != nil {
 			return nil, []*Problem{{File: file, Pos: Pos{1, 1}, Rule: RuleSOPSDecrypt, Message: err.Error()}}, true
 		}
@@ -154,6 +166,13 @@ func readSOPS(file string, data []byte, dec Decryption) (docs []sopsDoc, probs [
 				Message: "SOPS-encrypted file does not decrypt: " + msg}}, true
 		}
 		return docs, nil, true
+	}
+	if !dec.Keys.Empty() {
+		// lint with a key at hand: the MAC is checked, so a file changed
+		// after it was encrypted fails the pre-commit hook.
+		if err := sops.Verify(data, sops.FormatYAML, dec.Keys); err != nil {
+			probs = append(probs, sopsProblem(file, first.lines.pos(m.Node.Line, m.Node.Column), sops.FormatYAML, err))
+		}
 	}
 	var kept []sopsDoc
 	for _, d := range docs {

@@ -52,9 +52,22 @@ func (f *inputFlags) addDecrypt(cmd *cobra.Command) {
 // and apply. The keys are read at each run, so an interval run sees a
 // rotated key file; a key file that cannot be read fails only a run that
 // needs a key.
+// addKeyFile adds --decryption-key-file to lint: with a key at hand
+// (the flag or SOPS's environment variables), lint verifies the MAC of
+// every SOPS-encrypted file it reads.
+func (f *inputFlags) addKeyFile(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&f.keyFiles, "decryption-key-file", nil,
+		"file of age identities or an armored PGP private key: lint verifies the MAC of every SOPS-encrypted file with it (repeatable; SOPS_AGE_KEY_FILE and SOPS_AGE_KEY are read too)")
+}
+
 func (f *inputFlags) decryption() manifest.Decryption {
 	if !f.decrypt {
-		return manifest.Decryption{}
+		// lint: the keys at hand verify MACs; none is no error.
+		keys, err := sops.LoadKeys(sops.KeyOptions{Files: f.keyFiles})
+		if err != nil {
+			return manifest.Decryption{KeysErr: err}
+		}
+		return manifest.Decryption{Keys: keys}
 	}
 	keys, err := sops.LoadKeys(sops.KeyOptions{Files: f.keyFiles})
 	return manifest.Decryption{Decrypt: true, Keys: keys, KeysErr: err}
@@ -112,6 +125,9 @@ func (f *inputFlags) checkWith(cmd *cobra.Command, s streams, cfg *config.Config
 		PolicyPaths: append(cfg.PolicyPaths(), f.policies...),
 	}
 	in.Load.Decryption = f.decryption()
+	if !f.decrypt && len(f.keyFiles) > 0 && in.Load.Decryption.KeysErr != nil {
+		return lint.Input{}, lint.Options{}, in.Load.Decryption.KeysErr
+	}
 	// A chart among the paths renders as helm template -n NAMESPACE
 	// --kube-version would: .Release.Namespace is the set's namespace.
 	in.Load.Helm = manifest.HelmOptions{Namespace: namespace, KubeVersion: opts.KubeVersion, Lookup: f.lookup, WithholdSecretData: f.lookup != nil && f.withhold}

@@ -93,6 +93,7 @@ before anything is printed.
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(cmd, s, f, args) },
 	}
 	f.input.add(cmd)
+	f.input.addKeyFile(cmd)
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", "", "output format: "+strings.Join(render.LintFormats(), ", ")+" (default text, or github when GITHUB_ACTIONS=true)")
 	fl.StringVarP(&f.namespace, "namespace", "n", "", "namespace the manifests are meant for (enables namespace-mismatch)")

@@ -137,7 +137,7 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 // workspace reads a checkout's projects (kubeplan.yaml, or discovered)
 // and their lint settings, as plan and apply --all do.
 func workspace(cmd *cobra.Command, s streams, dir, repoRoot string) (*serve.Workspace, error) {
-	in := &inputFlags{from: dir}
+	in := &inputFlags{from: dir, decrypt: true} // it applies: SOPS files are decrypted (keys from SOPS's environment)
 	cfg, err := in.config(s)
 	if err != nil {
 		return nil, err

@@ -52,6 +52,7 @@ func Decrypt(docs []*yaml.Node, m *Metadata, keys *Keys) error {
 		if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
 			top = top.Content[0]
 		}
+		d.comments(nil, doc)
 		if err := d.walk(top, nil, true); err != nil {
 			return err
 		}
@@ -70,7 +71,9 @@ type decrypter struct {
 func (d *decrypter) walk(n *yaml.Node, path []string, top bool) error {
 	switch n.Kind {
 	case yaml.MappingNode:
+		d.comments(path, n)
 		for i := 0; i+1 < len(n.Content); i += 2 {
+			d.comments(path, n.Content[i], n.Content[i+1])
 			k := n.Content[i].Value
 			if top && k == MetadataKey {
 				continue
@@ -80,6 +83,7 @@ func (d *decrypter) walk(n *yaml.Node, path []string, top bool) error {
 			}
 		}
 	case yaml.SequenceNode:
+		d.comments(path, n.Content...)
 		for _, c := range n.Content {
 			if err := d.walk(c, path, false); err != nil {
 				return err
