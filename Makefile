@@ -6,7 +6,7 @@ COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 
-.PHONY: build demo test sops-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
+.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -22,7 +22,7 @@ vet:
 	$(GO) vet ./...
 
 # The integration tests run against bin/testcluster, so `make test` builds it first.
-test: vet testcluster release-check sops-peer
+test: vet testcluster release-check sops-peer helm-peer
 	$(GO) test ./...
 	cd testcluster && $(GO) vet ./... && $(GO) test ./...
 	cd tools/image && $(GO) vet ./... && $(GO) test ./...
@@ -31,6 +31,12 @@ test: vet testcluster release-check sops-peer
 # module proxy into .bench/sops/bin the first time (about 4 CPU-minutes, plus its downloads).
 sops-peer:
 	$(GO) run ./tools/sopsdiff
+
+# The helm CLI v4.3.1, the peer of the Helm differential suite (tools/helmdiff) and of bench-helm, built
+# from the Go module proxy into .bench/helm/bin the first time (about 6 CPU-minutes).
+helm-peer:
+	@test "$$($(GO) version -m .bench/helm/bin/helm 2>/dev/null | awk '$$1=="mod" && $$2=="helm.sh/helm/v4" {print $$3}')" = v4.3.1 || \
+	  GOBIN=$(CURDIR)/.bench/helm/bin $(GO) install helm.sh/helm/v4/cmd/helm@v4.3.1
 
 # The hostile-repository suite alone (docs/security.md); make test runs it too.
 test-security: testcluster

@@ -8,7 +8,7 @@
 // Its other half is about the policies and bindings themselves: a
 // generated corpus of them, valid and invalid (policyobjects.go), and the
 // policies of a public library with a planted defect each
-// (librarypolicies.go, testdata/kubescape) are sent as server-side dry-run
+// (librarypolicies.go, staged as a public input: tools/publicdata) are sent as server-side dry-run
 // creates, and lint, reading them with --policies and linting them, must
 // create or refuse each as the server does, naming the same fields.
 // testdata/policyobjects.golden records the server's judgements so that

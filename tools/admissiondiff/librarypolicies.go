@@ -10,12 +10,14 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// LibraryDir is the public policy library vendored for the differential
-// test (kubescape/cel-admission-library; SOURCE names the commit).
-const LibraryDir = "testdata/kubescape"
+// LibrarySub is where the public policy library of the differential test
+// (kubescape/cel-admission-library, with its LICENSE and a SOURCE naming
+// the commit) is staged among the public inputs (tools/publicdata: it is
+// not committed).
+const LibrarySub = "policies/kubescape"
 
 // LibraryCRDs are the library's CustomResourceDefinitions (the paramKind
-// of its configurable policies), under LibraryDir.
+// of its configurable policies), under the library's directory.
 const LibraryCRDs = "configuration/policy-configuration-definition.yaml"
 
 // LibraryCases reads the library's policies and makes, for each, the

@@ -2,6 +2,7 @@ package admissiondiff
 
 import (
 	"context"
+	"github.com/kubeplan/kubeplan/tools/publicdata"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,14 +46,15 @@ func TestIntegrationPolicyObjects(t *testing.T) {
 	compareWithLint(t, cases, server)
 }
 
-// TestIntegrationLibraryPolicies does the same for the vendored public
+// TestIntegrationLibraryPolicies does the same for the staged public
 // library: its policies, the binding its README shows for each, and a
 // planted defect of each.
 func TestIntegrationLibraryPolicies(t *testing.T) {
 	testkube.Integration(t)
 	c := testkube.Shared(t)
 	dc, _ := client(t, c.AdminKubeconfig())
-	cases, err := LibraryCases(LibraryDir)
+	lib := publicdata.Dir(t, LibrarySub)
+	cases, err := LibraryCases(lib)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestIntegrationLibraryPolicies(t *testing.T) {
 			t.Errorf("%s: the API server says %s", pc.Name, server[i])
 		}
 	}
-	compareWithLint(t, cases, server, filepath.Join(LibraryDir, LibraryCRDs))
+	compareWithLint(t, cases, server, filepath.Join(lib, LibraryCRDs))
 }
 
 // serverJudgements sends each case as a server-side dry-run create with

@@ -21,6 +21,7 @@ import (
 	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/tools/publicdata"
 )
 
 // helmCLI is the reference: the helm CLI v4.3.1, built from the Go module
@@ -85,19 +86,12 @@ func readCharts(t *testing.T) []chart {
 	return out
 }
 
-// chartsDir is where the public charts are: $KUBEPLAN_PUBLIC_CHARTS, else
-// shared/charts/public beside the checkout. Each is NAME/chart (with its
-// dependencies in charts/), NAME/LICENSE and NAME/SOURCE.
+// chartsDir is where the public charts are staged (publicdata: they are
+// not committed). Each is NAME/chart (with its dependencies in charts/),
+// NAME/LICENSE and NAME/SOURCE.
 func chartsDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("KUBEPLAN_PUBLIC_CHARTS"); d != "" {
-		return d
-	}
-	root, err := benchkit.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Join(root, "..", "shared", "charts", "public")
+	return publicdata.Dir(t, "charts")
 }
 
 // apiVersions are the API versions both sides get: what the API index
@@ -131,17 +125,76 @@ func TestHelmTemplateEquality(t *testing.T) {
 				base := filepath.Join(dir, c.Name)
 				checkSource(t, base, c)
 				chartPath := filepath.Join(base, "chart")
-				override, err := filepath.Abs(filepath.Join("..", "..", "testdata", "helmdiff", c.Name+".yaml"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, values := range [][]string{nil, {override}} {
-					compare(t, bin, chartPath, values, served, builtin)
-				}
+				compare(t, bin, chartPath, nil, served, builtin)
+				copyPath, override := withOverride(t, chartPath, filepath.Join("..", "..", "testdata", "helmdiff", c.Name+".yaml"))
+				compare(t, bin, copyPath, []string{override}, served, builtin)
 			})
 		}
 	})
 	t.Logf("%d charts, 2 values sets each, in %s", len(charts), time.Since(start).Round(time.Second))
+}
+
+// TestHelmTemplateEqualityOwnCharts judges the charts of testdata/charts
+// (written here in the shapes public charts have: a library of helpers,
+// subcharts as directories and .tgz, crds/, hooks, lookup, generated
+// passwords and certificates, values.schema.json) the same way, with
+// their own values and every values*.yaml beside them: they are always
+// there, the public charts only where they are staged.
+func TestHelmTemplateEqualityOwnCharts(t *testing.T) {
+	bin := helmBinary(t)
+	served, builtin := apiVersions(t)
+	dirs, err := filepath.Glob(filepath.Join("..", "..", "testdata", "charts", "*", "Chart.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, cy := range dirs {
+		chartPath := filepath.Dir(cy)
+		t.Run(filepath.Base(chartPath), func(t *testing.T) {
+			compare(t, bin, chartPath, nil, served, builtin)
+			extra, _ := filepath.Glob(filepath.Join(chartPath, "values?*.yaml"))
+			for _, v := range extra {
+				abs, err := filepath.Abs(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compare(t, bin, chartPath, []string{abs}, served, builtin)
+			}
+		})
+		n++
+	}
+	if n < 8 {
+		t.Fatalf("%d charts under testdata/charts, want at least 8", n)
+	}
+}
+
+// withOverride copies the chart to a directory of the test with the
+// override values file inside it (kubeplan reads a values file only inside
+// the chart when the chart is outside the checkout), kept out of the
+// chart's files by its .helmignore, so both sides read the same chart.
+func withOverride(t *testing.T, chartPath, values string) (string, string) {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(chartPath))
+	if err := os.CopyFS(dst, os.DirFS(chartPath)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	override := filepath.Join(dst, ".kubeplan-override.yaml")
+	if err := os.WriteFile(override, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ignore, err := os.OpenFile(filepath.Join(dst, ".helmignore"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ignore.Close()
+	if _, err := ignore.WriteString("\n.kubeplan-override.yaml\n"); err != nil {
+		t.Fatal(err)
+	}
+	return dst, override
 }
 
 // checkSource checks that the chart's directory keeps its licence and
