@@ -19,9 +19,9 @@ import (
 )
 
 const (
-	root    = "../.."
-	ours    = root + "/testdata/sops/kustomize"
-	ageKey  = root + "/testdata/sops/age-test-key.txt"
+	root   = "../.."
+	ours   = root + "/testdata/sops/kustomize"
+	ageKey = root + "/testdata/sops/age-test-key.txt"
 )
 
 // fluxData is Flux's own test data (fluxcd/kustomize-controller's
