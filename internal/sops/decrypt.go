@@ -195,19 +195,11 @@ func plainBytes(n *yaml.Node) ([]byte, error) {
 	if err := n.Decode(&v); err != nil {
 		return nil, err
 	}
-	switch v := v.(type) {
-	case nil:
+	if v == nil {
 		return nil, nil
-	case string:
-		return []byte(v), nil
-	case int:
-		return []byte(strconv.Itoa(v)), nil
-	case float64:
-		return []byte(strconv.FormatFloat(v, 'f', -1, 64)), nil
-	case bool:
-		return boolBytes(v), nil
-	case time.Time:
-		return v.MarshalText()
+	}
+	if b, err := valueBytes(v); err == nil {
+		return b, nil
 	}
 	return []byte(n.Value), nil
 }

@@ -11,7 +11,12 @@ import (
 var Sops = benchkit.GoTool{Module: "github.com/getsops/sops/v3", Pkg: "github.com/getsops/sops/v3/cmd/sops", Version: "v3.13.3", Bin: ".bench/sops/bin/sops"}
 
 func main() {
-	bin, err := Sops.Install(".")
+	root, err := benchkit.ModuleRoot()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sopsdiff:", err)
+		os.Exit(1)
+	}
+	bin, err := Sops.Install(root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sopsdiff:", err)
 		os.Exit(1)
