@@ -209,6 +209,9 @@ func declaredFirst(cmd *cobra.Command, s streams, f *lintFlags, args []string, i
 	if fi, err := os.Stat(from); err != nil || !fi.IsDir() {
 		from = filepath.Dir(from)
 	}
+	if fi, err := os.Stat(from); err != nil || !fi.IsDir() {
+		return nil // a PATH that does not exist: lint says so, as it always has
+	}
 	f.input.from = from
 	cfg, err := f.input.config(s)
 	if err != nil || cfg.Dir == "" || cfg.Projects == nil {
