@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
 )
@@ -86,9 +87,30 @@ func (f *fileProjects) of(p string) ([]group, error) {
 		out = append(out, group{paths: []string{dir}, load: load, kustomizedCRDs: mentionCRD(root, pr.Files)})
 	}
 	if !reads {
+		if generatorInput(p) {
+			return []group{}, nil // a dotenv or INI file nothing reads: not a manifest
+		}
 		return nil, nil
 	}
 	return out, nil
+}
+
+// generatorInput reports whether p is a dotenv or INI file (a generator
+// input, what the pre-commit hook passes for kustomizations to be linted)
+// in the clear: when no kustomization reads it, it is nothing to lint. A
+// SOPS-encrypted one is linted as it is, which verifies its MAC.
+func generatorInput(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".env", ".ini":
+	default:
+		return false
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	_, encrypted := sops.Detect(data)
+	return !encrypted
 }
 
 // relToWD names dir relative to the working directory when it is below it,
