@@ -61,6 +61,12 @@ type ProjectReport struct {
 type Report struct {
 	Version  int             `json:"version"`
 	Projects []ProjectReport `json:"projects"`
+	// Single is set when the run is one project built from a plain
+	// invocation's flags (kubeplan plan -n NS --applyset configmap/x DIR):
+	// every view renders it exactly as a single plan (or apply, or
+	// status), without a project header or a total, and -o json is the
+	// single plan's format.
+	Single bool `json:"-"`
 }
 
 // Total sums a run.
