@@ -24,7 +24,7 @@ import (
 // it must exit 0 after every step's check held (each check reads the
 // cluster: see story_seed.go and story_kustomize.go), within 2 minutes once
 // built, leave no cluster process and no work directory behind, and print
-// every line the README quotes from it.
+// every line README.md and docs/*.md quote from it.
 func TestDemoStory(t *testing.T) {
 	needCluster(t)
 	tmp := t.TempDir()
@@ -72,8 +72,8 @@ func TestDemoStory(t *testing.T) {
 		t.Errorf("left in TMPDIR: %v", left)
 	}
 
-	// The README quotes this output.
-	checkTranscripts(t, readmeBlocks(t), out)
+	// The documents quote this output.
+	checkTranscripts(t, docBlocks(t), out)
 }
 
 // startDemo starts the test binary as the demo program with the built

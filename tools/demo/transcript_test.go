@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// checkTranscripts holds the README's excerpts of the demo's output to the
-// real output.
+// checkTranscripts holds the documents' excerpts of the demo's output (in
+// README.md and docs/*.md) to the real output.
 func checkTranscripts(t *testing.T, blocks []block, out string) {
 	t.Helper()
 	outLines := strings.Split(out, "\n")
@@ -19,11 +19,11 @@ func checkTranscripts(t *testing.T, blocks []block, out string) {
 		}
 		n++
 		if i, l := matchExcerpt(b.lines, outLines); i >= 0 {
-			t.Errorf("README.md:%d: %q is not in the demo's output where this excerpt says (after the lines before it)", b.line+i, l)
+			t.Errorf("%s:%d: %q is not in the demo's output where this excerpt says (after the lines before it)", b.file, b.line+i, l)
 		}
 	}
 	if n == 0 {
-		t.Error("the README quotes no demo output (no ```text block with a \"$ \" line)")
+		t.Error("the documents quote no demo output (no ```text block with a \"$ \" line)")
 	}
 }
 

@@ -117,6 +117,26 @@ func TestCoveredByTests(t *testing.T) {
 	if why := testsRun(t, root, "kubeplan apply", []string{"TestNoSuchTest"}); !strings.Contains(why, "no func TestNoSuchTest") {
 		t.Errorf("no such test, but: %q", why)
 	}
+	// A txtar script of TestScripts: the words of its kubeplan lines, and
+	// the variables its env lines set for a command's leading VAR=value.
+	script := []string{"TestScripts/hostile_credentials"}
+	if why := testsRun(t, root, "KUBEPLAN_CLUSTERS=dev,prod=/run/x kubeplan plan --all --clusters prod=/run/y", script); why != "" {
+		t.Errorf("the script runs plan --all --clusters with KUBEPLAN_CLUSTERS set, but: %s", why)
+	}
+	if why := testsRun(t, root, "kubeplan plan --all --interval 1m", script); why != "TestScripts/hostile_credentials never pass --interval" {
+		t.Errorf("the script passes no --interval, but: %q", why)
+	}
+	if why := testsRun(t, root, "KUBEPLAN_NOPE=1 kubeplan plan --all", script); why != "TestScripts/hostile_credentials never pass KUBEPLAN_NOPE" {
+		t.Errorf("the script sets no KUBEPLAN_NOPE, but: %q", why)
+	}
+	if why := testsRun(t, root, "kubeplan serve", script); why != "TestScripts/hostile_credentials never pass serve" {
+		t.Errorf("the script runs no serve, but: %q", why)
+	}
+	for _, bad := range []string{"TestScripts/no_such_script", "TestScripts/../script/hostile_credentials"} {
+		if why := testsRun(t, root, "kubeplan plan", []string{bad}); !strings.Contains(why, "there is no script") {
+			t.Errorf("%s: no such script, but: %q", bad, why)
+		}
+	}
 }
 
 // The checks are not vacuous: on a cluster where the story did not happen
