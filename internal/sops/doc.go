@@ -2,7 +2,7 @@
 // process: it recognises them, decrypts their values with age or PGP keys
 // and verifies their MAC, without the sops binary and without SOPS's cloud
 // KMS providers (which would add tens of megabytes to kubeplan; see
-// README "Secrets").
+// docs/sops.md).
 //
 // The format, as SOPS v3 writes it for YAML:
 //   - the file's first document holds a top-level "sops" mapping: the

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestActionMetadata checks the inputs, outputs and defaults the README
+// TestActionMetadata checks the inputs, outputs and defaults docs/action.md
 // documents, and that the steps are set up as promised: Go from the
 // action's own go.mod, the module cache keyed on its go.sum, kubeplan built
 // from the action's own source, and no ${{ }} inside any script.
@@ -38,7 +38,7 @@ func TestActionMetadata(t *testing.T) {
 	}
 	for name := range a.Inputs {
 		if _, ok := wantInputs[name]; !ok {
-			t.Errorf("input %s is not documented here (nor, probably, in the README)", name)
+			t.Errorf("input %s is not documented here (nor, probably, in docs/action.md)", name)
 		}
 	}
 	for _, name := range []string{"has-changes", "summary", "exit-code"} {

@@ -2,7 +2,7 @@
 // outside the binary: the GitHub Action (action.yml at the repository root),
 // the examples in examples/ (GitHub workflows, systemd units, a pre-commit
 // configuration), the pre-commit hook (.pre-commit-hooks.yaml) and the
-// README snippets that show them.
+// snippets of README.md and docs/ that show them.
 //
 // The tests run these files for real, as far as that is possible without
 // GitHub: the action's steps run under bash the way the runner runs a

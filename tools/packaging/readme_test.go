@@ -10,54 +10,71 @@ import (
 	"testing"
 )
 
-const readmeSection = "## Use it in CI, pre-commit and on a schedule"
+// actionDoc is the reference page of the GitHub Action: its inputs and
+// outputs tables are checked against action.yml.
+const actionDoc = "docs/action.md"
 
-// readmeSnippets returns the README's section on CI, and the README's
-// snippets (in any section) that are marked <!-- example: PATH --> on the
-// line before their fence, by PATH.
-func readmeSnippets(t *testing.T) (section string, snippets map[string]string) {
+// documents are README.md and the pages of docs/, relative to the root.
+func documents(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	pages, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(b)
-	start := strings.Index(readme, "\n"+readmeSection+"\n")
-	if start < 0 {
-		t.Fatalf("README.md has no section %q", readmeSection)
+	docs := []string{"README.md"}
+	for _, p := range pages {
+		docs = append(docs, "docs/"+filepath.Base(p))
 	}
-	section = readme[start+1:]
-	if end := strings.Index(section[len(readmeSection):], "\n## "); end >= 0 {
-		section = section[:len(readmeSection)+end+1]
-	}
-	snippets = map[string]string{}
-	lines := strings.SplitAfter(readme, "\n")
-	marker := regexp.MustCompile(`^<!-- example: (\S+) -->\n$`)
-	for i := 0; i < len(lines); i++ {
-		m := marker.FindStringSubmatch(lines[i])
-		if m == nil {
-			continue
-		}
-		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
-			t.Fatalf("README.md: %s is not followed by a fenced block", strings.TrimSpace(lines[i]))
-		}
-		var body strings.Builder
-		for i += 2; i < len(lines) && lines[i] != "```\n"; i++ {
-			body.WriteString(lines[i])
-		}
-		if _, dup := snippets[m[1]]; dup {
-			t.Errorf("README.md shows %s twice", m[1])
-		}
-		snippets[m[1]] = body.String()
-	}
-	return section, snippets
+	return docs
 }
 
-// TestReadmeSnippetsAreTheExamples keeps the README from drifting from the
-// tested files: every example is shown in the section, byte for byte.
+// readDoc is a document's text.
+func readDoc(t *testing.T, doc string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(doc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// docSnippets returns the snippets of README.md and docs/*.md that are
+// marked <!-- example: PATH --> on the line before their fence, by PATH,
+// and the document showing each.
+func docSnippets(t *testing.T) (snippets, shownIn map[string]string) {
+	t.Helper()
+	snippets, shownIn = map[string]string{}, map[string]string{}
+	marker := regexp.MustCompile(`^<!-- example: (\S+) -->\n$`)
+	for _, doc := range documents(t) {
+		lines := strings.SplitAfter(readDoc(t, doc), "\n")
+		for i := 0; i < len(lines); i++ {
+			m := marker.FindStringSubmatch(lines[i])
+			if m == nil {
+				continue
+			}
+			if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
+				t.Fatalf("%s:%d: %s is not followed by a fenced block", doc, i+1, strings.TrimSpace(lines[i]))
+			}
+			at := i + 1
+			var body strings.Builder
+			for i += 2; i < len(lines) && lines[i] != "```\n"; i++ {
+				body.WriteString(lines[i])
+			}
+			if prev, dup := shownIn[m[1]]; dup {
+				t.Errorf("%s:%d: %s is shown twice (also in %s)", doc, at, m[1], prev)
+			}
+			snippets[m[1]] = body.String()
+			shownIn[m[1]] = doc
+		}
+	}
+	return snippets, shownIn
+}
+
+// TestReadmeSnippetsAreTheExamples keeps README.md and docs/ from drifting
+// from the tested files: every example is shown once, byte for byte.
 func TestReadmeSnippetsAreTheExamples(t *testing.T) {
 	root := repoRoot(t)
-	_, snippets := readmeSnippets(t)
+	snippets, shownIn := docSnippets(t)
 	var examples []string
 	err := filepath.WalkDir(filepath.Join(root, "examples"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -77,22 +94,23 @@ func TestReadmeSnippetsAreTheExamples(t *testing.T) {
 		got, ok := snippets[ex]
 		switch {
 		case !ok:
-			t.Errorf("README.md does not show %s (<!-- example: %s --> before a fenced block)", ex, ex)
+			t.Errorf("neither README.md nor docs/ shows %s (<!-- example: %s --> before a fenced block)", ex, ex)
 		case got != string(want):
-			t.Errorf("README.md's snippet of %s differs from the file:\n--- README\n%s\n--- %s\n%s", ex, got, ex, want)
+			t.Errorf("%s's snippet of %s differs from the file:\n--- %s\n%s\n--- %s\n%s", shownIn[ex], ex, shownIn[ex], got, ex, want)
 		}
 	}
 	for p := range snippets {
 		if !slices.Contains(examples, p) {
-			t.Errorf("README.md shows %s, which is not a file in examples/", p)
+			t.Errorf("%s shows %s, which is not a file in examples/", shownIn[p], p)
 		}
 	}
 }
 
-// TestReadmeDocumentsTheAction: the inputs and outputs tables list exactly
-// what action.yml declares, with its defaults, and the comment image is there.
+// TestReadmeDocumentsTheAction: the inputs and outputs tables of
+// docs/action.md list exactly what action.yml declares, with its defaults,
+// and the README shows the comment image.
 func TestReadmeDocumentsTheAction(t *testing.T) {
-	section, _ := readmeSnippets(t)
+	section := readDoc(t, actionDoc)
 	a := readAction(t, filepath.Join(repoRoot(t), "action.yml"))
 	row := regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|([^|]*)\\|")
 	documented := map[string]string{}
@@ -105,24 +123,24 @@ func TestReadmeDocumentsTheAction(t *testing.T) {
 			def = "`" + *in.Default + "`"
 		}
 		if got, ok := documented[name]; !ok {
-			t.Errorf("README.md does not document input %s", name)
+			t.Errorf("%s does not document input %s", actionDoc, name)
 		} else if got != def {
-			t.Errorf("README.md: input %s default %q, action.yml says %q", name, got, def)
+			t.Errorf("%s: input %s default %q, action.yml says %q", actionDoc, name, got, def)
 		}
 	}
 	for name := range a.Outputs {
 		if _, ok := documented[name]; !ok {
-			t.Errorf("README.md does not document output %s", name)
+			t.Errorf("%s does not document output %s", actionDoc, name)
 		}
 	}
 	for name := range documented {
 		_, in := a.Inputs[name]
 		_, out := a.Outputs[name]
 		if !in && !out {
-			t.Errorf("README.md documents %s, which action.yml does not declare", name)
+			t.Errorf("%s documents %s, which action.yml does not declare", actionDoc, name)
 		}
 	}
-	if !strings.Contains(section, "](docs/plan-comment.png)") {
+	if !strings.Contains(readDoc(t, "README.md"), "](docs/plan-comment.png)") {
 		t.Error("README.md does not show docs/plan-comment.png")
 	}
 	if _, err := os.Stat(filepath.Join(repoRoot(t), "docs", "plan-comment.png")); err != nil {
