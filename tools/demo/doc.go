@@ -10,8 +10,8 @@
 // exit status 1.
 //
 // The story is data (story_seed.go, story_kustomize.go): TestDemoStory runs
-// it through `make demo`, and the README test matches the commands the
-// README shows against it, so the demo, the test and the README cannot
+// it through `make demo`, and the README test matches the commands that
+// README.md and docs/ show against it, so the demo, the test and the documents cannot
 // drift apart.
 //
 // It removes what it made (the cluster process, the work directory) on

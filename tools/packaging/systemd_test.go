@@ -87,7 +87,7 @@ func unitsWithBinary(t *testing.T) string {
 
 // TestSystemdUnits: systemd-analyze accepts the service and the timer
 // without a warning, rates the service's sandbox OK, and the units say what
-// the README promises.
+// docs/apply.md promises.
 func TestSystemdUnits(t *testing.T) {
 	sa := lookPath(t, "systemd-analyze", "systemd")
 	dir := unitsWithBinary(t)
