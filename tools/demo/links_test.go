@@ -172,3 +172,25 @@ func TestAnchorsAndLinks(t *testing.T) {
 		t.Errorf("links %q, want only docs/a.md#b", links)
 	}
 }
+
+// TestDocsIndex: docs/README.md, the index of the reference, links every
+// page of docs/, so a new page cannot be left out of it.
+func TestDocsIndex(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(moduleRoot(t), "docs", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := map[string]bool{}
+	for _, l := range prose(string(data)) {
+		for _, m := range mdLink.FindAllStringSubmatch(l, -1) {
+			path, _, _ := strings.Cut(m[1], "#")
+			linked[path] = true
+		}
+	}
+	for _, doc := range documents(t) {
+		page, ok := strings.CutPrefix(doc, "docs/")
+		if ok && page != "README.md" && !linked[page] {
+			t.Errorf("docs/README.md does not link %s", doc)
+		}
+	}
+}
