@@ -27,12 +27,12 @@ test: vet testcluster release-check sops-peer helm-peer
 	cd testcluster && $(GO) vet ./... && $(GO) test ./...
 	cd tools/image && $(GO) vet ./... && $(GO) test ./...
 
-# The sops CLI v3.13.3, the peer of the SOPS differential suite (tools/sopsdiff), built from the Go
+# The sops CLI v3.13.3, the peer of the SOPS differential suite (test/sopsdiff), built from the Go
 # module proxy into .bench/sops/bin the first time (about 4 CPU-minutes, plus its downloads).
 sops-peer:
-	$(GO) run ./tools/sopsdiff
+	$(GO) run ./test/sopsdiff
 
-# The helm CLI v4.3.1, the peer of the Helm differential suite (tools/helmdiff) and of bench-helm, built
+# The helm CLI v4.3.1, the peer of the Helm differential suite (test/helmdiff) and of bench-helm, built
 # from the Go module proxy into .bench/helm/bin the first time (about 6 CPU-minutes).
 helm-peer:
 	@test "$$($(GO) version -m .bench/helm/bin/helm 2>/dev/null | awk '$$1=="mod" && $$2=="helm.sh/helm/v4" {print $$3}')" = v4.3.1 || \
@@ -40,7 +40,7 @@ helm-peer:
 
 # The hostile-repository suite alone (docs/security.md); make test runs it too.
 test-security: testcluster
-	$(GO) test ./internal/confine ./internal/ghactions ./internal/ghcomment ./internal/kube ./internal/ownwords ./internal/sops ./tools/githubtest
+	$(GO) test ./internal/confine ./internal/ghactions ./internal/ghcomment ./internal/kube ./internal/ownwords ./internal/sops ./internal/testing/githubtest
 	$(GO) test ./internal/config -run 'Confined|Kubeconfig|Cluster'
 	$(GO) test ./manifest -run 'Bomb|HelmRender|HelmBounded|NetGuard|Remote|SCP|SchemaRef|ArgumentLinked|PluginConfig|SOPS'
 	$(GO) test ./render ./render/ghview -run 'Hostile|Masker|Scrub'

@@ -14,8 +14,8 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/plan"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 func TestHealthCurrentOnWrite(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeplan/kubeplan/internal/testing/bombcorpus"
 	"github.com/kubeplan/kubeplan/manifest"
-	"github.com/kubeplan/kubeplan/tools/bombcorpus"
 )
 
 // Every shape of the bomb corpus is refused unparsed, with one problem

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/manifest"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 const cmDoc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n"

@@ -1,7 +1,7 @@
 package manifest
 
 import (
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 
 	"context"
 	"net/http"

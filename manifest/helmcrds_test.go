@@ -60,7 +60,7 @@ func TestHelmCRDsOfDisabledSubchart(t *testing.T) {
 
 // A block scalar that ends a template whose last line break the template
 // trims keeps that line break, as helm's installed manifest has it (found
-// by tools/helmdiff on prometheus' rules ConfigMap).
+// by test/helmdiff on prometheus' rules ConfigMap).
 func TestHelmLastBlockScalarLineBreak(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{

@@ -94,7 +94,7 @@ func TestSOPSFluxInputsDecrypted(t *testing.T) {
 		}
 	}
 	// the structured files: the same values as the plain files (the
-	// differential suite, tools/sopsdiff, compares the bytes with sops -d)
+	// differential suite, test/sopsdiff, compares the bytes with sops -d)
 	files := decodedData(t, objs["Secret/app-files"])
 	for _, k := range []string{"app.env", "config.json", "settings.ini", "values.yaml"} {
 		if strings.Contains(files[k], "ENC[") || strings.Contains(files[k], "sops") {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/tools/githubtest"
+	"github.com/kubeplan/kubeplan/internal/testing/githubtest"
 )
 
 const (

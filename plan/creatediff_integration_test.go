@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/plan"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 // A create's diff is the manifest as written (plus the ApplySet label the

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 const shopDeployment = `apiVersion: apps/v1

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/plan"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 func autoscaler(apiVersion string) string {

@@ -10,10 +10,10 @@ import (
 
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 // keptSet renders the set a chart would: a Secret whose password the

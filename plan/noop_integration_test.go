@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/plan"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 // The objects of the differential test: defaulted list keys (a port's

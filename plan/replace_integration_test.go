@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/plan"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 // fixedIPService asks for a fixed clusterIP. The tests take them from the

@@ -10,10 +10,10 @@ import (
 
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/run"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 func TestMain(m *testing.M) { testkube.Main(m) }

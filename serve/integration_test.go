@@ -19,12 +19,12 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/serve"
-	"github.com/kubeplan/kubeplan/tools/testkube"
 )
 
 func TestMain(m *testing.M) { testkube.Main(m) }

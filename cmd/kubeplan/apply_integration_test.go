@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // gitRepo is a bare repository and a clone that commits and pushes to it.

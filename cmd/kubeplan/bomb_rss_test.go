@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/tools/bombcorpus"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/bombcorpus"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // maxRSSRatio is the memory bound: peak RSS at most 10x the input.
@@ -59,7 +59,7 @@ func peakRSS(t *testing.T, bin string, args ...string) (code int, stdout, stderr
 	return code, out.String(), errb.String(), int64(ru.Maxrss) << 10 // KiB on Linux
 }
 
-// The bomb corpus (tools/bombcorpus: every shape that cost 40x to 110x its
+// The bomb corpus (internal/testing/bombcorpus: every shape that cost 40x to 110x its
 // size, 4 MiB each, beside 2 MiB of short keys just above the density line
 // and 2 MiB of ordinary Deployments) costs lint and plan (which keeps every
 // object) at most 10x its size in peak RSS: the bombs are refused unparsed,

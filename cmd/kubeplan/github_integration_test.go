@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/tools/githubtest"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/githubtest"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 const (

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // interruptBound is what the issue demands: SIGINT or SIGTERM stops any

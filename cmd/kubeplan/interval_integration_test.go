@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // The schedule loop, run as a real process: it reconciles at the interval,

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/tools/githubtest"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/githubtest"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // A pull request's chart that copies a Secret it reads with lookup into

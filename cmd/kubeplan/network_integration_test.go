@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // trap is a set of TCP listeners on loopback that record every connection

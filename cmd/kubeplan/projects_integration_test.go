@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/ghcomment"
-	"github.com/kubeplan/kubeplan/tools/githubtest"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/githubtest"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // shopRepo copies testdata/repos/shop (two apps with dev, staging and prod

@@ -23,8 +23,8 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/kubeplan/kubeplan/tools/githubtest"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/githubtest"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // serviceAccount makes ServiceAccount kubeplan in ns with a Role limited

@@ -10,8 +10,8 @@ import (
 	"filippo.io/age"
 
 	"github.com/kubeplan/kubeplan/internal/sops/sopstest"
-	"github.com/kubeplan/kubeplan/tools/githubtest"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/githubtest"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // A value decrypted from SOPS and copied out of its Secret by a

@@ -10,7 +10,7 @@ import (
 	"filippo.io/age"
 
 	"github.com/kubeplan/kubeplan/internal/sops/sopstest"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // SOPS-encrypted Secrets as Flux users keep them (an encrypted Secret in a

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // write creates path (and its directories) holding content.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/tools/githubtest"
+	"github.com/kubeplan/kubeplan/internal/testing/githubtest"
 )
 
 // hostileLines are what a pull request can put into a value, a file name or

@@ -23,7 +23,7 @@ func readFixture(t *testing.T, name string) []byte {
 }
 
 // The fixtures made by the sops CLI decrypt to the files they were made
-// from (tools/sopsdiff compares with sops -d itself, byte for byte).
+// from (test/sopsdiff compares with sops -d itself, byte for byte).
 func TestDecryptFileFormats(t *testing.T) {
 	keys := fixtureKeys(t)
 	cases := []struct {

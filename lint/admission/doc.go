@@ -9,7 +9,7 @@
 // (k8s.io/apiserver's CEL and admission packages, imported); judge.go turns
 // the evaluations into outcomes by the API server's rules (which message a
 // violation gets, what an error means under each failurePolicy), and
-// tools/admissiondiff holds it to a real API server. This package supplies what the server gets from its informers:
+// test/admissiondiff holds it to a real API server. This package supplies what the server gets from its informers:
 // the resource of each kind (lint/schemas and the CRDs in the set), the
 // Namespaces' labels and the parameter objects.
 //
@@ -21,7 +21,7 @@
 // fields, wrong types) and validaterules.go holds the API server's rules
 // (required fields, allowed values, reserved names); compile.go compiles
 // its expressions. One the API server would refuse takes no part, and
-// tools/admissiondiff holds these checks to a real API server too.
+// test/admissiondiff holds these checks to a real API server too.
 //
 // Files: load.go (Load, the Set), decode.go (the kinds read, defaults),
 // validate.go and validaterules.go (what the API server refuses),

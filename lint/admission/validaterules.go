@@ -20,7 +20,7 @@ import (
 // pkg/apis/admissionregistration/validation, 1.37, and the reserved
 // ".static.k8s.io" suffix its strategy refuses), written again here: that
 // package may not be imported. Its CEL compilation is compile.go's
-// compileProblems. tools/admissiondiff holds them to a real API server.
+// compileProblems. test/admissiondiff holds them to a real API server.
 
 // staticSuffix ends the names reserved for policies the API server reads
 // from its own manifest files.

@@ -1,7 +1,7 @@
 package schemas
 
 import (
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 
 	"io"
 	"os"

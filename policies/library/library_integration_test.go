@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 

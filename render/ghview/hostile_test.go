@@ -9,10 +9,10 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/ghcomment"
+	"github.com/kubeplan/kubeplan/internal/testing/githubtest"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/run"
-	"github.com/kubeplan/kubeplan/tools/githubtest"
 )
 
 // hostileRun is a run whose project name, file names, drift managers,

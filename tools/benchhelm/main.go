@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 	"github.com/kubeplan/kubeplan/lint/schemas"
-	"github.com/kubeplan/kubeplan/tools/benchkit"
 )
 
 func main() {

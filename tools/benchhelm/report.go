@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // sectionTitle is the heading of the benchmark's section in docs/benchmarks.md.

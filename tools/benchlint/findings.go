@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // findingsTitle is the docs section of the findings variant.

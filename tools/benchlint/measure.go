@@ -3,7 +3,7 @@ package main
 import (
 	"strings"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // The benchmark measures each tool with benchkit.

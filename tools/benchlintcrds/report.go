@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 const sectionTitle = "## lint-crds: kubeplan vs kubeconform on a CRD-heavy corpus"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 const sectionTitle = "## lint: what ValidatingAdmissionPolicies cost"

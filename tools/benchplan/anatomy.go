@@ -18,7 +18,7 @@ import (
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // planConcurrency is kubeplan plan's default --concurrency.

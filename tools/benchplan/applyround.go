@@ -7,7 +7,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // The tools of the apply benchmark.

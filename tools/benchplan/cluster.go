@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // The ApplySet both tools see, as the seed makes it.

@@ -13,7 +13,7 @@
 //     .bench/plan/corpus-1200, and 9,000 + 500 + 500 in corpus-10000.
 //     They are regenerated only when missing or made from other parameters
 //     (recorded beside each, corpus-N.json).
-//   - cluster.go: starts bin/testcluster (tools/testkube), creates the
+//   - cluster.go: starts bin/testcluster (internal/testing/testkube), creates the
 //     namespaces bench and bench10k and applies each corpus the way the seed
 //     does: KUBECTL_APPLYSET=true kubectl apply --server-side
 //     --field-manager=kubeplan --prune --applyset=configmap/gitops-applyset,

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // The targets of the issue.

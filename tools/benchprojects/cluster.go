@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // flatApplySet is the flat set's ApplySet (scenario b).

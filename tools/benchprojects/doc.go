@@ -18,7 +18,7 @@
 //   - flat.go: the same 2,000 objects rendered (kustomize, in-process) into
 //     one plain directory for one namespace, each overlay's names prefixed
 //     with its environment so that nothing collides.
-//   - cluster.go: starts bin/testcluster (tools/testkube), creates the
+//   - cluster.go: starts bin/testcluster (internal/testing/testkube), creates the
 //     namespaces and applies every overlay and the flat directory once with
 //     `kubeplan apply --wait=false` (so that each set is kubeplan's own),
 //     then waits for the Deployments and for the cluster to go quiet; then

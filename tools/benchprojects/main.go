@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 func main() {

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/kubeplan/kubeplan/tools/benchkit"
+import "github.com/kubeplan/kubeplan/internal/benchkit"
 
 // The benchmark measures commands with benchkit.
 type (

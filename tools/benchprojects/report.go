@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 const sectionTitle = "## projects: kubeplan plan --all vs one set, --changed-since and kubectl diff per overlay"

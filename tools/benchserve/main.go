@@ -13,9 +13,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/tools/benchkit"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 func main() {

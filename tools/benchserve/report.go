@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 const sectionTitle = "## serve: a no-op round over 100 projects x 50 objects"

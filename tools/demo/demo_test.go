@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // asProcess makes the test binary play the demo program, for the tests that

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kubeplan/kubeplan/tools/benchkit"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // Exit statuses.

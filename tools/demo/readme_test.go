@@ -33,7 +33,7 @@ import (
 //     before it, it is an excerpt of that test's run instead, and its "$ "
 //     commands are checked as a shell block's are.
 //   - A block after <!-- example: examples/PATH --> is that file, byte for byte;
-//     tools/packaging checks that and runs the file.
+//     test/packaging checks that and runs the file.
 //   - Other blocks (yaml, text without "$ ", a command's synopsis) are not commands.
 
 // block is a fenced code block of a document.
@@ -209,7 +209,7 @@ func TestReadme(t *testing.T) {
 		}
 		if ex, ok := strings.CutPrefix(b.marker, "example "); ok {
 			// A file of examples/, shown byte for byte and run by the tests
-			// of tools/packaging (TestReadmeSnippetsAreTheExamples).
+			// of test/packaging (TestReadmeSnippetsAreTheExamples).
 			if _, err := os.Stat(filepath.Join(root, ex)); err != nil {
 				t.Errorf("%s:%d: the example %s: %v", b.file, b.line-1, ex, err)
 			}

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // The names the stories use for the identity and the cluster directory.

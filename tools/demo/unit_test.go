@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 func TestStoriesCheckEveryStep(t *testing.T) {

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/kubeplan/kubeplan/tools/testkube"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 
 	"archive/tar"
 	"bytes"
