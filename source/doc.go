@@ -6,8 +6,9 @@
 // (LocalRevision, "+dirty" when tracked files changed) and the paths that
 // changed since a revision (ChangedPaths).
 //
-// It never reads manifests, never runs a git binary and never writes
-// outside its cache directory. Credentials never appear in a message and
+// It never reads manifests and never writes outside its cache directory.
+// It runs no git binary itself (go-git does, git-upload-pack, for a
+// repository on the local disk). Credentials never appear in a message and
 // are never written to a clone's config; nothing is fetched except the
 // repository a Git names.
 package source
