@@ -6,11 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 // ChangedSince returns the projects (found under root by Discover or Load) that a
@@ -23,9 +20,9 @@ import (
 // the config (kubeplan.yaml, or the legacy .kubeplan.yaml) in root or a
 // directory above it affects them all; one deeper down is another tree's.
 func ChangedSince(root, ref string, ps []Project) ([]Project, error) {
-	changed, repoRoot, err := changedPaths(root, ref)
+	changed, repoRoot, err := source.ChangedPaths(root, ref)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--changed-since %w", err)
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -84,65 +81,6 @@ func affected(pr Project, rootRel string, changed, values map[string]bool) bool 
 		}
 	}
 	return false
-}
-
-// changedPaths lists the paths (relative to the repository root, with
-// "/") that differ between ref and the work tree, and the repository root.
-func changedPaths(root, ref string) (map[string]bool, string, error) {
-	repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		return nil, "", fmt.Errorf("--changed-since needs a git repository: %w", err)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return nil, "", fmt.Errorf("--changed-since: %w", err)
-	}
-	from, err := treeOf(repo, plumbing.Revision(ref))
-	if err != nil {
-		return nil, "", fmt.Errorf("--changed-since %s: %w", ref, err)
-	}
-	head, err := treeOf(repo, plumbing.Revision(plumbing.HEAD))
-	if err != nil {
-		return nil, "", fmt.Errorf("--changed-since: reading HEAD: %w", err)
-	}
-	diff, err := object.DiffTree(from, head)
-	if err != nil {
-		return nil, "", fmt.Errorf("--changed-since %s: %w", ref, err)
-	}
-	changed := map[string]bool{}
-	for _, c := range diff {
-		for _, n := range []string{c.From.Name, c.To.Name} {
-			if n != "" {
-				changed[n] = true
-			}
-		}
-	}
-	st, err := wt.Status()
-	if err != nil {
-		return nil, "", fmt.Errorf("--changed-since: reading the work tree: %w", err)
-	}
-	for p, fs := range st {
-		if fs.Worktree != git.Unmodified || fs.Staging != git.Unmodified {
-			changed[filepath.ToSlash(p)] = true
-		}
-	}
-	repoRoot := wt.Filesystem.Root()
-	if r, err := filepath.EvalSymlinks(repoRoot); err == nil {
-		repoRoot = r
-	}
-	return changed, repoRoot, nil
-}
-
-func treeOf(repo *git.Repository, rev plumbing.Revision) (*object.Tree, error) {
-	h, err := repo.ResolveRevision(rev)
-	if err != nil {
-		return nil, err
-	}
-	c, err := repo.CommitObject(*h)
-	if err != nil {
-		return nil, err
-	}
-	return c.Tree()
 }
 
 // appliesTo reports whether a config in dir (relative to the repository

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 // ApplyVersion is the version of apply's -o json document; see
@@ -22,7 +22,7 @@ type ApplyReport struct {
 	// Result is what apply did; nil when it failed before writing.
 	Result *apply.Result
 	// Revision is the commit applied, when known.
-	Revision *manifest.Revision
+	Revision *source.Revision
 	// Err is why the run failed, "" when it did not (secrets scrubbed).
 	Err string
 }
@@ -80,7 +80,7 @@ type jsonRevision struct {
 	Time    string `json:"time,omitempty"`
 }
 
-func revisionJSON(rev *manifest.Revision) *jsonRevision {
+func revisionJSON(rev *source.Revision) *jsonRevision {
 	if rev == nil {
 		return nil
 	}

@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 func obj(kind, group, name string, o apply.Outcome) apply.ObjectResult {
@@ -18,7 +18,7 @@ func obj(kind, group, name string, o apply.Outcome) apply.ObjectResult {
 
 func applyFixture() ApplyReport {
 	return ApplyReport{Namespace: "store", ApplySet: "configmap/gitops-applyset",
-		Revision: &manifest.Revision{SHA: "3f2c1e0aaaa", ShortSHA: "3f2c1e0", Subject: "price: 2 `EUR` <b>"},
+		Revision: &source.Revision{SHA: "3f2c1e0aaaa", ShortSHA: "3f2c1e0", Subject: "price: 2 `EUR` <b>"},
 		Result: &apply.Result{Objects: []apply.ObjectResult{
 			obj("Namespace", "", "store", apply.Unchanged),
 			obj("Deployment", "apps", "web", apply.Configured),

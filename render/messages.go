@@ -7,12 +7,12 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 // Planning is the progress line plan prints (on stderr) when it reads a
 // git source: which commit it plans.
-func Planning(w io.Writer, rev *manifest.Revision) {
+func Planning(w io.Writer, rev *source.Revision) {
 	if rev != nil {
 		fmt.Fprintf(w, "planning %s %s\n", rev.ShortSHA, printable(rev.Subject))
 	}

@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 func TestMessages(t *testing.T) {
 	var b strings.Builder
-	Planning(&b, &manifest.Revision{ShortSHA: "3f2c1e0", Subject: "price\x1b[31m"})
+	Planning(&b, &source.Revision{ShortSHA: "3f2c1e0", Subject: "price\x1b[31m"})
 	Planning(&b, nil)
 	ApplyQuestion(&b)
 	_ = PrintVersion(&b, Version{Kubeplan: "v1.2.0", Schemas: "1.37", APIFrom: "1.33", APITo: "1.37"})

@@ -25,6 +25,7 @@ import (
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/serve"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 func TestMain(m *testing.M) { testkube.Main(m) }
@@ -152,7 +153,7 @@ func TestIntegrationServe(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- serve.Run(ctx, serve.Options{
-			Source:    manifest.GitSource{URL: g.bare, Ref: "main"},
+			Source:    source.Git{URL: g.bare, Ref: "main"},
 			Interval:  time.Hour, // the project's own 1s wins
 			Listen:    "127.0.0.1:0",
 			Workspace: workspace,

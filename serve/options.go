@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 // DefaultInterval is how often a project is reconciled unless its
@@ -27,7 +27,7 @@ const DefaultTimeout = 5 * time.Minute
 type Options struct {
 	// Source is the git repository, branch and directory to follow, with
 	// its credential files. Every round fetches it once.
-	Source manifest.GitSource
+	Source source.Git
 	// Projects selects projects by name; empty means all of them.
 	Projects []string
 	// Interval is a project's default interval (DefaultInterval when 0).

@@ -9,6 +9,7 @@ import (
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 // fetchTimeout bounds a round's git fetch.
@@ -133,7 +134,7 @@ func (s *server) options(ctx context.Context, co checkout) run.ApplyOptions {
 
 // report records one project's run: metrics, the Event, the log line,
 // OnRun.
-func (s *server) report(ctx context.Context, pr run.ProjectReport, rev manifest.Revision, scheduled bool, roundStart time.Time) {
+func (s *server) report(ctx context.Context, pr run.ProjectReport, rev source.Revision, scheduled bool, roundStart time.Time) {
 	res := resultOf(pr, rev.SHA, rev.Subject, scheduled, s.startOf(pr.Project.Name, roundStart), time.Now())
 	s.m.observe(res)
 	if res.Err != nil {

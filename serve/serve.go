@@ -18,7 +18,7 @@ const shutdownTimeout = 10 * time.Second
 // server is one kubeplan serve process.
 type server struct {
 	o     Options
-	src   *source
+	src   *fetcher
 	cache objectCache
 	cls   *clusters
 	m     *metrics
@@ -106,7 +106,7 @@ func newServer(o Options) (*server, error) {
 	cls := newClusters(o.Connect)
 	return &server{
 		o:     o,
-		src:   &source{git: o.Source, workspace: o.Workspace},
+		src:   &fetcher{git: o.Source, workspace: o.Workspace},
 		cls:   cls,
 		m:     newMetrics(cls),
 		ev:    newEvents(o.Holder),

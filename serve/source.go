@@ -8,32 +8,32 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/source"
 )
 
-// source fetches the git source (once per round) and keeps the workspace
+// fetcher fetches the git source (once per round) and keeps the workspace
 // of the revision it holds, read again only when the revision changes.
-type source struct {
-	git       manifest.GitSource
+type fetcher struct {
+	git       source.Git
 	workspace func(dir, repoRoot string) (*Workspace, error)
 
 	mu  sync.Mutex
-	rev manifest.Revision
+	rev source.Revision
 	ws  *Workspace
 	err error // the workspace's error at rev
 }
 
 // checkout is a revision and what it holds.
 type checkout struct {
-	rev manifest.Revision
+	rev source.Revision
 	ws  *Workspace
 }
 
 // fetch brings the checkout to the tip of the branch. The workspace is
 // read again when the commit changed (or reading it failed last time, for
 // a transient error such as a file read).
-func (s *source) fetch(ctx context.Context) (checkout, error) {
+func (s *fetcher) fetch(ctx context.Context) (checkout, error) {
 	rev, err := s.git.Sync(ctx)
 	if err != nil {
 		return checkout{}, err
@@ -41,7 +41,7 @@ func (s *source) fetch(ctx context.Context) (checkout, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ws == nil || s.err != nil || rev.SHA != s.rev.SHA {
-		s.ws, s.err = s.workspace(rev.Dir, repoRoot(rev.Dir, s.git.Path))
+		s.ws, s.err = s.workspace(rev.Dir, rev.Root)
 		s.rev = rev
 	}
 	if s.err != nil {
@@ -76,12 +76,4 @@ func selected(ws *Workspace, names []string) ([]project.Project, error) {
 	}
 	slices.SortFunc(out, func(a, b project.Project) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
-}
-
-// repoRoot is the checkout's root: dir without the --path it ends in.
-func repoRoot(dir, path string) string {
-	if path == "" {
-		return dir
-	}
-	return strings.TrimSuffix(filepath.Clean(dir), filepath.Clean("/"+path))
 }

@@ -8,21 +8,22 @@ import (
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/source"
 )
 
-// source is what plan and apply read: local paths, or a checkout of a git
+// manifestSource is what plan and apply read: local paths, or a checkout of a git
 // source, with its revision when known.
-type source struct {
+type manifestSource struct {
 	paths []string
 	root  string // files are named relative to it ("" for local paths)
-	rev   *manifest.Revision
+	rev   *source.Revision
 }
 
 // loadSet lints the set and returns its objects. Error-level findings stop
 // before any request is made: they are printed to stderr and the error
 // counts them. loaded, when not nil, sees the objects before anything about
 // them is printed (GitHub mode masks their Secret values).
-func loadSet(cmd *cobra.Command, s streams, in *inputFlags, src source, namespace string, loaded func([]*manifest.Object)) ([]*manifest.Object, error) {
+func loadSet(cmd *cobra.Command, s streams, in *inputFlags, src manifestSource, namespace string, loaded func([]*manifest.Object)) ([]*manifest.Object, error) {
 	li, opts, err := in.check(cmd, s, src.paths, namespace)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ import (
 // projectRun is what plan and apply share to run over projects: the
 // source, the selected projects and the engine's options.
 type projectRun struct {
-	src      source
+	src      manifestSource
 	projects []project.Project
 	opts     run.Options
 	scope    string // the pull-request comment's scope (ghview.RunOptions)

@@ -16,16 +16,16 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/notify"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/serve"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 type serveFlags struct {
 	git      gitFlags
-	auth     manifest.GitAuthFiles
+	auth     source.AuthFiles
 	kube     *genericclioptions.ConfigFlags
 	projects []string
 	all      bool
@@ -107,7 +107,7 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 		return fmt.Errorf("--interval %s is too short: at least 1s", f.o.Interval)
 	}
 	o := f.o
-	o.Source = manifest.GitSource{URL: f.git.source, Ref: f.git.ref, Path: f.git.path, Files: f.auth}
+	o.Source = source.Git{URL: f.git.source, Ref: f.git.ref, Path: f.git.path, Files: f.auth}
 	if err := o.Source.CheckFiles(); err != nil {
 		return err
 	}

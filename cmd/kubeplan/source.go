@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/url"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 // gitFlags are --source, --ref and --path: the manifests read from a git
@@ -39,9 +37,9 @@ func (g *gitFlags) check(args []string) error {
 // fetched and reset to the remote branch) and returns what to read. Local
 // paths are read as they are; their revision is the HEAD of the git
 // repository holding them, marked +dirty when its tree has changes.
-func (g *gitFlags) checkout(ctx context.Context, args []string) (source, error) {
+func (g *gitFlags) checkout(ctx context.Context, args []string) (manifestSource, error) {
 	if g.source == "" {
-		src := source{paths: args}
+		src := manifestSource{paths: args}
 		at := "."
 		if len(args) > 0 {
 			at = args[0]
@@ -49,26 +47,22 @@ func (g *gitFlags) checkout(ctx context.Context, args []string) (source, error) 
 		if at == "-" {
 			return src, nil
 		}
-		rev, err := manifest.LocalRevision(at)
+		rev, err := source.LocalRevision(at)
 		if err != nil {
-			return source{}, err
+			return manifestSource{}, err
 		}
 		src.rev = rev
 		return src, nil
 	}
-	r, err := manifest.GitSource{URL: g.source, Ref: g.ref, Path: g.path}.Sync(ctx)
+	r, err := source.Git{URL: g.source, Ref: g.ref, Path: g.path}.Sync(ctx)
 	if err != nil {
-		return source{}, err
+		return manifestSource{}, err
 	}
-	root := r.Dir
-	if g.path != "" {
-		root = strings.TrimSuffix(filepath.Clean(r.Dir), filepath.Clean("/"+g.path))
-	}
-	return source{paths: []string{r.Dir}, root: root, rev: &r}, nil
+	return manifestSource{paths: []string{r.Dir}, root: r.Root, rev: &r}, nil
 }
 
 // revision is the revision's SHA, "" when unknown.
-func (s source) revision() string {
+func (s manifestSource) revision() string {
 	if s.rev == nil {
 		return ""
 	}

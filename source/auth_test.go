@@ -1,4 +1,4 @@
-package manifest
+package source
 
 import (
 	"context"
@@ -18,7 +18,7 @@ func TestGitAuthFilesTokenRotates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := GitAuthFiles{TokenFile: f}
+	files := AuthFiles{TokenFile: f}
 	for _, token := range []string{"first-token", "second-token"} {
 		if err := os.WriteFile(f, []byte(token+"\n"), 0o600); err != nil {
 			t.Fatal(err)
@@ -46,17 +46,17 @@ func TestGitAuthFilesRefusals(t *testing.T) {
 	}
 	cases := []struct {
 		url   string
-		files GitAuthFiles
+		files AuthFiles
 		want  string
 	}{
-		{"ssh://git@git.example.com/acme/deploy.git", GitAuthFiles{SSHKeyFile: key}, "known_hosts"},
-		{"git@git.example.com:acme/deploy.git", GitAuthFiles{SSHKeyFile: key}, "refusing to connect"},
-		{"https://git.example.com/acme/deploy.git", GitAuthFiles{SSHKeyFile: key, KnownHostsFile: key}, "ssh URL"},
-		{"ssh://git@git.example.com/acme/deploy.git", GitAuthFiles{TokenFile: key}, "https URL"},
-		{"https://git.example.com/acme/deploy.git", GitAuthFiles{TokenFile: filepath.Join(dir, "missing")}, "token file"},
+		{"ssh://git@git.example.com/acme/deploy.git", AuthFiles{SSHKeyFile: key}, "known_hosts"},
+		{"git@git.example.com:acme/deploy.git", AuthFiles{SSHKeyFile: key}, "refusing to connect"},
+		{"https://git.example.com/acme/deploy.git", AuthFiles{SSHKeyFile: key, KnownHostsFile: key}, "ssh URL"},
+		{"ssh://git@git.example.com/acme/deploy.git", AuthFiles{TokenFile: key}, "https URL"},
+		{"https://git.example.com/acme/deploy.git", AuthFiles{TokenFile: filepath.Join(dir, "missing")}, "token file"},
 	}
 	for _, c := range cases {
-		_, err := GitSource{URL: c.url, Ref: "main", Files: c.files, CacheDir: dir}.Sync(context.Background())
+		_, err := Git{URL: c.url, Ref: "main", Files: c.files, CacheDir: dir}.Sync(context.Background())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %+v: err = %v, want %q", c.url, c.files, err, c.want)
 		}

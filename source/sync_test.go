@@ -1,4 +1,4 @@
-package manifest
+package source
 
 import (
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
@@ -86,11 +86,11 @@ func (f *gitFixture) push(args ...string) {
 	runGit(f.t, f.work, append([]string{"push", "-q", "origin", f.branch}, args...)...)
 }
 
-func (f *gitFixture) source(path string) GitSource {
-	return GitSource{URL: f.bare, Ref: f.branch, Path: path, CacheDir: f.cache}
+func (f *gitFixture) source(path string) Git {
+	return Git{URL: f.bare, Ref: f.branch, Path: path, CacheDir: f.cache}
 }
 
-func mustSync(t *testing.T, g GitSource) Revision {
+func mustSync(t *testing.T, g Git) Revision {
 	t.Helper()
 	rev, err := g.Sync(context.Background())
 	if err != nil {
@@ -140,6 +140,9 @@ func TestGitSyncLifecycle(t *testing.T) {
 	}
 	if !filepath.IsAbs(rev.Dir) || filepath.Base(rev.Dir) != "manifests" || !strings.HasPrefix(rev.Dir, f.cache) {
 		t.Errorf("Dir = %s", rev.Dir)
+	}
+	if rev.Root != filepath.Dir(rev.Dir) || dirFiles(t, rev.Root)[0] != ".gitignore" {
+		t.Errorf("Root = %s, Dir = %s", rev.Root, rev.Dir)
 	}
 	if got := strings.Join(dirFiles(t, rev.Dir), " "); got != "configmap.yaml deployment.yaml service.yaml" {
 		t.Errorf("files = %s", got)
@@ -227,7 +230,7 @@ func TestGitSyncURLForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range []string{f.bare, "file://" + filepath.ToSlash(f.bare), rel, f.bare + "/"} {
-		g := GitSource{URL: u, Ref: "main", CacheDir: f.cache}
+		g := Git{URL: u, Ref: "main", CacheDir: f.cache}
 		rev, err := g.Sync(context.Background())
 		if err != nil {
 			t.Errorf("%s: %v", u, err)
@@ -255,13 +258,13 @@ func mustGetwd(t *testing.T) string {
 func TestGitSyncDefaultRef(t *testing.T) {
 	f := newGitFixture(t, "trunk")
 	sha := runGit(t, f.work, "rev-parse", "HEAD")
-	rev, err := GitSource{URL: f.bare, CacheDir: f.cache}.Sync(context.Background())
+	rev, err := Git{URL: f.bare, CacheDir: f.cache}.Sync(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkRev(t, rev, sha, "Seed manifests")
 	// refs/heads/ spelling.
-	if _, err := (GitSource{URL: f.bare, Ref: "refs/heads/trunk", CacheDir: f.cache}).Sync(context.Background()); err != nil {
+	if _, err := (Git{URL: f.bare, Ref: "refs/heads/trunk", CacheDir: f.cache}).Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -270,7 +273,7 @@ func TestGitSyncMissingBranch(t *testing.T) {
 	f := newGitFixture(t, "main")
 	runGit(t, f.work, "push", "-q", "origin", "main:dev")
 	for i := 0; i < 2; i++ { // first with no clone, then with one
-		_, err := GitSource{URL: f.bare, Ref: "nope", CacheDir: f.cache}.Sync(context.Background())
+		_, err := Git{URL: f.bare, Ref: "nope", CacheDir: f.cache}.Sync(context.Background())
 		if err == nil {
 			t.Fatal("no error for a missing branch")
 		}
@@ -280,17 +283,17 @@ func TestGitSyncMissingBranch(t *testing.T) {
 				t.Errorf("error %q does not mention %q", msg, want)
 			}
 		}
-		mustSync(t, GitSource{URL: f.bare, Ref: "main", CacheDir: f.cache})
+		mustSync(t, Git{URL: f.bare, Ref: "main", CacheDir: f.cache})
 	}
 	// A branch deleted upstream after it was cloned.
-	mustSync(t, GitSource{URL: f.bare, Ref: "dev", CacheDir: f.cache})
+	mustSync(t, Git{URL: f.bare, Ref: "dev", CacheDir: f.cache})
 	runGit(t, f.work, "push", "-q", "origin", ":dev")
-	_, err := GitSource{URL: f.bare, Ref: "dev", CacheDir: f.cache}.Sync(context.Background())
+	_, err := Git{URL: f.bare, Ref: "dev", CacheDir: f.cache}.Sync(context.Background())
 	if err == nil || !strings.Contains(err.Error(), `branch "dev" not found; remote branches: main`) {
 		t.Errorf("deleted branch: %v", err)
 	}
 	// A repository that does not exist.
-	_, err = GitSource{URL: filepath.Join(t.TempDir(), "missing"), Ref: "main", CacheDir: f.cache}.Sync(context.Background())
+	_, err = Git{URL: filepath.Join(t.TempDir(), "missing"), Ref: "main", CacheDir: f.cache}.Sync(context.Background())
 	t.Log(err)
 	if err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("missing repository: %v", err)
@@ -374,7 +377,7 @@ func TestGitSyncDefaultCacheDir(t *testing.T) {
 	f := newGitFixture(t, "main")
 	cache := t.TempDir()
 	t.Setenv("KUBEPLAN_CACHE_DIR", cache)
-	rev := mustSync(t, GitSource{URL: f.bare, Ref: "main"})
+	rev := mustSync(t, Git{URL: f.bare, Ref: "main"})
 	if !strings.HasPrefix(rev.Dir, filepath.Join(cache, "kubeplan", "git")+string(filepath.Separator)) {
 		t.Errorf("Dir = %s, want under %s/kubeplan/git", rev.Dir, cache)
 	}
@@ -411,7 +414,7 @@ func TestGitSyncHTTPCredentials(t *testing.T) {
 	base := strings.Replace(srv.URL, "http://", "http://robot:"+token+"@", 1) + "/remote.git"
 	sha := runGit(t, f.work, "rev-parse", "HEAD")
 
-	rev := mustSync(t, GitSource{URL: base, Ref: "main", CacheDir: f.cache})
+	rev := mustSync(t, Git{URL: base, Ref: "main", CacheDir: f.cache})
 	checkRev(t, rev, sha, "Seed manifests")
 	// The token is not stored in the clone's config.
 	cfgs, _ := filepath.Glob(filepath.Join(f.cache, "*", ".git", "config"))
@@ -423,11 +426,11 @@ func TestGitSyncHTTPCredentials(t *testing.T) {
 	f.write("manifests/new.yaml", "kind: ConfigMap\n")
 	sha = f.commit("Add new")
 	f.push()
-	checkRev(t, mustSync(t, GitSource{URL: base, Ref: "main", CacheDir: f.cache}), sha, "Add new")
+	checkRev(t, mustSync(t, Git{URL: base, Ref: "main", CacheDir: f.cache}), sha, "Add new")
 
 	wrong := strings.Replace(srv.URL, "http://", "http://robot:wrong-"+token+"@", 1) + "/remote.git"
 	tokenOnly := strings.Replace(srv.URL, "http://", "http://"+token+"@", 1) + "/remote.git"
-	for _, g := range []GitSource{
+	for _, g := range []Git{
 		{URL: wrong, Ref: "main", CacheDir: t.TempDir()},
 		{URL: wrong, Ref: "main", CacheDir: f.cache}, // existing clone: fetch fails
 		{URL: tokenOnly, Ref: "main", CacheDir: t.TempDir()},
@@ -481,7 +484,7 @@ func TestParseGitURL(t *testing.T) {
 func TestGitSSHAuthWithoutAgentOrKeys(t *testing.T) {
 	t.Setenv("SSH_AUTH_SOCK", "")
 	t.Setenv("HOME", t.TempDir())
-	_, err := GitSource{URL: "git@example.invalid:org/repo.git", Ref: "main", CacheDir: t.TempDir()}.Sync(context.Background())
+	_, err := Git{URL: "git@example.invalid:org/repo.git", Ref: "main", CacheDir: t.TempDir()}.Sync(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "git@example.invalid:org/repo.git") || !strings.Contains(err.Error(), "SSH agent") {
 		t.Errorf("err = %v", err)
 	}

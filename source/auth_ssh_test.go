@@ -1,4 +1,4 @@
-package manifest
+package source
 
 import (
 	"context"
@@ -125,7 +125,7 @@ func TestGitAuthFilesSSHKnownHosts(t *testing.T) {
 	if err := os.WriteFile(known, []byte(knownhosts.Line([]string{knownhosts.Normalize(addr)}, hostKey)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rev, err := GitSource{URL: url, Ref: "main", CacheDir: filepath.Join(dir, "cache"), Files: GitAuthFiles{SSHKeyFile: keyFile, KnownHostsFile: known}}.Sync(context.Background())
+	rev, err := Git{URL: url, Ref: "main", CacheDir: filepath.Join(dir, "cache"), Files: AuthFiles{SSHKeyFile: keyFile, KnownHostsFile: known}}.Sync(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestGitAuthFilesSSHKnownHosts(t *testing.T) {
 	if err := os.WriteFile(wrong, []byte(knownhosts.Line([]string{knownhosts.Normalize(addr)}, other.PublicKey())+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = GitSource{URL: url, Ref: "main", CacheDir: filepath.Join(dir, "cache2"), Files: GitAuthFiles{SSHKeyFile: keyFile, KnownHostsFile: wrong}}.Sync(context.Background())
+	_, err = Git{URL: url, Ref: "main", CacheDir: filepath.Join(dir, "cache2"), Files: AuthFiles{SSHKeyFile: keyFile, KnownHostsFile: wrong}}.Sync(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "key mismatch") {
 		t.Errorf("a host key not in known_hosts: err = %v", err)
 	}

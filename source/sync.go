@@ -1,4 +1,4 @@
-package manifest
+package source
 
 import (
 	"context"
@@ -27,9 +27,9 @@ import (
 	"github.com/go-git/go-git/v5/storage/memory"
 )
 
-// GitSource is a branch of a git repository to read manifests from, kept in
+// Git is a branch of a git repository to read manifests from, kept in
 // a local clone that every Sync fetches and hard-resets to the remote branch.
-type GitSource struct {
+type Git struct {
 	// URL is a local path, file://, https://, http://, git://, ssh:// or
 	// scp-like (git@host:org/repo.git) address. Credentials embedded in an
 	// http(s) URL are used as basic auth, never written to the clone's
@@ -52,7 +52,7 @@ type GitSource struct {
 	Auth transport.AuthMethod
 	// Files, when Auth is nil, are credentials read from files at every
 	// Sync (a token for https, a deploy key and known_hosts for ssh).
-	Files GitAuthFiles
+	Files AuthFiles
 }
 
 // Revision is the commit a Sync checked out.
@@ -62,10 +62,13 @@ type Revision struct {
 	Subject  string    // first line of the commit message
 	Author   string    // "Name <email>"
 	Time     time.Time // committer time of the commit
-	// Dir is the absolute path of GitSource.Path inside the checkout.
+	// Dir is the absolute path of Git.Path inside the checkout.
 	// Its content stays as Sync left it until the next Sync of the same URL
 	// and branch (by any process) resets it.
 	Dir string
+	// Root is the absolute path of the checkout: the repository's root,
+	// Dir without Git.Path. Dir and Root are set by Sync only.
+	Root string
 }
 
 // shortSHALen is the length of Revision.ShortSHA.
@@ -76,7 +79,7 @@ const shortSHALen = 7
 // work tree then equals the commit exactly: local changes, untracked and
 // ignored files are removed, so files deleted upstream disappear. Syncs of
 // the same URL and branch are serialized across processes by a file lock.
-func (g GitSource) Sync(ctx context.Context) (Revision, error) {
+func (g Git) Sync(ctx context.Context) (Revision, error) {
 	src, err := parseGitURL(g.URL)
 	if err != nil {
 		return Revision{}, err
@@ -138,6 +141,7 @@ func (g GitSource) Sync(ctx context.Context) (Revision, error) {
 	if err != nil {
 		return Revision{}, src.errorf(branch, "%v", err)
 	}
+	rev.Root = dir
 	return rev, nil
 }
 
@@ -328,7 +332,7 @@ func cleanWorktree(root string, tree *object.Tree) error {
 	})
 }
 
-// cleanSubPath validates GitSource.Path lexically and returns it cleaned, in
+// cleanSubPath validates Git.Path lexically and returns it cleaned, in
 // slash form ("" for the root).
 func cleanSubPath(p string) (string, error) {
 	if p == "" {
@@ -387,7 +391,7 @@ func removeStaleCloneTemps(dir string) {
 	}
 }
 
-// gitURL is a parsed GitSource.URL.
+// gitURL is a parsed Git.URL.
 type gitURL struct {
 	remote  string   // what go-git is given: the URL without credentials
 	display string   // for messages: credentials redacted
@@ -510,7 +514,7 @@ func redactRaw(raw string) string {
 	return raw
 }
 
-// defaultAuth is the authentication used when GitSource.Auth is nil.
+// defaultAuth is the authentication used when Git.Auth is nil.
 func (s *gitURL) defaultAuth() (transport.AuthMethod, error) {
 	switch s.proto {
 	case "http", "https":

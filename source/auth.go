@@ -1,4 +1,4 @@
-package manifest
+package source
 
 import (
 	"errors"
@@ -11,11 +11,11 @@ import (
 	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
 )
 
-// GitAuthFiles are credentials read from files, as a Kubernetes Secret
+// AuthFiles are credentials read from files, as a Kubernetes Secret
 // mounted into a pod provides them. Each file is read again at every Sync,
 // so a rotated Secret is used from the next fetch on; what they hold never
 // appears in a message.
-type GitAuthFiles struct {
+type AuthFiles struct {
 	// TokenFile holds a token for an http(s) URL, sent as the password of
 	// basic auth (user x-access-token: GitHub, Gitea and GitLab accept it).
 	TokenFile string
@@ -30,13 +30,13 @@ type GitAuthFiles struct {
 const tokenUser = "x-access-token"
 
 // set reports whether any file is named.
-func (f GitAuthFiles) set() bool {
+func (f AuthFiles) set() bool {
 	return f.TokenFile != "" || f.SSHKeyFile != "" || f.KnownHostsFile != ""
 }
 
 // auth reads the files for s and returns the authentication to use; the
 // token is added to s's secrets before anything can fail.
-func (f GitAuthFiles) auth(s *gitURL) (transport.AuthMethod, error) {
+func (f AuthFiles) auth(s *gitURL) (transport.AuthMethod, error) {
 	switch s.proto {
 	case "http", "https":
 		if f.SSHKeyFile != "" || f.KnownHostsFile != "" {
@@ -87,7 +87,7 @@ func (f GitAuthFiles) auth(s *gitURL) (transport.AuthMethod, error) {
 // not fit the URL (a token with ssh, a key with https), ssh without
 // known_hosts, and files that cannot be read: a reconciler reports a
 // wrong setup at start instead of at every fetch.
-func (g GitSource) CheckFiles() error {
+func (g Git) CheckFiles() error {
 	if !g.Files.set() {
 		return nil
 	}
