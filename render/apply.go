@@ -46,6 +46,11 @@ func Apply(w io.Writer, format string, r ApplyReport) error {
 	case "text":
 		return applyText(w, r)
 	}
+	return errApplyFormat(format)
+}
+
+// errApplyFormat is the error for an --output apply does not know.
+func errApplyFormat(format string) error {
 	return fmt.Errorf("unknown apply format %q: want one of %s", format, strings.Join(ApplyFormats(), ", "))
 }
 

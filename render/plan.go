@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -29,6 +30,10 @@ type PlanOptions struct {
 	// LimitName names the limit MaxBytes stands for in that note, e.g.
 	// "the job summary's 1 MiB limit"; default "GitHub's N-character limit".
 	LimitName string
+	// Revision is the commit a Single apply run applied (RunApply,
+	// RunApplyMarkdown: "in sync with SHA subject"), nil when not read
+	// from git.
+	Revision *manifest.Revision
 }
 
 // DefaultMaxBytes is GitHub's limit for an issue or pull-request comment.

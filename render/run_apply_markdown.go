@@ -23,9 +23,18 @@ import (
 //	</details>
 //
 // A section is open when the project wrote something or failed. The
-// output never exceeds maxBytes (0: no limit); the sections share what the
-// table leaves as RunPlan's markdown does.
-func RunApplyMarkdown(w io.Writer, r *run.Report, maxBytes int) error {
+// output never exceeds o.MaxBytes (0: no limit); the sections share what
+// the table leaves as RunPlan's markdown does. A Single run is written as
+// ApplyMarkdown writes its project's apply (with o.Revision, the commit
+// applied).
+func RunApplyMarkdown(w io.Writer, r *run.Report, o RunOptions) error {
+	maxBytes := o.MaxBytes
+	if p, ok, err := single(r); ok {
+		if err != nil {
+			return err
+		}
+		return ApplyMarkdown(w, singleApply(p, o), maxBytes)
+	}
 	if maxBytes <= 0 {
 		maxBytes = math.MaxInt
 	}
