@@ -124,8 +124,14 @@ func notifyFacts(e notify.Event) [][2]string {
 
 // notifyTitle is the chat formats' heading.
 func notifyTitle(e notify.Event) string {
-	if e.Kind == notify.KindFailing {
-		return "kubeplan: " + e.Project + " is failing"
+	return "kubeplan: " + e.Project + byKind(e, " is failing", " recovered")
+}
+
+// byKind is failing for a failing notification, recovered for one that
+// says the project recovered.
+func byKind(e notify.Event, failing, recovered string) string {
+	if e.Kind == notify.KindRecovered {
+		return recovered
 	}
-	return "kubeplan: " + e.Project + " recovered"
+	return failing
 }

@@ -11,10 +11,7 @@ import (
 // Slack's limits hold: a header's text up to 150 characters, a section's
 // up to 3000.
 func slackPayload(e notify.Event) ([]byte, error) {
-	icon := ":x:"
-	if e.Kind == notify.KindRecovered {
-		icon = ":white_check_mark:"
-	}
+	icon := byKind(e, ":x:", ":white_check_mark:")
 	type text struct {
 		Type string `json:"type"`
 		Text string `json:"text"`

@@ -7,10 +7,7 @@ import "github.com/kubeplan/kubeplan/notify"
 // a message attachment, the form Teams workflows and Power Automate accept
 // (the retired Office 365 connectors' MessageCard is not used).
 func teamsPayload(e notify.Event) ([]byte, error) {
-	color := "Attention"
-	if e.Kind == notify.KindRecovered {
-		color = "Good"
-	}
+	color := byKind(e, "Attention", "Good")
 	type fact struct {
 		Title string `json:"title"`
 		Value string `json:"value"`
