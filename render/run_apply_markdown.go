@@ -59,22 +59,12 @@ func runApplySection(p run.ProjectReport) runMdSection {
 		s.content = runSkippedContent(p)
 		return s
 	}
-	s.content = func(budget int) string {
+	rep := ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Err: p.Error}
+	report := func(budget int) string {
 		var b strings.Builder
-		rep := ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Err: p.Error}
-		if err := ApplyMarkdown(&b, rep, 0); err != nil {
-			return ""
-		}
-		l := runFindingsLayout(b.String(), p, budget, "the job log")
-		if l.fits() {
-			return mdFit(l.head, l.secs, l.limit, l.note)
-		}
-		if budget < 200 { // too little for a useful list
-			return ""
-		}
-		b.Reset()
 		_ = ApplyMarkdown(&b, rep, budget)
 		return b.String()
 	}
+	s.content = func(budget int) string { return withFindings(report(0), p, budget, "the job log", report) }
 	return s
 }
