@@ -28,6 +28,11 @@
 //     found again rather than opened twice, and closed with a comment when
 //     the project recovers. The requests are internal/ghcomment's.
 //
+// notify decides when to say something and delivers it; what is said
+// (the summary line, the payloads, the commit status, the drift issue) is
+// Config.Words, render.NotifyWords in kubeplan: notify never words a
+// message for people itself, and never imports render.
+//
 // Error texts are scrubbed before they leave the process (scrub.go):
 // bearer and basic credentials, Authorization headers, passwords in URLs,
 // token=, password= and secret= values, GitHub tokens, JWTs, and the

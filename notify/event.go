@@ -1,10 +1,6 @@
 package notify
 
-import (
-	"fmt"
-	"strings"
-	"time"
-)
+import "time"
 
 // PayloadVersion is the version of Event, the generic webhook's payload
 // (docs/notifications.md). Fields are only added within a version.
@@ -36,7 +32,7 @@ type Event struct {
 	Drift        bool      `json:"drift"`
 	Start        time.Time `json:"start,omitzero"`
 	End          time.Time `json:"end,omitzero"`
-	// Summary is one line for people.
+	// Summary is one line for people (Words.Summary).
 	Summary string `json:"summary"`
 }
 
@@ -51,86 +47,6 @@ func (n *Notifier) event(kind string, r Run, since time.Time) Event {
 	if kind == KindFailing {
 		e.Error = n.errorText(r.Err)
 	}
-	e.Summary = e.summary()
+	e.Summary = n.cfg.Words.Summary(e)
 	return e
-}
-
-func (e Event) summary() string {
-	var b strings.Builder
-	if e.Kind == KindFailing {
-		fmt.Fprintf(&b, "kubeplan: project %s is failing", e.Project)
-	} else {
-		fmt.Fprintf(&b, "kubeplan: project %s recovered", e.Project)
-	}
-	if where := e.where(); where != "" {
-		fmt.Fprintf(&b, " (%s)", where)
-	}
-	if e.Kind == KindFailing {
-		if first, _, _ := strings.Cut(e.Error, "\n"); first != "" {
-			fmt.Fprintf(&b, ": %s", truncate(first, 300))
-		}
-		return b.String()
-	}
-	if !e.FailingSince.IsZero() && !e.End.IsZero() && e.End.After(e.FailingSince) {
-		fmt.Fprintf(&b, " after failing for %s", e.End.Sub(e.FailingSince).Round(time.Second))
-	}
-	fmt.Fprintf(&b, ": %d applied, %d pruned, %d unchanged", e.Applied, e.Pruned, e.Unchanged)
-	return b.String()
-}
-
-// where names the revision, cluster and namespace, those that are known.
-func (e Event) where() string {
-	var parts []string
-	if e.Revision != "" {
-		parts = append(parts, "revision "+short(e.Revision))
-	}
-	if e.Cluster != "" {
-		parts = append(parts, "cluster "+e.Cluster)
-	}
-	if e.Namespace != "" {
-		parts = append(parts, "namespace "+e.Namespace)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// short is a revision as git shows it abbreviated.
-func short(rev string) string {
-	if len(rev) > 7 {
-		return rev[:7]
-	}
-	return rev
-}
-
-// facts are the name/value pairs the chat formats show.
-func (e Event) facts() [][2]string {
-	var out [][2]string
-	add := func(name, value string) {
-		if value != "" {
-			out = append(out, [2]string{name, value})
-		}
-	}
-	add("Project", e.Project)
-	add("Revision", short(e.Revision))
-	add("Cluster", e.Cluster)
-	add("Namespace", e.Namespace)
-	add("ApplySet", e.ApplySet)
-	run := "new revision"
-	if e.Scheduled {
-		run = "drift repair (scheduled)"
-	}
-	add("Run", run)
-	if e.Kind == KindRecovered {
-		add("Result", fmt.Sprintf("%d applied, %d pruned, %d unchanged", e.Applied, e.Pruned, e.Unchanged))
-	}
-	if !e.FailingSince.IsZero() {
-		add("Failing since", e.FailingSince.Format(time.RFC3339))
-	}
-	return out
-}
-
-func (e Event) title() string {
-	if e.Kind == KindFailing {
-		return "kubeplan: " + e.Project + " is failing"
-	}
-	return "kubeplan: " + e.Project + " recovered"
 }

@@ -1,4 +1,4 @@
-package notify
+package notify_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/testing/githubtest"
+	. "github.com/kubeplan/kubeplan/notify"
+	"github.com/kubeplan/kubeplan/render"
 )
 
 const (
@@ -118,10 +120,10 @@ func TestDriftIssueOpenedOnceClosedOnRecovery(t *testing.T) {
 // found and kept, not duplicated; pull requests and other titles do not match.
 func TestDriftIssueFoundNotDuplicated(t *testing.T) {
 	gh := newGitHub(t)
-	gh.AddIssue(repo, "kubeplan[bot]", driftTitle("store"), []string{"bug"}, false)     // not labelled
-	gh.AddIssue(repo, "someone", driftTitle("store"), []string{DriftLabel}, true)       // a pull request
-	gh.AddIssue(repo, "kubeplan[bot]", driftTitle("shop"), []string{DriftLabel}, false) // another project
-	want := gh.AddIssue(repo, "kubeplan[bot]", driftTitle("store"), []string{DriftLabel}, false)
+	gh.AddIssue(repo, "kubeplan[bot]", render.NotifyWords{}.DriftTitle("store"), []string{"bug"}, false)     // not labelled
+	gh.AddIssue(repo, "someone", render.NotifyWords{}.DriftTitle("store"), []string{DriftLabel}, true)       // a pull request
+	gh.AddIssue(repo, "kubeplan[bot]", render.NotifyWords{}.DriftTitle("shop"), []string{DriftLabel}, false) // another project
+	want := gh.AddIssue(repo, "kubeplan[bot]", render.NotifyWords{}.DriftTitle("store"), []string{DriftLabel}, false)
 	n := ghNotifier(t, gh)
 	observe(t, n, scheduled(run(0, revA, errors.New("boom"))))
 	if got := len(gh.Issues(repo)); got != 4 {
@@ -129,7 +131,7 @@ func TestDriftIssueFoundNotDuplicated(t *testing.T) {
 	}
 	// Restarted without state: recovery still closes it.
 	n = ghNotifier(t, gh)
-	n.projects["store"] = ProjectState{Failing: true}
+	Projects(n)["store"] = ProjectState{Failing: true}
 	observe(t, n, run(1, revA, nil))
 	for _, is := range gh.Issues(repo) {
 		if wantClosed := is.Number == want; (is.State == "closed") != wantClosed {
@@ -168,11 +170,11 @@ func TestGitHubRetries(t *testing.T) {
 func TestDriftIssueGone(t *testing.T) {
 	gh := newGitHub(t)
 	n := ghNotifier(t, gh)
-	n.projects["store"] = ProjectState{Failing: true, DriftIssue: 42, Status: revA + " failure"}
+	Projects(n)["store"] = ProjectState{Failing: true, DriftIssue: 42, Status: revA + " failure"}
 	if err := n.Observe(context.Background(), run(0, revA, nil)); err != nil {
 		t.Fatalf("closing a deleted issue: %v", err)
 	}
-	if st := n.projects["store"]; st.DriftIssue != 0 || st.Failing {
+	if st := Projects(n)["store"]; st.DriftIssue != 0 || st.Failing {
 		t.Fatalf("state after recovery: %+v", st)
 	}
 	gh.ResetLog()

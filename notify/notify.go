@@ -29,6 +29,9 @@ type Run struct {
 type Config struct {
 	Webhook string // a URL that receives a POST per notification
 	Format  string // json (default), slack or teams
+	// Words are what the notifications say (render.NotifyWords); needed
+	// when anything is sent (a webhook or a GitHub repository).
+	Words Words
 
 	GitHubRepository string // "owner/name": commit statuses and drift issues there
 	GitHubToken      string
@@ -53,8 +56,7 @@ type Notifier struct {
 	cfg     Config
 	hc      *http.Client
 	gh      *ghcomment.Client // nil without a GitHub repository
-	format  format
-	secrets []string // literal secrets scrubbed from every text
+	secrets []string          // literal secrets scrubbed from every text
 	backoff time.Duration
 
 	mu       sync.Mutex
@@ -72,11 +74,10 @@ func New(cfg Config, hc *http.Client) (*Notifier, error) {
 	if hc == nil {
 		hc = &http.Client{Timeout: cfg.Timeout}
 	}
-	f, err := formatNamed(cfg.Format)
-	if err != nil {
+	if err := checkFormat(cfg.Format); err != nil {
 		return nil, err
 	}
-	n := &Notifier{cfg: cfg, hc: hc, format: f, backoff: 500 * time.Millisecond,
+	n := &Notifier{cfg: cfg, hc: hc, backoff: 500 * time.Millisecond,
 		projects: map[string]ProjectState{}, locks: map[string]*sync.Mutex{}}
 	if cfg.Webhook != "" {
 		u, err := url.Parse(cfg.Webhook)
@@ -99,6 +100,9 @@ func New(cfg Config, hc *http.Client) (*Notifier, error) {
 		}
 		n.gh = &ghcomment.Client{BaseURL: api, Token: cfg.GitHubToken, UserAgent: "kubeplan-serve", HTTP: hc}
 		n.secrets = append(n.secrets, cfg.GitHubToken)
+	}
+	if cfg.Words == nil && (cfg.Webhook != "" || cfg.GitHubRepository != "") {
+		return nil, errors.New("notify: no Words to say the notifications with (render.NotifyWords)")
 	}
 	return n, nil
 }

@@ -1,4 +1,4 @@
-package notify
+package notify_test
 
 import (
 	"context"
@@ -11,6 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	. "github.com/kubeplan/kubeplan/notify"
+	"github.com/kubeplan/kubeplan/render"
 )
 
 // hook is a webhook receiver that records the bodies it gets and answers
@@ -67,11 +70,14 @@ func (h *hook) kinds(t *testing.T) []string {
 
 func newNotifier(t *testing.T, cfg Config) *Notifier {
 	t.Helper()
+	if cfg.Words == nil {
+		cfg.Words = render.NotifyWords{}
+	}
 	n, err := New(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n.backoff = time.Millisecond
+	SetBackoff(n, time.Millisecond)
 	return n
 }
 
@@ -184,8 +190,8 @@ func TestRetriesServerErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "500 Internal Server Error (after 4 tries)") {
 		t.Fatalf("a webhook failing every time: %v", err)
 	}
-	if got := len(h.received()); got != attempts {
-		t.Fatalf("%d requests, want %d", got, attempts)
+	if got := len(h.received()); got != Attempts {
+		t.Fatalf("%d requests, want %d", got, Attempts)
 	}
 }
 
@@ -298,6 +304,8 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		{Config{Webhook: "ftp://x"}, "not an http(s) URL"},
 		{Config{GitHubRepository: "acme"}, "is not OWNER/NAME"},
 		{Config{GitHubRepository: "acme/shop"}, "needs a token"},
+		{Config{Webhook: "https://hooks.example/x"}, "no Words"},
+		{Config{GitHubRepository: "acme/shop", GitHubToken: "t"}, "no Words"},
 	} {
 		if _, err := New(tc.cfg, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%+v): %v, want %q", tc.cfg, err, tc.want)

@@ -1,10 +1,12 @@
-package notify
+package notify_test
 
 import (
 	"context"
 	"errors"
 	"strings"
 	"testing"
+
+	. "github.com/kubeplan/kubeplan/notify"
 )
 
 func TestScrub(t *testing.T) {

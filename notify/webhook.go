@@ -24,7 +24,7 @@ func (n *Notifier) webhook(ctx context.Context, r Run, st *ProjectState) error {
 	if failing {
 		kind = KindFailing
 	}
-	body, err := n.format(n.event(kind, r, st.FailingSince))
+	body, err := n.cfg.Words.Payload(n.cfg.Format, n.event(kind, r, st.FailingSince))
 	if err != nil {
 		return fmt.Errorf("webhook: %w", err)
 	}

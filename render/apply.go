@@ -46,6 +46,11 @@ func Apply(w io.Writer, format string, r ApplyReport) error {
 	case "text":
 		return applyText(w, r)
 	}
+	return errApplyFormat(format)
+}
+
+// errApplyFormat is the error for an --output apply does not know.
+func errApplyFormat(format string) error {
 	return fmt.Errorf("unknown apply format %q: want one of %s", format, strings.Join(ApplyFormats(), ", "))
 }
 
@@ -136,17 +141,19 @@ func applyCounts(objs []apply.ObjectResult) string {
 	return fmt.Sprintf("%d created, %d configured, %s%d pruned, %s%d unchanged.", n[apply.Created], n[apply.Configured], replaced, n[apply.Pruned], more, n[apply.Unchanged])
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func writeJSON(w io.Writer, v any) error { return encodeJSON(w, v, "  ", true) }
 
 // writeJSONRaw is writeJSON without HTML escaping (<, > and & as they
 // are), as the plan and lint JSON.
-func writeJSONRaw(w io.Writer, v any) error {
+func writeJSONRaw(w io.Writer, v any) error { return encodeJSON(w, v, "  ", false) }
+
+// encodeJSON writes v as one JSON document and a newline, indented by
+// indent ("" for none), escaping <, > and & when html.
+func encodeJSON(w io.Writer, v any, indent string, html bool) error {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
+	enc.SetEscapeHTML(html)
 	return enc.Encode(v)
 }

@@ -1,6 +1,25 @@
-// Package render turns plain data (lint reports, plans) into text for people
-// and tools: text, json, sarif, junit, github and markdown. Renderers never
-// compute anything: they only format what they are given, sorting a copy of
-// it where an order is promised, and the same input always gives the same
-// bytes. One file per format, each with its own test over fixed data.
+// Package render turns plain data (lint reports, plans, runs, apply
+// results, statuses) into text for people and tools: text, json, sarif,
+// junit, github and markdown. Renderers never compute anything: they only
+// format what they are given, sorting a copy of it where an order is
+// promised, and the same input always gives the same bytes. One file per
+// format, each with its own test over fixed data.
+//
+// Every line kubeplan writes for people comes from here, so a wording
+// change touches one place:
+//
+//   - one family of views for plan, apply and status: the run views
+//     (RunPlan, RunApply, RunStatus, RunApplyMarkdown, RunAnnotations)
+//     render a run over many projects, and a run of one project made from
+//     flags (run.Report.Single) exactly as the single views (Plan, Apply,
+//     Status, ApplyMarkdown, PlanAnnotations) render its plan, result or
+//     status (run_single.go);
+//   - the per-project progress lines of a run (RunProgress);
+//   - what kubeplan serve's notifications say (NotifyWords, handed to
+//     notify.Config.Words: notify decides when and delivers) and the
+//     notes of the Events it records (EventNote);
+//   - the GitHub Actions view of lint, plan and apply (package ghview).
+//
+// render never reads the environment, the terminal or the network, and
+// never prints a Secret value (Change.Object is never rendered).
 package render

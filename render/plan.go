@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/source"
 )
 
 // PlanOptions are the choices the caller makes for plan output.
@@ -29,6 +30,10 @@ type PlanOptions struct {
 	// LimitName names the limit MaxBytes stands for in that note, e.g.
 	// "the job summary's 1 MiB limit"; default "GitHub's N-character limit".
 	LimitName string
+	// Revision is the commit a Single apply run applied (RunApply,
+	// RunApplyMarkdown: "in sync with SHA subject"), nil when not read
+	// from git.
+	Revision *source.Revision
 }
 
 // DefaultMaxBytes is GitHub's limit for an issue or pull-request comment.

@@ -9,9 +9,9 @@ import (
 	"github.com/kubeplan/kubeplan/run"
 )
 
-// RunOptions are the choices the caller makes for the views of a run over
-// many projects (RunPlan, RunApply): the same as for one plan. MaxBytes
-// caps the whole markdown, which the projects' sections share.
+// RunOptions are the choices the caller makes for the views of a run
+// (RunPlan, RunApply, RunApplyMarkdown): the same as for one plan.
+// MaxBytes caps the whole markdown, which the projects' sections share.
 type RunOptions = PlanOptions
 
 type runRenderer func(w io.Writer, r *run.Report, o RunOptions) error
@@ -29,9 +29,10 @@ var runPlanRenderers = formats[runRenderer]{
 func RunPlanFormats() []string { return runPlanRenderers.names() }
 
 // RunPlan writes the plans of a run in the given format: a section per
-// project, in the report's order, and the total. An unknown format is an
-// error that lists the valid ones, and nothing is written. Like Plan, no
-// format prints Change.Object.
+// project, in the report's order, and the total. A Single run is written
+// as Plan writes its project's plan (nothing when there is none). An
+// unknown format is an error that lists the valid ones, and nothing is
+// written. Like Plan, no format prints Change.Object.
 func RunPlan(w io.Writer, format string, r *run.Report, o RunOptions) error {
 	render, err := runPlanRenderers.find(format)
 	if err != nil {
@@ -39,6 +40,12 @@ func RunPlan(w io.Writer, format string, r *run.Report, o RunOptions) error {
 	}
 	if r == nil {
 		return errors.New("render: nil run report")
+	}
+	if p, ok, err := single(r); ok {
+		if err != nil || p.Plan == nil {
+			return err
+		}
+		return Plan(w, format, p.Plan, o)
 	}
 	return render(w, r, o)
 }
@@ -49,8 +56,15 @@ func RunPlan(w io.Writer, format string, r *run.Report, o RunOptions) error {
 //	Total: 6 projects, 2 with changes, 1 failed, 1 skipped: 5 to add, 1 to change, 2 to prune, 12 unchanged, 1 drifted.
 //
 // The failed, skipped and drifted parts (and replace and release, as in
-// the plan's line) appear only when not zero.
+// the plan's line) appear only when not zero. A Single run's is its
+// plan's summary line (plan.Summary), "" when it has no plan.
 func RunSummary(r *run.Report) string {
+	if p, ok, _ := single(r); ok {
+		if p.Plan == nil {
+			return ""
+		}
+		return p.Plan.Summary().String()
+	}
 	t := r.Total()
 	counts := strings.TrimSuffix(strings.TrimPrefix(t.Summary.String(), "Plan: "), ".")
 	if t.Drifted > 0 {

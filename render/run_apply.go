@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/kubeplan/kubeplan/apply"
@@ -22,23 +23,31 @@ import (
 //     health, inSync) when apply ran, and total {projects, applied,
 //     withChanges, failed, skipped} (docs/output.md).
 //
-// Like Apply, an unknown format is an error and nothing is written.
+// A Single run is written as Apply writes its project's apply (with
+// o.Revision, the commit applied), nothing when apply did not run. Like
+// Apply, an unknown format is an error and nothing is written.
 func RunApply(w io.Writer, format string, r *run.Report, o RunOptions) error {
-	switch format {
-	case "text":
-		return runText(w, r, o.Color, RunApplySummary(r), func(b *strings.Builder, p run.ProjectReport) error {
-			if p.Result != nil {
-				if err := applyText(b, ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result}); err != nil {
-					return err
-				}
-			}
-			runProblemText(b, p, o.Color)
-			return nil
-		})
-	case "json":
+	if !slices.Contains(ApplyFormats(), format) {
+		return errApplyFormat(format)
+	}
+	if p, ok, err := single(r); ok {
+		if err != nil || p.Result == nil {
+			return err
+		}
+		return Apply(w, format, singleApply(p, o))
+	}
+	if format == "json" {
 		return runApplyJSON(w, r)
 	}
-	return fmt.Errorf("unknown apply format %q: want one of %s", format, strings.Join(ApplyFormats(), ", "))
+	return runText(w, r, o.Color, RunApplySummary(r), func(b *strings.Builder, p run.ProjectReport) error {
+		if p.Result != nil {
+			if err := applyText(b, ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result}); err != nil {
+				return err
+			}
+		}
+		runProblemText(b, p, o.Color)
+		return nil
+	})
 }
 
 // RunApplySummary is the last line of an applied run, ApplySummary's
@@ -46,8 +55,12 @@ func RunApply(w io.Writer, format string, r *run.Report, o RunOptions) error {
 //
 //	Total: 5 projects, 2 applied, 1 failed, 1 skipped: 1 created, 1 configured, 1 pruned, 2 unchanged.
 //
-// The failed and skipped parts appear only when not zero.
+// The failed and skipped parts appear only when not zero. A Single run's
+// is its ApplySummary.
 func RunApplySummary(r *run.Report) string {
+	if p, ok, _ := single(r); ok {
+		return ApplySummary(p.Result)
+	}
 	var objs []apply.ObjectResult
 	applied := 0
 	for _, p := range r.Projects {

@@ -23,9 +23,18 @@ import (
 //	</details>
 //
 // A section is open when the project wrote something or failed. The
-// output never exceeds maxBytes (0: no limit); the sections share what the
-// table leaves as RunPlan's markdown does.
-func RunApplyMarkdown(w io.Writer, r *run.Report, maxBytes int) error {
+// output never exceeds o.MaxBytes (0: no limit); the sections share what
+// the table leaves as RunPlan's markdown does. A Single run is written as
+// ApplyMarkdown writes its project's apply (with o.Revision, the commit
+// applied).
+func RunApplyMarkdown(w io.Writer, r *run.Report, o RunOptions) error {
+	maxBytes := o.MaxBytes
+	if p, ok, err := single(r); ok {
+		if err != nil {
+			return err
+		}
+		return ApplyMarkdown(w, singleApply(p, o), maxBytes)
+	}
 	if maxBytes <= 0 {
 		maxBytes = math.MaxInt
 	}
@@ -50,22 +59,12 @@ func runApplySection(p run.ProjectReport) runMdSection {
 		s.content = runSkippedContent(p)
 		return s
 	}
-	s.content = func(budget int) string {
+	rep := ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Err: p.Error}
+	report := func(budget int) string {
 		var b strings.Builder
-		rep := ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Err: p.Error}
-		if err := ApplyMarkdown(&b, rep, 0); err != nil {
-			return ""
-		}
-		l := runFindingsLayout(b.String(), p, budget, "the job log")
-		if l.fits() {
-			return mdFit(l.head, l.secs, l.limit, l.note)
-		}
-		if budget < 200 { // too little for a useful list
-			return ""
-		}
-		b.Reset()
 		_ = ApplyMarkdown(&b, rep, budget)
 		return b.String()
 	}
+	s.content = func(budget int) string { return withFindings(report(0), p, budget, "the job log", report) }
 	return s
 }

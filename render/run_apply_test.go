@@ -16,7 +16,7 @@ func TestRunApplyGolden(t *testing.T) {
 		golden(t, "run-apply."+format+".golden", b.Bytes())
 	}
 	var b bytes.Buffer
-	if err := RunApplyMarkdown(&b, appliedFixture(), 0); err != nil {
+	if err := RunApplyMarkdown(&b, appliedFixture(), RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "run-apply.markdown.golden", b.Bytes())
@@ -85,7 +85,7 @@ func TestRunApplyJSON(t *testing.T) {
 func TestRunApplyMarkdownLimit(t *testing.T) {
 	for limit := 1500; limit < 4000; limit += 111 {
 		var b bytes.Buffer
-		if err := RunApplyMarkdown(&b, appliedFixture(), limit); err != nil {
+		if err := RunApplyMarkdown(&b, appliedFixture(), RunOptions{MaxBytes: limit}); err != nil {
 			t.Fatal(err)
 		}
 		if b.Len() > limit || !strings.Contains(b.String(), "| `shop-worker-prod` |") {

@@ -8,8 +8,15 @@ import (
 // RunAnnotations are PlanAnnotations for every project of a run, in the
 // report's order, each title naming its project ("drift in
 // shop-web-prod"); at most ghactions.MaxAnnotations in all, and a notice
-// counting the rest.
+// counting the rest. A Single run's are its plan's PlanAnnotations,
+// titles as they are.
 func RunAnnotations(r *run.Report) []ghactions.Annotation {
+	if p, ok, _ := single(r); ok {
+		if p.Plan == nil {
+			return nil
+		}
+		return PlanAnnotations(p.Plan)
+	}
 	var out []ghactions.Annotation
 	for _, p := range r.Projects {
 		if p.Plan == nil {

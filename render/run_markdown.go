@@ -118,18 +118,26 @@ func runSkippedContent(p run.ProjectReport) func(budget int) string {
 // runFailedMarkdown is a failed project's section: the failed-plan report
 // (PlanFailedMarkdown) and a table of lint's findings, in budget bytes.
 func runFailedMarkdown(p run.ProjectReport, budget int, hint string) string {
-	var b strings.Builder
-	_ = PlanFailedMarkdown(&b, p.Namespace, p.ApplySet, cmp.Or(p.Error, "failed"), 0)
-	l := runFindingsLayout(b.String(), p, budget, hint)
-	if l.fits() {
+	report := func(budget int) string {
+		var b strings.Builder
+		_ = PlanFailedMarkdown(&b, p.Namespace, p.ApplySet, cmp.Or(p.Error, "failed"), budget)
+		return b.String()
+	}
+	return withFindings(report(0), p, budget, hint, report)
+}
+
+// withFindings is a project's report (head, whole) and a table of lint's
+// findings cut to fit budget; when not even the report fits beside the
+// table's note, the report cut to budget by cut, or "" when budget is too
+// little for a useful one.
+func withFindings(head string, p run.ProjectReport, budget int, hint string, cut func(budget int) string) string {
+	if l := runFindingsLayout(head, p, budget, hint); l.fits() {
 		return mdFit(l.head, l.secs, l.limit, l.note)
 	}
-	if budget < 200 { // too little for a useful error
+	if budget < 200 {
 		return ""
 	}
-	b.Reset()
-	_ = PlanFailedMarkdown(&b, p.Namespace, p.ApplySet, cmp.Or(p.Error, "failed"), budget)
-	return b.String()
+	return cut(budget)
 }
 
 // runFindingsLayout lays out head and a table of the project's lint

@@ -25,7 +25,16 @@ import (
 // json is {"version": 1, "projects": [...], "total": {"projects", "failed"}},
 // each project as in RunPlan's JSON with "health", Status's document
 // without its version, when it was read (docs/output.md).
+//
+// A Single run is written as Status writes its project's ApplySet's
+// status, nothing when it could not be read.
 func RunStatus(w io.Writer, format string, r *run.Report) error {
+	if p, ok, err := single(r); ok && (format == "text" || format == "json") {
+		if err != nil || p.Health == nil {
+			return err
+		}
+		return Status(w, format, p.Health)
+	}
 	switch format {
 	case "text":
 		return runStatusText(w, r)

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/render"
 )
 
 // Event reasons, as Flux names its own.
@@ -33,7 +33,7 @@ const ReportingController = "kubeplan.dev/serve"
 var eventsGVR = schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
 
 // maxNote is the API server's limit on an Event's note.
-const maxNote = 1024
+const maxNote = render.MaxEventNote
 
 // events records a run on its ApplySet parent as an events.k8s.io/v1
 // Event. An Event is named after the parent, reason and note, so the same
@@ -63,26 +63,11 @@ func reasonOf(r RunResult) (reason, typ string, ok bool) {
 	return "", "", false
 }
 
-// note is the Event's message: revision, counts, error.
+// note is the Event's message: revision, counts, error
+// (render.EventNote).
 func note(r RunResult) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "revision %s", short(r.Revision))
-	if r.Subject != "" {
-		fmt.Fprintf(&b, " (%s)", r.Subject)
-	}
-	if r.Err != nil {
-		fmt.Fprintf(&b, ": %v", r.Err)
-		for _, f := range r.Findings {
-			b.WriteString("; " + f)
-		}
-	} else {
-		fmt.Fprintf(&b, ": %d applied, %d pruned, %d unchanged", r.Applied, r.Pruned, r.Unchanged)
-	}
-	s := b.String()
-	if len(s) > maxNote {
-		s = s[:maxNote-3] + "..."
-	}
-	return s
+	return render.EventNote(render.EventRun{Revision: r.Revision, Subject: r.Subject, Err: r.Err, Findings: r.Findings,
+		Applied: r.Applied, Pruned: r.Pruned, Unchanged: r.Unchanged})
 }
 
 // record writes the run's Event on the parent, if the run deserves one.

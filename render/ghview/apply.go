@@ -7,13 +7,17 @@ import (
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/run"
 )
 
-// Apply is kubeplan apply's GitHub view besides its output: masks, job
-// summary and the outputs has-changes (true when an object was created,
-// configured, replaced or pruned) and summary (the "Apply: ..." line).
+// Apply is kubeplan apply's GitHub view of one apply made from flags: a
+// thin wrapper that hands the result to Run as a Single run, whose
+// Applied writes masks, job summary and the outputs has-changes (true
+// when an object was created, configured, replaced or pruned) and summary
+// (the "Apply: ..." line). It stays for callers that hold an
+// ApplyReport, not a run.
 type Apply struct {
-	step
+	run          *Run
 	ns, applySet string
 }
 
@@ -21,39 +25,33 @@ type Apply struct {
 // ($GITHUB_TOKEN, a cluster bearer token, the password of a --source URL)
 // first.
 func NewApply(env ghactions.Env, stderr io.Writer, namespace, applySet string, secrets ...string) *Apply {
-	v := &Apply{step: newStep(env, stderr), ns: namespace, applySet: applySet}
-	v.mask.add(append([]string{env("GITHUB_TOKEN")}, secrets...)...)
-	return v
+	return &Apply{run: NewRun(env, stderr, RunOptions{Token: env("GITHUB_TOKEN"), Secrets: secrets,
+		Single: true, Namespace: namespace, ApplySet: applySet}), ns: namespace, applySet: applySet}
 }
 
 // Loaded masks the Secret values of the manifests.
-func (v *Apply) Loaded(objs []*manifest.Object) { v.mask.objects(objs) }
+func (v *Apply) Loaded(objs []*manifest.Object) { v.run.Loaded(objs) }
 
 // SavedPlan masks the Secret values a saved plan carries.
-func (v *Apply) SavedPlan(p *plan.Plan) { v.mask.plan(p) }
+func (v *Apply) SavedPlan(p *plan.Plan) { v.run.SavedPlan(p) }
 
 // Scrub hides every masked value in s.
-func (v *Apply) Scrub(s string) string { return v.mask.scrub(s) }
+func (v *Apply) Scrub(s string) string { return v.run.Scrub(s) }
 
 // Applied reports an apply run (r.Result is nil when it failed before
 // writing). Outputs are written only when the result says what happened.
 func (v *Apply) Applied(r render.ApplyReport) error {
-	r.Namespace, r.ApplySet = v.ns, v.applySet
-	r.Err = v.mask.scrub(r.Err)
-	v.summary("kubeplan apply", func(w io.Writer, room int) error {
-		return render.ApplyMarkdown(w, r, room)
-	})
-	if r.Result == nil {
-		return nil
+	status := run.Applied
+	if r.Err != "" {
+		status = run.Failed
 	}
-	return v.outputs("has-changes", boolText(r.Result.Wrote()), "summary", render.ApplySummary(r.Result))
+	v.run.Revision(r.Revision)
+	return v.run.Applied(&run.Report{Version: run.FormatVersion, Single: true, Projects: []run.ProjectReport{
+		{Namespace: v.ns, ApplySet: v.applySet, Status: status, Error: r.Err, Result: r.Result}}})
 }
 
 // Planned reports apply --drift=report: the plan, and whether applying
 // would change anything.
 func (v *Apply) Planned(pl *plan.Plan) error {
-	v.summary("kubeplan apply", func(w io.Writer, room int) error {
-		return render.Plan(w, "markdown", pl, render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
-	})
-	return v.outputs("has-changes", boolText(pl.HasChanges()), "summary", pl.Summary().String())
+	return v.run.Planned(SingleReport(v.ns, v.applySet, pl))
 }

@@ -11,8 +11,9 @@ import (
 	"github.com/kubeplan/kubeplan/render"
 )
 
-// commenter keeps a view's sticky pull-request comment (Plan's, one per
-// cluster, namespace and ApplySet; Run's, one per scope).
+// commenter keeps a view's sticky pull-request comment (a Single run's,
+// one per cluster, namespace and ApplySet; a run over many projects', one
+// per scope).
 type commenter struct {
 	run     ghactions.Run
 	token   string
@@ -102,9 +103,7 @@ func (c commenter) planned(ctx context.Context, s step, marker string, anns []gh
 	for _, a := range anns {
 		s.command(a)
 	}
-	s.summary("kubeplan plan", func(w io.Writer, room int) error {
-		return markdown(w, render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"})
-	})
+	s.summary("kubeplan plan", func(w io.Writer, room int) error { return markdown(w, summaryOptions(room)) })
 	if err := s.outputs("has-changes", boolText(hasChanges), "summary", summary); err != nil {
 		return err
 	}
@@ -114,4 +113,10 @@ func (c commenter) planned(ctx context.Context, s step, marker string, anns []gh
 		return b.String(), err
 	})
 	return nil
+}
+
+// summaryOptions are the markdown options of the job summary: room bytes,
+// and the note pointing to the job log.
+func summaryOptions(room int) render.PlanOptions {
+	return render.PlanOptions{MaxBytes: room, SummaryHint: "the job log", LimitName: "the job summary's 1 MiB limit"}
 }

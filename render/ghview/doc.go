@@ -10,8 +10,12 @@
 //     GitHub's 1 MiB per step, with a note when cut;
 //   - writes step outputs to $GITHUB_OUTPUT;
 //   - for plan on a pull request, creates or updates one comment: one per
-//     cluster, namespace and ApplySet (Plan), or one per scope for a run
-//     over many projects (Run).
+//     cluster, namespace and ApplySet for a run of one project made from
+//     flags (RunOptions.Single), or one per scope for a run over many
+//     projects.
+//
+// Run is the one view of plan and apply; Plan and Apply are thin wrappers
+// that hand a single plan or apply result to it as a Single run.
 //
 // A failure to write $GITHUB_OUTPUT fails the command: a workflow that
 // reads an output (has-changes) must not go on as if it were empty. A

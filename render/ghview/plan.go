@@ -5,27 +5,17 @@ import (
 	"io"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
-	"github.com/kubeplan/kubeplan/internal/ghcomment"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
-	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/run"
 )
 
-// Plan is kubeplan plan's GitHub view: masks, drift and prune annotations,
-// job summary, outputs (has-changes, summary) and the sticky pull-request
-// comment.
-//
-// The comment is best effort: when it cannot be written (no permission, a
-// fork's read-only token, the API down) the view prints a ::warning:: and
-// the plan keeps its exit code. The plan itself succeeded, its output, job
-// summary and outputs are there, and failing the job would block a pull
-// request for a reason that has nothing to do with its manifests.
+// Plan is kubeplan plan's GitHub view of one plan made from flags: a thin
+// wrapper that hands the plan to Run as a Single run (see Run for what
+// the view writes). It stays for callers that hold a plan, not a run.
 type Plan struct {
-	step
-	commenter
-	cluster  string
-	ns       string
-	applySet string
+	run          *Run
+	ns, applySet string
 }
 
 // PlanOptions configure the plan view.
@@ -44,27 +34,31 @@ type PlanOptions struct {
 // NewPlan starts the view: before anything else is printed it registers
 // the tokens kubeplan was given with ::add-mask::.
 func NewPlan(env ghactions.Env, stderr io.Writer, o PlanOptions) *Plan {
-	v := &Plan{step: newStep(env, stderr), commenter: newCommenter(env, o.Token, o.Comment, o.Version),
-		cluster: o.Cluster, ns: o.Namespace, applySet: o.ApplySet}
-	v.mask.add(append([]string{o.Token}, o.Secrets...)...)
-	return v
+	return &Plan{run: NewRun(env, stderr, RunOptions{Token: o.Token, Comment: o.Comment, Version: o.Version, Secrets: o.Secrets,
+		Single: true, Cluster: o.Cluster, Namespace: o.Namespace, ApplySet: o.ApplySet}), ns: o.Namespace, applySet: o.ApplySet}
 }
 
 // Loaded masks the Secret values of the manifests.
-func (v *Plan) Loaded(objs []*manifest.Object) { v.mask.objects(objs) }
+func (v *Plan) Loaded(objs []*manifest.Object) { v.run.Loaded(objs) }
 
 // Done reports a plan: drift and prune warnings, job summary, outputs,
 // comment.
 func (v *Plan) Done(ctx context.Context, pl *plan.Plan) error {
-	return v.planned(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), render.PlanAnnotations(pl),
-		pl.HasChanges(), pl.Summary().String(), func(w io.Writer, o render.PlanOptions) error {
-			return render.Plan(w, "markdown", pl, o)
-		})
+	return v.run.Done(ctx, SingleReport(v.ns, v.applySet, pl))
 }
 
 // Failed reports a plan that could not be made, so neither the job summary
 // nor the pull request goes on showing an older plan as if it were current.
 // The error is shown with every secret the view knows of replaced by ***.
-func (v *Plan) Failed(ctx context.Context, planErr error) {
-	v.failed(ctx, v.step, ghcomment.Marker(v.cluster, v.ns, v.applySet), v.ns, v.applySet, planErr)
+func (v *Plan) Failed(ctx context.Context, planErr error) { v.run.Failed(ctx, planErr) }
+
+// SingleReport is the Single run of one plan of the set namespace,
+// applySet: what a plain invocation's run reports.
+func SingleReport(namespace, applySet string, pl *plan.Plan) *run.Report {
+	status := run.NoChanges
+	if pl.HasChanges() {
+		status = run.Changes
+	}
+	return &run.Report{Version: run.FormatVersion, Single: true, Projects: []run.ProjectReport{
+		{Namespace: namespace, ApplySet: applySet, Status: status, Plan: pl}}}
 }

@@ -2,6 +2,7 @@ package ghview
 
 import (
 	"context"
+	"errors"
 	"io"
 	"slices"
 	"sync"
@@ -12,18 +13,34 @@ import (
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/source"
 )
 
-// Run is the GitHub view of a run over many projects (plan or apply with
-// --all, --project, --changed-since): masks, drift and prune annotations
-// of every project, one job summary, the outputs has-changes and summary
-// (the "Total: ..." line), and for a plan on a pull request ONE sticky
-// comment for the whole run. Like Plan's, the comment is best effort.
+// Run is kubeplan's GitHub view of plan and apply: masks, drift and
+// prune annotations of every project, one job summary, the outputs
+// has-changes and summary, and for a plan on a pull request ONE sticky
+// comment.
+//
+// A run over many projects (--all, --project, --changed-since) has one
+// comment per scope and the "Total: ..." line as summary. A run of one
+// project built from flags (RunOptions.Single, run.Report.Single) is shown
+// as one plan always was: one comment per cluster, namespace and
+// ApplySet, the plan's own annotations, markdown and summary line.
+//
+// The comment is best effort: when it cannot be written (no permission, a
+// fork's read-only token, the API down) the view prints a ::warning:: and
+// the plan keeps its exit code. The plan itself succeeded, its output, job
+// summary and outputs are there, and failing the job would block a pull
+// request for a reason that has nothing to do with its manifests.
 type Run struct {
 	step
 	commenter
 	marker string
-	mu     sync.Mutex // Loaded runs in every project's goroutine
+	// ns and applySet name a Single run's set in its failed report and
+	// apply summary; "" for a run over many projects.
+	ns, applySet string
+	rev          *source.Revision
+	mu           sync.Mutex // Loaded runs in every project's goroutine
 }
 
 // RunOptions configure the run view.
@@ -33,13 +50,19 @@ type RunOptions struct {
 	Version string // kubeplan's version
 	// Secrets are other values to mask (cluster tokens, a git password).
 	Secrets []string
-	// Scope names what the run covers, for the comment's marker
-	// (ghcomment.ScopeMarker): the repository and the config file, e.g.
-	// "acme/shop:kubeplan.yaml", plus a name when one pull request has
+	// Scope names what a run over many projects covers, for the comment's
+	// marker (ghcomment.ScopeMarker): the repository and the config file,
+	// e.g. "acme/shop:kubeplan.yaml", plus a name when one pull request has
 	// several runs of the same config ("acme/shop:kubeplan.yaml prod").
 	// Runs with the same scope update the same comment; the caller builds
 	// it.
 	Scope string
+	// Single is a run of one project built from flags: its comment's
+	// marker (ghcomment.Marker) and headings name Cluster (the kubeconfig
+	// context, "" when the current one is used unnamed), Namespace and
+	// ApplySet, and Scope is not used.
+	Single                       bool
+	Cluster, Namespace, ApplySet string
 }
 
 // NewRun starts the view: before anything else is printed it registers
@@ -47,6 +70,9 @@ type RunOptions struct {
 func NewRun(env ghactions.Env, stderr io.Writer, o RunOptions) *Run {
 	v := &Run{step: newStep(env, stderr), commenter: newCommenter(env, o.Token, o.Comment, o.Version),
 		marker: ghcomment.ScopeMarker(o.Scope)}
+	if o.Single {
+		v.marker, v.ns, v.applySet = ghcomment.Marker(o.Cluster, o.Namespace, o.ApplySet), o.Namespace, o.ApplySet
+	}
 	v.mask.add(append([]string{o.Token}, o.Secrets...)...)
 	return v
 }
@@ -59,47 +85,89 @@ func (v *Run) Loaded(objs []*manifest.Object) {
 	v.mask.objects(objs)
 }
 
-// SavedPlan masks the Secret values a saved plan carries (kubeplan
-// comment merging the plan files of separate jobs).
+// SavedPlan masks the Secret values a saved plan carries (kubeplan apply
+// of a plan file, kubeplan comment merging the plan files of separate
+// jobs).
 func (v *Run) SavedPlan(p *plan.Plan) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.mask.plan(p)
 }
 
+// Scrub hides every masked value in s.
+func (v *Run) Scrub(s string) string { return v.mask.scrub(s) }
+
+// Revision sets the commit the run applied, for a Single apply's "In sync
+// with" line in the job summary.
+func (v *Run) Revision(rev *source.Revision) { v.rev = rev }
+
 // Done reports a planned run: annotations, job summary, outputs, comment.
 // Projects that failed are shown as failed; the caller decides the exit
-// code.
+// code. A Single run whose project has no plan is reported as Failed.
 func (v *Run) Done(ctx context.Context, r *run.Report) error {
+	if r.Single && len(r.Projects) == 1 && r.Projects[0].Plan == nil {
+		p := r.Projects[0]
+		err := p.Err
+		if err == nil {
+			err = errors.New(p.Error)
+		}
+		v.Failed(ctx, err)
+		return nil
+	}
 	r = v.scrubbed(r)
 	return v.planned(ctx, v.step, v.marker, render.RunAnnotations(r), r.HasChanges(), render.RunSummary(r),
 		func(w io.Writer, o render.RunOptions) error { return render.RunPlan(w, "markdown", r, o) })
 }
 
 // Failed reports a run that could not start or finish as a whole (a bad
-// config, no projects), so that neither the job summary nor the pull
-// request goes on showing older plans as current.
+// config, no projects, a Single run's plan that could not be made), so
+// that neither the job summary nor the pull request goes on showing older
+// plans as current. The error is shown with every secret the view knows
+// of replaced by ***.
 func (v *Run) Failed(ctx context.Context, runErr error) {
-	v.failed(ctx, v.step, v.marker, "", "", runErr)
+	v.failed(ctx, v.step, v.marker, v.ns, v.applySet, runErr)
+}
+
+// Planned reports apply --drift=report: the plans in the job summary, and
+// the outputs has-changes (whether applying would change anything) and
+// summary.
+func (v *Run) Planned(r *run.Report) error {
+	r = v.scrubbed(r)
+	v.summary("kubeplan apply", func(w io.Writer, room int) error {
+		return render.RunPlan(w, "markdown", r, summaryOptions(room))
+	})
+	return v.outputs("has-changes", boolText(r.HasChanges()), "summary", render.RunSummary(r))
 }
 
 // Applied reports an applied run: job summary and the outputs has-changes
-// (true when a project wrote an object) and summary.
+// (true when a project wrote an object) and summary. A Single run's
+// outputs are written only when its result says what happened.
 func (v *Run) Applied(r *run.Report) error {
 	r = v.scrubbed(r)
 	v.summary("kubeplan apply", func(w io.Writer, room int) error {
-		return render.RunApplyMarkdown(w, r, room)
+		return render.RunApplyMarkdown(w, r, render.RunOptions{MaxBytes: room, Revision: v.rev})
 	})
-	return v.outputs("has-changes", boolText(r.Total().WithChanges > 0), "summary", render.RunApplySummary(r))
+	wrote := r.Total().WithChanges > 0
+	if r.Single && len(r.Projects) == 1 {
+		if r.Projects[0].Result == nil {
+			return nil
+		}
+		wrote = r.Projects[0].Result.Wrote()
+	}
+	return v.outputs("has-changes", boolText(wrote), "summary", render.RunApplySummary(r))
 }
 
 // scrubbed is r with every masked value hidden in the projects' errors,
-// for the summary and the comment, which the runner does not mask.
+// for the summary and the comment, which the runner does not mask. A
+// Single run's set is named as the view was told (RunOptions).
 func (v *Run) scrubbed(r *run.Report) *run.Report {
 	cp := *r
 	cp.Projects = slices.Clone(r.Projects)
 	for i := range cp.Projects {
 		cp.Projects[i].Error = v.mask.scrub(cp.Projects[i].Error)
+		if r.Single {
+			cp.Projects[i].Namespace, cp.Projects[i].ApplySet = v.ns, v.applySet
+		}
 	}
 	return &cp
 }

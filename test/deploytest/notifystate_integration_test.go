@@ -13,6 +13,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/notify"
+	"github.com/kubeplan/kubeplan/render"
 )
 
 // testNotifyState keeps notify's state in a ConfigMap of kubeplan-system
@@ -29,7 +30,7 @@ func testNotifyState(t *testing.T, c *testkube.Cluster) {
 	state := notify.ConfigMapState{Client: client.Dynamic, Namespace: "kubeplan-system", Name: "kubeplan-notify"}
 	observe := func(err error) {
 		t.Helper()
-		n, nerr := notify.New(notify.Config{Webhook: hook.URL, State: state}, nil) // a new process each time
+		n, nerr := notify.New(notify.Config{Webhook: hook.URL, State: state, Words: render.NotifyWords{}}, nil) // a new process each time
 		if nerr != nil {
 			t.Fatal(nerr)
 		}

@@ -1,16 +1,17 @@
-package notify
+package render
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/kubeplan/kubeplan/notify"
+)
 
 // slackPayload is a Slack incoming webhook's message: "text" (the
 // notification line, for clients without blocks) and Block Kit "blocks".
 // Slack's limits hold: a header's text up to 150 characters, a section's
 // up to 3000.
-func slackPayload(e Event) ([]byte, error) {
-	icon := ":x:"
-	if e.Kind == KindRecovered {
-		icon = ":white_check_mark:"
-	}
+func slackPayload(e notify.Event) ([]byte, error) {
+	icon := byKind(e, ":x:", ":white_check_mark:")
 	type text struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
@@ -21,9 +22,9 @@ func slackPayload(e Event) ([]byte, error) {
 		Fields   []text `json:"fields,omitempty"`
 		Elements []text `json:"elements,omitempty"`
 	}
-	blocks := []block{{Type: "header", Text: &text{"plain_text", truncate(e.title(), 150)}}}
+	blocks := []block{{Type: "header", Text: &text{"plain_text", truncate(notifyTitle(e), 150)}}}
 	var fields []text
-	for _, f := range e.facts() {
+	for _, f := range notifyFacts(e) {
 		fields = append(fields, text{"mrkdwn", "*" + f[0] + "*\n" + slackEscape(f[1])})
 	}
 	for len(fields) > 0 { // at most 10 fields per section
@@ -35,7 +36,7 @@ func slackPayload(e Event) ([]byte, error) {
 		msg := strings.ReplaceAll(e.Error, "```", "'''")
 		blocks = append(blocks, block{Type: "section", Text: &text{"mrkdwn", "```" + truncate(slackEscape(msg), 2900) + "```"}})
 	}
-	return marshal(struct {
+	return marshalCompact(struct {
 		Text   string  `json:"text"`
 		Blocks []block `json:"blocks"`
 	}{icon + " " + slackEscape(e.Summary), blocks})

@@ -1,0 +1,52 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kubeplan/kubeplan/notify"
+)
+
+// StatusDescription is the commit status of run r: "applied: 1 applied,
+// 0 pruned, 9 unchanged[, drift taken back]", or "kubeplan could not
+// apply: " and the first line of errText, its scrubbed error.
+func (NotifyWords) StatusDescription(r notify.Run, errText string) string {
+	if r.Err != nil {
+		first, _, _ := strings.Cut(errText, "\n")
+		return "kubeplan could not apply: " + first
+	}
+	s := fmt.Sprintf("applied: %d applied, %d pruned, %d unchanged", r.Applied, r.Pruned, r.Unchanged)
+	if r.Drift {
+		s += ", drift taken back"
+	}
+	return s
+}
+
+// DriftTitle is the title of project's drift issue, how it is found again.
+func (NotifyWords) DriftTitle(project string) string {
+	return "kubeplan: drift repair of project " + project + " is failing"
+}
+
+// DriftBody is the drift issue's text for run r, failing since since,
+// with errText, its scrubbed error, in a code block.
+func (NotifyWords) DriftBody(r notify.Run, errText string, since time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "kubeplan serve could not repair drift in project `%s`: its scheduled run failed.\n\n", r.Project)
+	b.WriteString("| | |\n|---|---|\n")
+	for _, row := range [][2]string{{"Revision", r.Revision}, {"Cluster", r.Cluster}, {"Namespace", r.Namespace},
+		{"ApplySet", r.ApplySet}, {"Failing since", since.UTC().Format(time.RFC3339)}} {
+		if row[1] != "" {
+			fmt.Fprintf(&b, "| %s | `%s` |\n", row[0], row[1])
+		}
+	}
+	msg := strings.ReplaceAll(errText, "```", "'''")
+	fmt.Fprintf(&b, "\n```\n%s\n```\n\nThis issue is closed when the project runs successfully again.\n", msg)
+	return b.String()
+}
+
+// DriftClosed is the comment closing the drift issue when run r succeeded.
+func (NotifyWords) DriftClosed(r notify.Run) string {
+	return fmt.Sprintf("Project `%s` recovered: revision `%s` applied at %s (%d applied, %d pruned, %d unchanged). Closing.",
+		r.Project, abbrev(r.Revision), r.End.UTC().Format(time.RFC3339), r.Applied, r.Pruned, r.Unchanged)
+}
