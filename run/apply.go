@@ -21,9 +21,10 @@ type ApplyOptions struct {
 	Approve func(*Report) error
 	// Stream applies each project right after its own plan instead of
 	// planning all first (Approve is not asked), and keeps only each
-	// project's status, error and findings in the report: Done sees its
-	// plan and result, which are then dropped. A long-running reconciler
-	// over many projects (kubeplan serve) holds few plans at a time.
+	// project's status, error and findings in the report: the Observer's
+	// ProjectDone sees its plan and result, which are then dropped. A
+	// long-running reconciler over many projects (kubeplan serve) holds
+	// few plans at a time.
 	Stream bool
 }
 
@@ -58,11 +59,10 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 			return r, err
 		}
 	}
-	var done doneFunc = o.Done
 	err = schedule(ctx, ps, r.Projects, o.PerCluster, nil, func(ctx context.Context, i int, _ []*ProjectReport) {
 		pr := &r.Projects[i]
 		o.applyOne(ctx, pr, extra[i])
-		done.call(*pr)
+		o.done(*pr)
 	})
 	return r, err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 type statusFlags struct {
@@ -104,19 +105,18 @@ func connectSet(ctx context.Context, kf *genericclioptions.ConfigFlags, applySet
 // statusProjects is status over projects: each selected project's
 // ApplySet, read concurrently.
 func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statusFlags, args []string) error {
-	root, err := projectRoot(args)
+	root, err := workspace.RootOf(args)
 	if err != nil {
 		return err
 	}
 	if err := f.sel.refuseSetFlags(cmd, "namespace", "applyset"); err != nil {
 		return err
 	}
-	f.config.from = root
-	cfg, err := f.config.config(s)
+	ws, err := f.config.open(cmd, s, &f.sel, workspace.Options{From: root, Root: root})
 	if err != nil {
 		return err
 	}
-	ps, _, err := f.sel.choose(cfg, root, cfg.ExcludePatterns())
+	ps, _, err := ws.Select()
 	if err != nil {
 		return err
 	}
