@@ -8,13 +8,14 @@ import (
 	"github.com/kubeplan/kubeplan/project"
 )
 
-// errLint is a project's lint failure; its findings go in the report.
-type errLint struct {
-	findings []lint.Finding
+// LintError is a project's lint failure; its findings go in the report.
+type LintError struct {
+	// Report is lint's report, with only its error findings.
+	Report lint.Report
 }
 
-func (e *errLint) Error() string {
-	return fmt.Sprintf("lint found %d error(s); nothing was sent to the cluster", len(e.findings))
+func (e *LintError) Error() string {
+	return fmt.Sprintf("lint found %d error(s); nothing was sent to the cluster", len(e.Report.Findings))
 }
 
 // load lints the project and returns its objects: the kustomization built,
@@ -36,7 +37,8 @@ func (o *Options) load(p project.Project, namespace string, lookup manifest.Helm
 		return nil, err
 	}
 	if errs := rep.Errors(); len(errs) > 0 {
-		return nil, &errLint{findings: errs}
+		rep.Findings = errs
+		return nil, &LintError{Report: rep}
 	}
 	return objs, nil
 }

@@ -22,6 +22,14 @@ type Observer interface {
 	ProjectDone(pr ProjectReport)
 }
 
+// ProgressObserver is an Observer that also follows each project's plan
+// as it is made (a progress bar in a terminal).
+type ProgressObserver interface {
+	Observer
+	// Planning is told how many of p's objects are planned so far.
+	Planning(p project.Project, done, total int)
+}
+
 // Quiet is an Observer that is told nothing; embed it to observe only
 // some of a run.
 type Quiet struct{}

@@ -136,6 +136,9 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	}
 	opts := o.Plan
 	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = c.Namespace, as, nil, pending
+	if po, ok := o.observer().(ProgressObserver); ok {
+		opts.Progress = func(done, total int) { po.Planning(p, done, total) }
+	}
 	pl, err := plan.Make(ctx, c, objs, opts)
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
@@ -150,9 +153,9 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 // fail records err as the project's failure.
 func (pr *ProjectReport) fail(err error) {
 	pr.Status, pr.Error, pr.Err = Failed, err.Error(), err
-	var le *errLint
+	var le *LintError
 	if errors.As(err, &le) {
-		pr.Findings = le.findings
+		pr.Findings = le.Report.Findings
 	}
 }
 

@@ -17,7 +17,12 @@ import (
 // not), its own Kubernetes version, its chart's Helm options (lookup, when
 // not nil, is what the chart's lookup reads; withhold keeps Secrets' data
 // from it), and the root its files are confined to.
+//
+// The project of a plain invocation (Single) is its paths read as a set.
 func (w *Workspace) ProjectLint(p project.Project, namespace string, lookup manifest.HelmLookup, withhold bool) (lint.Input, lint.Options, error) {
+	if w.isSingle {
+		return w.Lint(Set{Paths: w.single, Namespace: namespace, Lookup: lookup, Withhold: withhold})
+	}
 	li, lo, err := w.projectBase()
 	if err != nil {
 		return li, lo, err

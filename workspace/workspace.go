@@ -45,6 +45,9 @@ type Workspace struct {
 	o      Options
 	all    []project.Project
 	loaded bool
+	// single are the paths of a plain invocation's project (Single).
+	single   []string
+	isSingle bool
 
 	baseOnce sync.Once
 	baseIn   lint.Input

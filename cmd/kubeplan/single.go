@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/render/ghview"
+	"github.com/kubeplan/kubeplan/run"
+)
+
+// connected is the Connector of a plain invocation: the client its
+// cluster flags made.
+func connected(c *kube.Client) run.Connector {
+	return func(project.Project) (*kube.Client, string, error) { return c, "", nil }
+}
+
+// singleObserver watches the run of a plain invocation: GitHub mode sees
+// the objects (loaded, may be nil), the progress view the plan.
+type singleObserver struct {
+	run.Quiet
+	loaded func([]*manifest.Object)
+	view   *render.ProgressView
+}
+
+// Loaded passes the objects to loaded.
+func (o singleObserver) Loaded(objs []*manifest.Object) {
+	if o.loaded != nil {
+		o.loaded(objs)
+	}
+}
+
+// Planning moves the progress bar.
+func (o singleObserver) Planning(_ project.Project, done, total int) { o.view.Planning(done, total) }
+
+// singleReport is the report of a plain invocation's run (Single), or
+// the error of its one project (the interrupt's when it never started);
+// lint's errors are shown on stderr first.
+func singleReport(ctx context.Context, s streams, r *run.Report, err error) (*run.Report, error) {
+	if err != nil {
+		return nil, err
+	}
+	r.Single = true
+	pr := r.Projects[0]
+	if pr.Status == run.Skipped {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
+		return nil, errors.New(pr.Error)
+	}
+	if pr.Err == nil {
+		return r, nil
+	}
+	var le *run.LintError
+	if errors.As(pr.Err, &le) {
+		_ = render.Lint(s.err, "text", le.Report, render.LintOptions{Color: s.color(s.err)})
+	}
+	return nil, pr.Err
+}
+
+// showSinglePlan shows a plain invocation's plan as format, and in its
+// GitHub view when gh is not nil.
+// It is the one place to switch to render.RunPlan and ghview.Run once
+// they render a Single report as this does.
+func showSinglePlan(ctx context.Context, s streams, format string, r *run.Report, gh *ghview.Plan) error {
+	pl := r.Projects[0].Plan
+	if err := render.Plan(s.out, format, pl, render.PlanOptions{Color: format == "text" && s.color(s.out)}); err != nil {
+		return err
+	}
+	if gh != nil {
+		return gh.Done(ctx, pl)
+	}
+	return nil
+}
