@@ -44,21 +44,34 @@ func singleReport(ctx context.Context, s streams, r *run.Report, err error) (*ru
 		return nil, err
 	}
 	r.Single = true
-	pr := r.Projects[0]
-	if pr.Status == run.Skipped {
-		if err := context.Cause(ctx); err != nil {
-			return nil, err
-		}
-		return nil, errors.New(pr.Error)
-	}
-	if pr.Err == nil {
+	err = singleErr(ctx, r.Projects[0])
+	if err == nil {
 		return r, nil
 	}
 	var le *run.LintError
-	if errors.As(pr.Err, &le) {
+	if errors.As(err, &le) {
 		_ = render.Lint(s.err, "text", le.Report, render.LintOptions{Color: s.color(s.err)})
 	}
-	return nil, pr.Err
+	return nil, err
+}
+
+// singleErr is the error of a plain invocation's one project: its own,
+// or the interrupt's when it never started.
+func singleErr(ctx context.Context, pr run.ProjectReport) error {
+	if pr.Status != run.Skipped {
+		return pr.Err
+	}
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	return errors.New(pr.Error)
+}
+
+// showSingleStatus shows a plain invocation's status as format. It is the
+// one place to switch to render.RunStatus once it renders a Single
+// report as this does.
+func showSingleStatus(s streams, format string, r *run.Report) error {
+	return render.Status(s.out, format, r.Projects[0].Health)
 }
 
 // showSinglePlan shows a plain invocation's plan as format, and in its

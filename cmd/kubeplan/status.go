@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
-	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/run"
 	"github.com/kubeplan/kubeplan/workspace"
@@ -77,15 +77,17 @@ func runStatus(cmd *cobra.Command, s streams, f *statusFlags, args []string) err
 	if f.applySet == "" {
 		return fmt.Errorf("--applyset is required (or select projects with --project, --all or --changed-since)")
 	}
-	c, as, err := connectSet(ctx, f.kube, f.applySet)
+	c, err := kube.Connect(f.kube)
 	if err != nil {
 		return err
 	}
-	st, err := apply.ReadStatus(ctx, c, as)
-	if err != nil {
+	// The one project its flags make, read as --all reads each project.
+	r := run.ReadStatus(ctx, []project.Project{{ApplySet: f.applySet}}, connected(c), 0)
+	r.Single = true
+	if err := singleErr(ctx, r.Projects[0]); err != nil {
 		return err
 	}
-	return render.Status(s.out, strings.ToLower(f.output), st)
+	return showSingleStatus(s, strings.ToLower(f.output), r)
 }
 
 // connectSet connects (one request: a missing kubeconfig or an unreachable
