@@ -184,7 +184,7 @@ func planSingle(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags
 	p := ws.Single(src.paths, f.cluster.applySet)
 	view := s.progress()
 	defer view.Close()
-	obs := singleObserver{view: view}
+	obs := runObserver{view: view}
 	if gh != nil {
 		obs.loaded = gh.Loaded
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
@@ -74,29 +73,6 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 			Plan:      cf.planOptions(&kube.Client{}, nil, src.revision(), nil),
 		},
 	}, nil
-}
-
-// runObserver is how the command line watches a run over projects:
-// loaded sees the objects (GitHub mode masks Secret values), done each
-// project's end (progress lines); either may be nil.
-type runObserver struct {
-	run.Quiet
-	loaded func([]*manifest.Object)
-	done   func(run.ProjectReport)
-}
-
-// Loaded passes the objects to loaded.
-func (o runObserver) Loaded(objs []*manifest.Object) {
-	if o.loaded != nil {
-		o.loaded(objs)
-	}
-}
-
-// ProjectDone passes the report to done.
-func (o runObserver) ProjectDone(pr run.ProjectReport) {
-	if o.done != nil {
-		o.done(pr)
-	}
 }
 
 // connector connects to a project's cluster: for a project naming a

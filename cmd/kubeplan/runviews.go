@@ -18,23 +18,37 @@ func connected(c *kube.Client) run.Connector {
 	return func(project.Project) (*kube.Client, string, error) { return c, "", nil }
 }
 
-// singleObserver watches the run of a plain invocation: GitHub mode sees
-// the objects (loaded, may be nil), the progress view the plan.
-type singleObserver struct {
+// runObserver is how the command line watches a run: loaded sees the
+// objects (GitHub mode masks Secret values), done each project's end
+// (progress lines over projects), view the plan of a plain invocation
+// (its progress bar); each may be nil.
+type runObserver struct {
 	run.Quiet
 	loaded func([]*manifest.Object)
+	done   func(run.ProjectReport)
 	view   *render.ProgressView
 }
 
 // Loaded passes the objects to loaded.
-func (o singleObserver) Loaded(objs []*manifest.Object) {
+func (o runObserver) Loaded(objs []*manifest.Object) {
 	if o.loaded != nil {
 		o.loaded(objs)
 	}
 }
 
+// ProjectDone passes the report to done.
+func (o runObserver) ProjectDone(pr run.ProjectReport) {
+	if o.done != nil {
+		o.done(pr)
+	}
+}
+
 // Planning moves the progress bar.
-func (o singleObserver) Planning(_ project.Project, done, total int) { o.view.Planning(done, total) }
+func (o runObserver) Planning(_ project.Project, done, total int) {
+	if o.view != nil {
+		o.view.Planning(done, total)
+	}
+}
 
 // singleReport is the report of a plain invocation's run (Single), or
 // the error of its one project (the interrupt's when it never started);
