@@ -66,5 +66,5 @@ func applyProjects(ctx context.Context, cmd *cobra.Command, s streams, f *applyF
 			return err
 		}
 	}
-	return runError(r)
+	return r.Err()
 }

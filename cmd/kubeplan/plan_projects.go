@@ -68,7 +68,7 @@ func reportPlans(ctx context.Context, s streams, format string, r *run.Report, g
 			return err
 		}
 	}
-	if err := runError(r); err != nil {
+	if err := r.Err(); err != nil {
 		return err
 	}
 	if changesExit && r.HasChanges() {

@@ -127,31 +127,6 @@ func progressLines(s streams, verb string) func(run.ProjectReport) {
 	}
 }
 
-// runError is the error of a run over projects: which failed, which were
-// skipped (their sections say why).
-func runError(r *run.Report) error {
-	var failed, skipped []string
-	for _, p := range r.Projects {
-		switch p.Status {
-		case run.Failed:
-			failed = append(failed, p.Project.Name)
-		case run.Skipped:
-			skipped = append(skipped, p.Project.Name)
-		}
-	}
-	if len(failed)+len(skipped) == 0 {
-		return nil
-	}
-	msg := fmt.Sprintf("%d of %d projects failed", len(failed), len(r.Projects))
-	if len(failed) > 0 {
-		msg += ": " + strings.Join(failed, ", ")
-	}
-	if len(skipped) > 0 {
-		msg += fmt.Sprintf("; %d skipped: %s", len(skipped), strings.Join(skipped, ", "))
-	}
-	return fmt.Errorf("%s", msg)
-}
-
 // newRunView is GitHub mode for a run over projects. Its comment's scope
 // is the repository, the config file and the workflow: runs of other
 // configs or workflows (against other clusters) keep their own comments.

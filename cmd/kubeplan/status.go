@@ -131,5 +131,5 @@ func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statu
 	if err := render.RunStatus(s.out, f.output, r); err != nil {
 		return err
 	}
-	return runError(r)
+	return r.Err()
 }
