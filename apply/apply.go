@@ -50,7 +50,7 @@ func (r *Result) Wrote() bool {
 
 // ErrEmptySet refuses to prune everything because the manifests came out
 // empty.
-var ErrEmptySet = errors.New("the manifest set is empty: nothing was written (applying it would prune every member of the ApplySet; pass --allow-empty if that is what you want)")
+var ErrEmptySet = errors.New("the manifest set is empty: nothing was written (applying it would prune every member of the ApplySet; if that is what you want, apply it once from the command line with --allow-empty: kubeplan serve never applies an empty set)")
 
 // Execute applies plan p. Nothing is pruned unless every apply succeeded.
 // Helm hooks run around the other objects, each waited for: pre-install or

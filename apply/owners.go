@@ -30,6 +30,6 @@ func CheckOwners(p *plan.Plan, adopt bool) error {
 	if len(refused) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w; nothing was written. Refused: %s. Pass --adopt to take them over (they then belong to this ApplySet, which prunes them when they leave its manifests)",
+	return fmt.Errorf("%w; nothing was written. Refused: %s. To take them over, apply once from the command line with --adopt (kubeplan serve never adopts): they then belong to this ApplySet, which prunes them when they leave its manifests",
 		ErrOwnedElsewhere, strings.Join(refused, ", "))
 }

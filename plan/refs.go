@@ -27,7 +27,7 @@ func (e *ErrDanglingRefs) Error() string {
 			lines[i] = s + ": " + w.Message
 		}
 	}
-	return fmt.Sprintf("%d dangling reference(s), refused with --strict-refs:\n  %s", len(lines), strings.Join(lines, "\n  "))
+	return fmt.Sprintf("%d dangling reference(s), refused with --strict-refs (a warning without it):\n  %s", len(lines), strings.Join(lines, "\n  "))
 }
 
 var refResources = map[string]schema.GroupVersionResource{

@@ -94,13 +94,13 @@ func (p *planner) readParent(ctx context.Context, as applyset.Parent) (*applySet
 	set.hooksRan = ParseHooksRan(obj.GetAnnotations()[AnnotationHooksRan])
 	st, err := as.Read(obj.GetLabels(), obj.GetAnnotations())
 	if errors.Is(err, applyset.ErrNotParent) {
-		return nil, fmt.Errorf("%s exists in namespace %s but is not an ApplySet parent; choose another --applyset name", as, as.Namespace)
+		return nil, fmt.Errorf("%s exists in namespace %s but is not an ApplySet parent; choose another ApplySet name (--applyset, or applyset: in kubeplan.yaml)", as, as.Namespace)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if !applyset.IsOurs(st.Tooling) && !p.opts.Adopt {
-		return nil, fmt.Errorf("the ApplySet %s was made by %s; kubeplan leaves other tools' sets alone (pass --adopt to take it over: its members will then be pruned by kubeplan)", as, st.Tooling)
+		return nil, fmt.Errorf("the ApplySet %s was made by %s; kubeplan leaves other tools' sets alone (to take it over, plan and apply it once from the command line with --adopt; kubeplan serve never adopts: its members will then be pruned by kubeplan)", as, st.Tooling)
 	}
 	set.state = st
 	for _, gr := range st.GroupResources {

@@ -21,9 +21,10 @@ type ApplyOptions struct {
 	Approve func(*Report) error
 	// Stream applies each project right after its own plan instead of
 	// planning all first (Approve is not asked), and keeps only each
-	// project's status, error and findings in the report: Done sees its
-	// plan and result, which are then dropped. A long-running reconciler
-	// over many projects (kubeplan serve) holds few plans at a time.
+	// project's status, error and findings in the report: the Observer's
+	// ProjectDone sees its plan and result, which are then dropped. A
+	// long-running reconciler over many projects (kubeplan serve) holds
+	// few plans at a time.
 	Stream bool
 }
 
@@ -58,11 +59,10 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 			return r, err
 		}
 	}
-	var done doneFunc = o.Done
 	err = schedule(ctx, ps, r.Projects, o.PerCluster, nil, func(ctx context.Context, i int, _ []*ProjectReport) {
 		pr := &r.Projects[i]
 		o.applyOne(ctx, pr, extra[i])
-		done.call(*pr)
+		o.done(*pr)
 	})
 	return r, err
 }
@@ -71,7 +71,7 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 // writing is recorded as failed on its parent.
 func (o *ApplyOptions) applyOne(ctx context.Context, pr *ProjectReport, pd planned) {
 	if pr.Status == Failed {
-		if pd.parent != nil && pd.client != nil && recordable(pd.err) && pd.client.Ping(ctx) == nil {
+		if pd.parent != nil && pd.client != nil && Recordable(pd.err) && pd.client.Ping(ctx) == nil {
 			if err := apply.RecordFailure(ctx, pd.client, *pd.parent, o.Apply.FieldManager, pd.err); err != nil {
 				pr.Error += "; " + err.Error()
 			}
@@ -92,10 +92,15 @@ func (o *ApplyOptions) applyOne(ctx context.Context, pr *ProjectReport, pd plann
 	pr.Status = Applied
 }
 
-// recordable says a failure is worth recording on the parent: not when
-// the cluster could not be reached (the record could not be written
-// either).
-func recordable(err error) bool {
+// ErrNotApproved is the answer to the question before writing when it is
+// not "yes" (ApplyOptions.Approve).
+var ErrNotApproved = errors.New("apply cancelled: nothing was written")
+
+// Recordable says a run's failure is worth recording on the ApplySet
+// parent: not when the person at the terminal said no (ErrNotApproved),
+// nor when the cluster could not be reached (the record could not be
+// written either).
+func Recordable(err error) bool {
 	var u *kube.UnreachableError
-	return err != nil && !errors.As(err, &u)
+	return err != nil && !errors.Is(err, ErrNotApproved) && !errors.As(err, &u)
 }

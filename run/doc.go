@@ -3,7 +3,11 @@
 // own cluster, namespace and ApplySet; projects run concurrently, bounded
 // per cluster, and in dependsOn order (a project starts when the projects
 // it depends on are done; when one of them failed it is skipped). One
-// project failing never hides the others' plans.
+// project failing never hides the others' plans. The projects and their
+// settings come from a workspace (package workspace); the flags of a plain
+// invocation make a workspace of one project (workspace.Single), which
+// plan and status run here too. An Observer is told what a run does as it
+// happens.
 //
 // The result is a Report, a value the views in render show (a section per
 // project and a total, one pull-request comment for the whole run) and that

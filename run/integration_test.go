@@ -11,9 +11,10 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
-	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 func TestMain(m *testing.M) { testkube.Main(m) }
@@ -68,23 +69,24 @@ spec:
 }
 
 func options(t *testing.T, root, kubeconfig string) run.Options {
-	kv, err := lint.NormalizeKubeVersion("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	return run.Options{
-		Root: root,
+		Workspace: workspace.New(nil, workspace.Options{Root: root,
+			Overrides: workspace.Overrides{CRDs: []string{filepath.Join(root, "platform", "crds")}}}),
 		Connect: func(p project.Project) (*kube.Client, string, error) {
 			f := kube.Flags()
 			f.KubeConfig = &kubeconfig
 			c, err := kube.Connect(f)
 			return c, "test", err
 		},
-		Lint: func(project.Project) (lint.Input, lint.Options, error) {
-			return lint.Input{CRDPaths: []string{filepath.Join(root, "platform", "crds")}}, lint.Options{KubeVersion: kv}, nil
-		},
 	}
 }
+
+// done is an Observer told only of each project's end.
+type done func(run.ProjectReport)
+
+func (done) Loaded([]*manifest.Object)          {}
+func (done) Started(project.Project)            {}
+func (f done) ProjectDone(pr run.ProjectReport) { f(pr) }
 
 func projects(t *testing.T, root, appNS, ownNS string) []project.Project {
 	ps, err := project.Discover(root)
@@ -190,7 +192,7 @@ func TestIntegrationRunDependsOn(t *testing.T) {
 
 	// A project that breaks after it was applied is recorded as failed on
 	// its parent; the others still apply.
-	if err := os.WriteFile(filepath.Join(o.Root, "apps", "own", "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: own\ndata:\n  a: [1\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(o.Workspace.Root(), "apps", "own", "cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: own\ndata:\n  a: [1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if ar, err = run.Apply(ctx, ps, run.ApplyOptions{Options: o, Apply: apply.Options{Version: "test"}}); err != nil {
@@ -226,12 +228,12 @@ func TestIntegrationRunStream(t *testing.T) {
 	apply1 := func() (map[string]run.ProjectReport, *run.Report) {
 		t.Helper()
 		seen := map[string]run.ProjectReport{}
-		o.Done = func(pr run.ProjectReport) {
+		o.Observer = done(func(pr run.ProjectReport) {
 			if _, dup := seen[pr.Project.Name]; dup {
 				t.Errorf("Done called twice for %s", pr.Project.Name)
 			}
 			seen[pr.Project.Name] = pr
-		}
+		})
 		r, err := run.Apply(ctx, ps, run.ApplyOptions{Options: o, Apply: apply.Options{Version: "test"}, Stream: true})
 		if err != nil {
 			t.Fatal(err)

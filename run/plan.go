@@ -9,20 +9,18 @@ import (
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 // Options configure a run.
 type Options struct {
-	// Root is the directory the projects' paths are relative to.
-	Root string
+	// Workspace gives each project's lint settings, the directory the
+	// projects' paths are relative to, and every project of the
+	// repository, selected or not: a project's dependencies are found
+	// there, and their CRDs validate its custom resources.
+	Workspace *workspace.Workspace
 	// Connect builds a cluster's client; it is called once per cluster.
 	Connect Connector
-	// Lint gives each project's lint settings.
-	Lint LintSettings
-	// Known are all the projects of the repository, selected or not: a
-	// project's dependencies are found there, and their CRDs validate its
-	// custom resources.
-	Known []project.Project
 	// Plan holds the settings every project's plan shares (field
 	// manager, adopt, concurrency, revision, ...); Namespace, ApplySet
 	// and Pending are set per project.
@@ -30,12 +28,8 @@ type Options struct {
 	// PerCluster bounds the projects run at once on one cluster
 	// (default DefaultPerCluster).
 	PerCluster int
-	// Loaded, when set, sees every project's objects before anything about
-	// them is shown (GitHub mode masks their Secret values).
-	Loaded func([]*manifest.Object)
-	// Done, when set, is told each project's report when its part is over
-	// (progress on stderr). Calls are serialised.
-	Done func(ProjectReport)
+	// Observer, when set, is told what the run does as it happens.
+	Observer Observer
 	// Objects, when set, is asked for a project's objects instead of
 	// loading them; load is what run would do (lint, then read, for the
 	// project's namespace). kubeplan serve keeps its answer per git
@@ -76,7 +70,6 @@ func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []pl
 	r := newReport(ps)
 	extra := make([]planned, len(ps))
 	cls := newClusters(o.Connect)
-	var done doneFunc = o.Done
 	err := schedule(ctx, ps, r.Projects, o.PerCluster, o.Halt, func(ctx context.Context, i int, deps []*ProjectReport) {
 		pr := &r.Projects[i]
 		var depPlans []*plan.Plan
@@ -84,11 +77,11 @@ func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []pl
 			depPlans = append(depPlans, d.Plan)
 		}
 		extra[i] = o.planOne(ctx, cls, pr, plan.PendingOf(o.Plan.Pending, depPlans...))
-		done.call(*pr)
+		o.done(*pr)
 	})
 	for i := range r.Projects {
 		if r.Projects[i].Status == Skipped {
-			done.call(r.Projects[i])
+			o.done(r.Projects[i])
 		}
 	}
 	return r, extra, err
@@ -127,6 +120,7 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 			lookup = l
 		}
 	}
+	o.observer().Started(p)
 	load := func() ([]*manifest.Object, error) { return o.load(p, lintNS, lookup) }
 	var objs []*manifest.Object
 	if o.Objects != nil {
@@ -142,6 +136,9 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	}
 	opts := o.Plan
 	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = c.Namespace, as, nil, pending
+	if po, ok := o.observer().(ProgressObserver); ok {
+		opts.Progress = func(done, total int) { po.Planning(p, done, total) }
+	}
 	pl, err := plan.Make(ctx, c, objs, opts)
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
@@ -156,9 +153,9 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 // fail records err as the project's failure.
 func (pr *ProjectReport) fail(err error) {
 	pr.Status, pr.Error, pr.Err = Failed, err.Error(), err
-	var le *errLint
+	var le *LintError
 	if errors.As(err, &le) {
-		pr.Findings = le.findings
+		pr.Findings = le.Report.Findings
 	}
 }
 

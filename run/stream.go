@@ -11,7 +11,7 @@ import (
 
 // applyStream is Apply with ApplyOptions.Stream: each project is planned
 // and applied in one step, after the projects it depends on were applied,
-// and its plan and result are dropped once Done has seen them. At most
+// and its plan and result are dropped once the Observer has seen them. At most
 // PerCluster plans per cluster are held at once, whatever the number of
 // projects. What a dependency created (CRDs, Namespaces) is planned as
 // pending, as in Apply: the shared REST mapper may not know the new kinds
@@ -20,7 +20,6 @@ import (
 func applyStream(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, error) {
 	r := newReport(ps)
 	cls := newClusters(o.Connect)
-	var done doneFunc = o.Done
 	created := make([]plan.Pending, len(ps)) // what each project's plan created
 	index := map[*ProjectReport]int{}
 	for i := range r.Projects {
@@ -40,13 +39,13 @@ func applyStream(ctx context.Context, ps []project.Project, o ApplyOptions) (*Re
 			}
 		}
 		o.applyOne(ctx, pr, pd)
-		done.call(*pr)
+		o.done(*pr)
 		created[i] = plan.PendingOf(plan.Pending{}, pr.Plan)
 		pr.Plan, pr.Result = nil, nil
 	})
 	for i := range r.Projects {
 		if r.Projects[i].Status == Skipped {
-			done.call(r.Projects[i])
+			o.done(r.Projects[i])
 		}
 	}
 	return r, err

@@ -1,6 +1,10 @@
 package run
 
 import (
+	"errors"
+	"fmt"
+	"strings"
+
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/plan"
@@ -116,6 +120,31 @@ func (r *Report) HasChanges() bool {
 		}
 	}
 	return false
+}
+
+// Err is the error of a run: which projects failed, which were skipped
+// (their sections say why); nil when none did.
+func (r *Report) Err() error {
+	var failed, skipped []string
+	for _, p := range r.Projects {
+		switch p.Status {
+		case Failed:
+			failed = append(failed, p.Project.Name)
+		case Skipped:
+			skipped = append(skipped, p.Project.Name)
+		}
+	}
+	if len(failed)+len(skipped) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("%d of %d projects failed", len(failed), len(r.Projects))
+	if len(failed) > 0 {
+		msg += ": " + strings.Join(failed, ", ")
+	}
+	if len(skipped) > 0 {
+		msg += fmt.Sprintf("; %d skipped: %s", len(skipped), strings.Join(skipped, ", "))
+	}
+	return errors.New(msg)
 }
 
 // Failed reports whether any project failed or was skipped.

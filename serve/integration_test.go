@@ -17,11 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
-	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/serve"
@@ -72,25 +69,6 @@ func (r *repo) commit(msg string, files map[string]string) string {
 	r.git(r.clone, "commit", "-q", "-m", msg)
 	r.git(r.clone, "push", "-q", "origin", "main")
 	return r.git(r.clone, "rev-parse", "HEAD")
-}
-
-// workspace reads a checkout as kubeplan serve's command does.
-func workspace(dir, repoRoot string) (*serve.Workspace, error) {
-	cfg, err := config.Discover(dir)
-	if err != nil {
-		return nil, err
-	}
-	ps, err := project.Load(dir, cfg, project.Options{})
-	if err != nil {
-		return nil, err
-	}
-	kv, err := lint.NormalizeKubeVersion("")
-	if err != nil {
-		return nil, err
-	}
-	li := lint.Input{Load: manifest.Options{Root: repoRoot}}
-	return &serve.Workspace{Root: dir, Projects: ps,
-		Lint: func(project.Project) (lint.Input, lint.Options, error) { return li, lint.Options{KubeVersion: kv}, nil }}, nil
 }
 
 // results collects OnRun's calls.
@@ -153,15 +131,14 @@ func TestIntegrationServe(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- serve.Run(ctx, serve.Options{
-			Source:    source.Git{URL: g.bare, Ref: "main"},
-			Interval:  time.Hour, // the project's own 1s wins
-			Listen:    "127.0.0.1:0",
-			Workspace: workspace,
-			Connect:   connect,
-			Plan:      plan.Options{FieldManager: "kubeplan"},
-			Apply:     apply.Options{FieldManager: "kubeplan", Version: "test", Wait: true},
-			OnRun:     rs.add,
-			Log:       testWriter{t},
+			Source:   source.Git{URL: g.bare, Ref: "main"},
+			Interval: time.Hour, // the project's own 1s wins
+			Listen:   "127.0.0.1:0",
+			Connect:  connect,
+			Plan:     plan.Options{FieldManager: "kubeplan"},
+			Apply:    apply.Options{FieldManager: "kubeplan", Version: "test", Wait: true},
+			OnRun:    rs.add,
+			Log:      testWriter{t},
 		}, func(a fmt.Stringer) { addr <- a.String() })
 	}()
 	defer func() {

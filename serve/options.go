@@ -10,6 +10,7 @@ import (
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/run"
 	"github.com/kubeplan/kubeplan/source"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 // DefaultInterval is how often a project is reconciled unless its
@@ -37,10 +38,10 @@ type Options struct {
 	// Listen is the HTTP address of /metrics, /healthz and /readyz
 	// (":8080"); empty means no HTTP server.
 	Listen string
-	// Workspace reads a checkout: the repository's projects and their
-	// lint settings (cmd/kubeplan builds it from kubeplan.yaml). dir is
-	// the source's --path in the checkout, repoRoot the checkout's root.
-	Workspace func(dir, repoRoot string) (*Workspace, error)
+	// Overrides are the settings serve's command line gives every
+	// checkout's workspace, over its kubeplan.yaml (workspace.Open at each
+	// revision).
+	Overrides workspace.Overrides
 	// Connect builds the client of a project's cluster; Run calls it once
 	// per cluster for the life of the process.
 	Connect run.Connector
@@ -72,14 +73,6 @@ type NotifyOptions struct {
 	// (read at each use, never shown).
 	GitHubRepository string
 	GitHubTokenFile  string
-}
-
-// Workspace is what a checkout holds: every project of the repository
-// (a project's dependencies are found among them) and how to lint each.
-type Workspace struct {
-	Root     string
-	Projects []project.Project
-	Lint     run.LintSettings
 }
 
 func (o *Options) interval(p project.Project) time.Duration {

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/run"
 	"github.com/kubeplan/kubeplan/source"
@@ -31,7 +30,8 @@ func (s *server) round(ctx context.Context) time.Duration {
 		return min(retryAfterFetchError, s.o.interval(project.Project{}))
 	}
 	s.h.fetched.Store(true)
-	ps, err := selected(co.ws, s.o.Projects)
+	all, _ := co.ws.Projects() // loaded when the workspace was opened
+	ps, err := selected(co.ws.Root(), all, s.o.Projects)
 	if err != nil {
 		s.logf("%v", err)
 	}
@@ -55,7 +55,7 @@ func (s *server) runProjects(ctx context.Context, co checkout, ps []project.Proj
 	runCtx := context.WithoutCancel(ctx)
 	var locked []run.ProjectReport
 	o := s.options(ctx, co)
-	o.Done = func(pr run.ProjectReport) { // called one at a time
+	o.Observer = &roundObserver{s: s, done: func(pr run.ProjectReport) { // called one at a time
 		if pr.Status == run.Skipped && ctx.Err() != nil {
 			return // stopped before it started: not a run
 		}
@@ -65,7 +65,7 @@ func (s *server) runProjects(ctx context.Context, co checkout, ps []project.Proj
 			return
 		}
 		s.report(runCtx, pr, co.rev, scheduled, start)
-	}
+	}}
 	if _, err := run.Apply(runCtx, ps, o); err != nil { // a dependsOn cycle: nothing ran
 		s.logf("%v", err)
 		for _, p := range ps {
@@ -111,18 +111,13 @@ func (s *server) options(ctx context.Context, co checkout) run.ApplyOptions {
 	cached := s.cache.at(co.rev.SHA)
 	o := run.ApplyOptions{
 		Options: run.Options{
-			Root:       co.ws.Root,
+			Workspace:  co.ws,
 			Connect:    s.cls.Connector,
-			Lint:       co.ws.Lint,
-			Known:      co.ws.Projects,
 			Plan:       s.o.Plan,
 			PerCluster: s.o.Concurrency,
 			Halt:       ctx.Done(),
 			Lookup:     true, // charts' lookups read the cluster, as helm upgrade does
-			Objects: func(p project.Project, ns string, load func() ([]*manifest.Object, error)) ([]*manifest.Object, error) {
-				s.started(p.Name, time.Now())
-				return cached(p, ns, load)
-			},
+			Objects:    cached,
 		},
 		Apply:  s.o.Apply,
 		Stream: true,
@@ -131,6 +126,20 @@ func (s *server) options(ctx context.Context, co checkout) run.ApplyOptions {
 	o.Plan.Revision = co.rev.SHA
 	return o
 }
+
+// roundObserver watches a round's run: when each project starts, and
+// each project's end (done).
+type roundObserver struct {
+	run.Quiet
+	s    *server
+	done func(run.ProjectReport)
+}
+
+// Started notes when p's run began (its duration's start).
+func (o *roundObserver) Started(p project.Project) { o.s.started(p.Name, time.Now()) }
+
+// ProjectDone reports p's run.
+func (o *roundObserver) ProjectDone(pr run.ProjectReport) { o.done(pr) }
 
 // report records one project's run: metrics, the Event, the log line,
 // OnRun.

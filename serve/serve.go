@@ -81,8 +81,8 @@ func Run(ctx context.Context, o Options, ready func(addr fmt.Stringer)) error {
 }
 
 func newServer(o Options) (*server, error) {
-	if o.Workspace == nil || o.Connect == nil {
-		return nil, errors.New("serve: Options.Workspace and Options.Connect are required")
+	if o.Connect == nil {
+		return nil, errors.New("serve: Options.Connect is required")
 	}
 	if o.Source.URL == "" {
 		return nil, errors.New("serve: no git source (--source)")
@@ -106,7 +106,7 @@ func newServer(o Options) (*server, error) {
 	cls := newClusters(o.Connect)
 	return &server{
 		o:     o,
-		src:   &fetcher{git: o.Source, workspace: o.Workspace},
+		src:   &fetcher{git: o.Source, overrides: o.Overrides, log: log},
 		cls:   cls,
 		m:     newMetrics(cls),
 		ev:    newEvents(o.Holder),

@@ -102,12 +102,12 @@ func TestObjectCache(t *testing.T) {
 }
 
 func TestSelected(t *testing.T) {
-	ws := &Workspace{Root: "/repo", Projects: []project.Project{{Name: "a", Path: "apps/a"}, {Name: "b", Path: "apps/b"}}}
-	got, err := selected(ws, []string{"b", "a"})
+	all := []project.Project{{Name: "a", Path: "apps/a"}, {Name: "b", Path: "apps/b"}}
+	got, err := selected("/repo", all, []string{"b", "a"})
 	if err != nil || len(got) != 2 || got[0].Name != "a" {
 		t.Errorf("%v %v", got, err)
 	}
-	if _, err := selected(ws, []string{"c"}); err == nil || !strings.Contains(err.Error(), "no project named c") || !strings.Contains(err.Error(), "a, b") {
+	if _, err := selected("/repo", all, []string{"c"}); err == nil || !strings.Contains(err.Error(), "no project named c") || !strings.Contains(err.Error(), "a, b") {
 		t.Errorf("unknown name: %v", err)
 	}
 }

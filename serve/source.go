@@ -2,37 +2,40 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/source"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 // fetcher fetches the git source (once per round) and keeps the workspace
-// of the revision it holds, read again only when the revision changes.
+// of the revision it holds, opened again only when the revision changes.
 type fetcher struct {
 	git       source.Git
-	workspace func(dir, repoRoot string) (*Workspace, error)
+	overrides workspace.Overrides
+	log       io.Writer // where a legacy config name is noticed
 
 	mu  sync.Mutex
 	rev source.Revision
-	ws  *Workspace
+	ws  *workspace.Workspace
 	err error // the workspace's error at rev
 }
 
 // checkout is a revision and what it holds.
 type checkout struct {
 	rev source.Revision
-	ws  *Workspace
+	ws  *workspace.Workspace
 }
 
 // fetch brings the checkout to the tip of the branch. The workspace is
-// read again when the commit changed (or reading it failed last time, for
-// a transient error such as a file read).
+// opened again when the commit changed (or opening it failed last time,
+// for a transient error such as a file read).
 func (s *fetcher) fetch(ctx context.Context) (checkout, error) {
 	rev, err := s.git.Sync(ctx)
 	if err != nil {
@@ -41,7 +44,7 @@ func (s *fetcher) fetch(ctx context.Context) (checkout, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ws == nil || s.err != nil || rev.SHA != s.rev.SHA {
-		s.ws, s.err = s.workspace(rev.Dir, rev.Root)
+		s.ws, s.err = s.open(rev.Dir, rev.Root)
 		s.rev = rev
 	}
 	if s.err != nil {
@@ -50,30 +53,32 @@ func (s *fetcher) fetch(ctx context.Context) (checkout, error) {
 	return checkout{rev: rev, ws: s.ws}, nil
 }
 
+// open opens the workspace of a checkout: dir is the source's --path in
+// it, checkoutRoot its root. Its projects are loaded now, so a broken
+// kubeplan.yaml is the fetch's error.
+func (s *fetcher) open(dir, checkoutRoot string) (*workspace.Workspace, error) {
+	ws, err := workspace.Open(workspace.Options{Overrides: s.overrides, From: dir, Root: dir, Checkout: checkoutRoot,
+		Legacy: func() { fmt.Fprintln(s.log, workspace.LegacyNotice()) }})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ws.Projects(); err != nil {
+		return nil, err
+	}
+	return ws, nil
+}
+
 // selected are the projects named (all when names is empty), sorted by
 // path as project.Load returns them; a name that is no project is an
 // error naming the projects there are.
-func selected(ws *Workspace, names []string) ([]project.Project, error) {
+func selected(root string, all []project.Project, names []string) ([]project.Project, error) {
 	if len(names) == 0 {
-		return ws.Projects, nil
+		return all, nil
 	}
-	var out []project.Project
-	var missing []string
-	for _, n := range names {
-		i := slices.IndexFunc(ws.Projects, func(p project.Project) bool { return p.Name == n })
-		if i < 0 {
-			missing = append(missing, n)
-			continue
-		}
-		out = append(out, ws.Projects[i])
+	out, err := workspace.Named(all, all, names)
+	var unknown *workspace.UnknownProjectsError
+	if errors.As(err, &unknown) {
+		return out, fmt.Errorf("no project named %s in %s; the projects are: %s", strings.Join(unknown.Missing, ", "), filepath.Base(root), strings.Join(unknown.Known, ", "))
 	}
-	if len(missing) > 0 {
-		var known []string
-		for _, p := range ws.Projects {
-			known = append(known, p.Name)
-		}
-		return out, fmt.Errorf("no project named %s in %s; the projects are: %s", strings.Join(missing, ", "), filepath.Base(ws.Root), strings.Join(known, ", "))
-	}
-	slices.SortFunc(out, func(a, b project.Project) int { return strings.Compare(a.Path, b.Path) })
-	return out, nil
+	return out, err
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
+	"github.com/kubeplan/kubeplan/run"
 )
 
 type applyFlags struct {
@@ -209,7 +210,7 @@ func (r *applyRun) once(ctx context.Context, args []string) error {
 			Revision: pl.Revision, Replace: r.f.replace, LockDuration: lockDuration(r.s), Adopt: r.f.cluster.adopt}
 		rep.Result, err = apply.Reconcile(ctx, r.client, pl, opts)
 		view.Close() // the bar ends before the result is printed
-	} else if as != nil && recordable(err) {
+	} else if as != nil && run.Recordable(err) {
 		err = errors.Join(err, apply.RecordFailure(ctx, r.client, *as, r.f.cluster.fieldManager, err))
 	}
 	if err != nil {
@@ -287,14 +288,6 @@ func (r *applyRun) report(pl *plan.Plan) error {
 		return exitError{exitChanges}
 	}
 	return nil
-}
-
-// recordable says a run's failure is worth recording on the parent: not
-// when the person at the terminal said no, nor when the cluster cannot be
-// reached (the record could not be written either).
-func recordable(err error) bool {
-	var unreachable *kube.UnreachableError
-	return !errors.Is(err, errNotApproved) && !errors.As(err, &unreachable)
 }
 
 // lockDuration is the Lease duration of the apply lock: 60s, or

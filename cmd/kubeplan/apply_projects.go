@@ -27,17 +27,22 @@ func applyProjects(ctx context.Context, cmd *cobra.Command, s streams, f *applyF
 	var gh *ghview.Run
 	if s.githubMode() {
 		gh = newRunView(s, "", false, pr, f.cluster.kube.BearerToken, f.git.password())
-		pr.opts.Loaded = gh.Loaded
+	}
+	obs := runObserver{}
+	if gh != nil {
+		obs.loaded = gh.Loaded
 	}
 	if f.drift == "report" {
-		pr.opts.Done = progressLines(s, "planned")
+		obs.done = progressLines(s, "planned")
+		pr.opts.Observer = obs
 		r, err := run.Plan(ctx, pr.projects, pr.opts)
 		if err != nil {
 			return err
 		}
 		return reportPlans(ctx, s, "text", r, gh, true)
 	}
-	pr.opts.Done = progressLines(s, "applied")
+	obs.done = progressLines(s, "applied")
+	pr.opts.Observer = obs
 	o := run.ApplyOptions{
 		Options: pr.opts,
 		Apply: apply.Options{FieldManager: f.cluster.fieldManager, Version: kubeplanVersion(), Concurrency: f.cluster.concurrency,
@@ -61,5 +66,5 @@ func applyProjects(ctx context.Context, cmd *cobra.Command, s streams, f *applyF
 			return err
 		}
 	}
-	return runError(r)
+	return r.Err()
 }

@@ -2,17 +2,17 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/run"
 )
 
 // errNotApproved is the answer to the question before writing when it is
 // not "yes".
-var errNotApproved = errors.New("apply cancelled: nothing was written")
+var errNotApproved = run.ErrNotApproved
 
 // approve shows the plan and asks before writing, as terraform apply does,
 // when a person is there to answer: stdin is a terminal, CI is not true,

@@ -66,5 +66,5 @@ func runComment(s streams, f *commentFlags, args []string) error {
 	} else if err := render.RunPlan(s.out, f.output, r, render.RunOptions{Color: f.output == "text" && s.color(s.out)}); err != nil {
 		return err
 	}
-	return runError(r)
+	return r.Err()
 }

@@ -2,20 +2,16 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeplan/kubeplan/internal/config"
-	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
-	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 type lintFlags struct {
@@ -123,13 +119,17 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	// SIGINT or SIGTERM stops loading, rendering and lint within 2 s, with
 	// exit 1 and no report.
 	ctx := s.stopOnSignal(cmd)
-	in, opts, err := f.input.check(cmd, s, args, f.namespace)
+	ws, err := f.input.open(cmd, s, nil, workspace.Options{})
+	if err != nil {
+		return err
+	}
+	in, opts, err := f.input.set(ws, args, f.namespace)
 	if err != nil {
 		return err
 	}
 	if f.changedSince != "" || len(f.projects) > 0 || f.all {
 		var depCRDs []string
-		if in.ProjectRoot, in.Projects, depCRDs, err = lintProjects(cmd, s, f, args, in.Load.Exclude); err != nil {
+		if in.ProjectRoot, in.Projects, depCRDs, err = lintProjects(cmd, s, f, args); err != nil {
 			return err
 		}
 		in.Paths = nil
@@ -170,118 +170,48 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 }
 
 // lintProjects are the projects under PATH (one, or the current
-// directory), as kubeplan.yaml declares them (project.Load), that
-// --project names (all when none) and that a change since --changed-since
-// affects (all when none). --kube-version, when given, is the version of
-// them all. crds are the paths of the projects they depend on: their CRDs
-// validate the custom resources of the selected ones.
-func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args, exclude []string) (root string, ps []project.Project, crds []string, err error) {
-	if root, err = projectRoot(args); err != nil {
+// directory), as kubeplan.yaml declares them, that --project names (all
+// when none) and that a change since --changed-since affects (all when
+// none), as the workspace selects them; crds are the paths of the
+// projects they depend on (workspace.ForLint).
+func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args []string) (root string, ps []project.Project, crds []string, err error) {
+	if root, err = workspace.RootOf(args); err != nil {
 		return "", nil, nil, err
 	}
 	sel := selectFlags{projects: f.projects, all: f.all, changedSince: f.changedSince}
-	f.input.from = root
-	cfg, err := f.input.config(s)
+	ws, err := f.input.open(cmd, s, &sel, workspace.Options{From: root, Root: root})
 	if err != nil {
 		return "", nil, nil, err
 	}
-	ps, all, err := sel.choose(cfg, root, exclude)
-	if err != nil {
+	if ps, _, err = ws.Select(); err != nil {
 		return "", nil, nil, err
 	}
-	return root, ps, projectCRDs(cmd, root, ps, all), nil
+	ps, crds, err = ws.ForLint(ps)
+	return root, ps, crds, err
 }
 
 // declaredFirst lints the projects kubeplan.yaml declares (projects:) with
-// their settings, values files included, when no project flag is given:
-// those in or reading a directory PATH (the current directory without
-// one), those reading a file PATH (a values file, a patch, a template, as
-// the pre-commit hook passes them). The config is --config, else the
-// kubeplan.yaml found walking up from the first PATH; it declares projects
-// only when it is in the git work tree holding that PATH, at or above it.
-// The paths no declared project covers are linted as they are.
+// their settings, values files included, when no project flag is given
+// (workspace.Declared); the paths no declared project covers are linted
+// as they are.
 func declaredFirst(cmd *cobra.Command, s streams, f *lintFlags, args []string, in *lint.Input) error {
-	paths := args
-	if len(paths) == 0 {
-		paths = []string{"."}
+	from, ok := workspace.DeclaredFrom(args)
+	if !ok {
+		return nil
 	}
-	from := paths[0]
-	if fi, err := os.Stat(from); err != nil || !fi.IsDir() {
-		from = filepath.Dir(from)
-	}
-	if fi, err := os.Stat(from); err != nil || !fi.IsDir() {
-		return nil // a PATH that does not exist: lint says so, as it always has
-	}
-	f.input.from = from
-	cfg, err := f.input.config(s)
-	if err != nil || cfg.Dir == "" || cfg.Projects == nil {
-		return err
-	}
-	// Only the repository's own config declares its projects: one in the
-	// git work tree holding PATH, at or above PATH (a --config elsewhere
-	// has settings, not projects, and its directory is never walked).
-	fromAbs, err := filepath.Abs(from)
+	ws, err := f.input.open(cmd, s, nil, workspace.Options{From: from})
 	if err != nil {
 		return err
 	}
-	if !confine.Inside(cfg.Dir, fromAbs) || !confine.Inside(config.RepoRoot(fromAbs), cfg.Dir) {
-		return nil
+	d, ps, rest, err := ws.Declared(from, args)
+	if err != nil || d == nil {
+		return err
 	}
-	root := config.RelToWD(cfg.Dir)
-	all, err := project.Load(root, cfg, project.Options{Exclude: in.Load.Exclude})
+	ps, crds, err := d.ForLint(ps)
 	if err != nil {
 		return err
 	}
-	ps, rest := project.ForPaths(root, all, paths)
-	if len(ps) == 0 {
-		return nil
-	}
-	in.ProjectRoot, in.Projects, in.Paths = root, ps, rest
-	in.CRDPaths = append(in.CRDPaths, projectCRDs(cmd, root, ps, all)...)
+	in.ProjectRoot, in.Projects, in.Paths = d.Root(), ps, rest
+	in.CRDPaths = append(in.CRDPaths, crds...)
 	return nil
-}
-
-// projectCRDs are the paths of the projects ps depend on: their CRDs
-// validate the custom resources of ps. --kube-version, when given, is
-// the version of ps (their own is cleared).
-func projectCRDs(cmd *cobra.Command, root string, ps, all []project.Project) []string {
-	var crds []string
-	seen := map[string]bool{}
-	for i := range ps {
-		if cmd.Flags().Changed("kube-version") {
-			ps[i].KubeVersion = ""
-		}
-		for _, d := range project.Dependencies(all, ps[i]) {
-			for _, p := range run.Paths(root, d) {
-				if !seen[p] {
-					seen[p] = true
-					crds = append(crds, p)
-				}
-			}
-		}
-	}
-	return crds
-}
-
-// byName keeps the projects of ps named in names; a name that is not a
-// project of all is an error listing the names there are.
-func byName(ps, all []project.Project, names []string) ([]project.Project, error) {
-	known := map[string]bool{}
-	var list []string
-	for _, p := range all {
-		known[p.Name] = true
-		list = append(list, p.Name)
-	}
-	for _, n := range names {
-		if !known[n] {
-			return nil, fmt.Errorf("--project %s: no such project (kubeplan projects lists them: %s)", n, strings.Join(list, ", "))
-		}
-	}
-	var out []project.Project
-	for _, p := range ps {
-		if slices.Contains(names, p.Name) {
-			out = append(out, p)
-		}
-	}
-	return out, nil
 }

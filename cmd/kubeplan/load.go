@@ -9,6 +9,7 @@ import (
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/source"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 // manifestSource is what plan and apply read: local paths, or a checkout of a git
@@ -24,14 +25,17 @@ type manifestSource struct {
 // counts them. loaded, when not nil, sees the objects before anything about
 // them is printed (GitHub mode masks their Secret values).
 func loadSet(cmd *cobra.Command, s streams, in *inputFlags, src manifestSource, namespace string, loaded func([]*manifest.Object)) ([]*manifest.Object, error) {
-	li, opts, err := in.check(cmd, s, src.paths, namespace)
+	// A git source is read only inside its checkout (symlinks included);
+	// local paths are each their own root (manifest.Options.Root).
+	ws, err := in.open(cmd, s, nil, workspace.Options{Checkout: src.root})
 	if err != nil {
 		return nil, err
 	}
-	li.KeepObjects, li.Rename, opts.Loaded = true, relativeTo(src.root), loaded
-	// A git source is read only inside its checkout (symlinks included);
-	// local paths are each their own root (manifest.Options.Root).
-	li.Load.Root = src.root
+	li, opts, err := in.set(ws, src.paths, namespace)
+	if err != nil {
+		return nil, err
+	}
+	li.KeepObjects, opts.Loaded = true, loaded
 	rep, objs, err := lint.Check(li, opts)
 	if err != nil {
 		return nil, err

@@ -10,10 +10,12 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
+	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 type planFlags struct {
@@ -139,26 +141,21 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 		gh = ghview.NewPlan(s.env(), s.err, ghview.PlanOptions{Token: token, Comment: f.comment, Version: kubeplanVersion(),
 			Secrets: []string{deref(f.cluster.kube.BearerToken), f.git.password()}, Cluster: kube.ContextName(f.cluster.kube), Namespace: client.Namespace, ApplySet: applySetName(as)})
 	}
-	pl, err := makePlan(ctx, cmd, s, f, client, as, args, gh)
+	r, err := planSingle(ctx, cmd, s, f, client, as, args, gh)
 	if err != nil {
 		if gh != nil && ctx.Err() == nil { // an interrupted plan writes nothing
 			gh.Failed(ctx, err)
 		}
 		return err
 	}
+	pl := r.Projects[0].Plan
 	if err := s.writing(ctx, func() error {
 		if f.out != "" {
 			if err := plan.Save(f.out, pl); err != nil {
 				return err
 			}
 		}
-		if err := render.Plan(s.out, format, pl, render.PlanOptions{Color: format == "text" && s.color(s.out)}); err != nil {
-			return err
-		}
-		if gh != nil {
-			return gh.Done(ctx, pl)
-		}
-		return nil
+		return showSinglePlan(ctx, s, format, r, gh)
 	}); err != nil {
 		return err
 	}
@@ -168,8 +165,11 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	return nil
 }
 
-// makePlan reads the source, lints it and plans it.
-func makePlan(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, client *kube.Client, as *applyset.Parent, args []string, gh *ghview.Plan) (*plan.Plan, error) {
+// planSingle reads the source and runs it as the one project its flags
+// make (workspace.Single) through run.Plan: lint, then the plan against
+// client's namespace and the ApplySet as. Lint's errors are shown on
+// stderr; the error is the project's.
+func planSingle(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, client *kube.Client, as *applyset.Parent, args []string, gh *ghview.Plan) (*run.Report, error) {
 	src, err := f.git.checkout(ctx, args)
 	if err != nil {
 		return nil, err
@@ -177,22 +177,21 @@ func makePlan(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, 
 	if f.git.source != "" {
 		render.Planning(s.err, src.rev)
 	}
-	var loaded func([]*manifest.Object)
-	if gh != nil {
-		loaded = gh.Loaded
-	}
-	// A chart's lookup reads the cluster, without the Secrets' data.
-	f.input.lookup, f.input.withhold = plan.NewLookup(client), true
-	objs, err := loadSet(cmd, s, &f.input, src, f.cluster.lintNamespace(client), loaded)
+	ws, err := f.input.open(cmd, s, nil, workspace.Options{Checkout: src.root})
 	if err != nil {
 		return nil, err
 	}
-	if err := client.Ping(ctx); err != nil {
-		return nil, err
-	}
+	p := ws.Single(src.paths, f.cluster.applySet)
 	view := s.progress()
 	defer view.Close()
-	opts := f.cluster.planOptions(client, as, src.revision(), view.Planning)
-	opts.SecretDataWithheld = true
-	return plan.Make(ctx, client, objs, opts)
+	obs := runObserver{view: view}
+	if gh != nil {
+		obs.loaded = gh.Loaded
+	}
+	opts := run.Options{Workspace: ws, Connect: connected(client), Observer: obs,
+		Plan: f.cluster.planOptions(client, as, src.revision(), nil), Lookup: true}
+	// A chart's lookup reads the cluster, without the Secrets' data.
+	opts.Plan.SecretDataWithheld = true
+	r, err := run.Plan(ctx, []project.Project{p}, opts)
+	return singleReport(ctx, s, r, err)
 }

@@ -26,12 +26,13 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 		}
 		return err
 	}
-	pr.opts.Done = progressLines(s, "planned")
+	obs := runObserver{done: progressLines(s, "planned")}
 	// Charts' lookups read each project's cluster, without the Secrets' data.
 	pr.opts.Lookup, pr.opts.Plan.SecretDataWithheld = true, true
 	if gh != nil {
-		pr.opts.Loaded = gh.Loaded
+		obs.loaded = gh.Loaded
 	}
+	pr.opts.Observer = obs
 	r, err := run.Plan(ctx, pr.projects, pr.opts)
 	if err == nil {
 		err = context.Cause(ctx) // projects an interrupt stopped
@@ -67,7 +68,7 @@ func reportPlans(ctx context.Context, s streams, format string, r *run.Report, g
 			return err
 		}
 	}
-	if err := runError(r); err != nil {
+	if err := r.Err(); err != nil {
 		return err
 	}
 	if changesExit && r.HasChanges() {

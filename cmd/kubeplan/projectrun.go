@@ -11,11 +11,11 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
 	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 // projectRun is what plan and apply share to run over projects: the
@@ -27,13 +27,14 @@ type projectRun struct {
 	scope    string // the pull-request comment's scope (ghview.RunOptions)
 }
 
-// newProjectRun reads the source (local ROOT or --source), selects the
-// projects and builds the options every project shares.
+// newProjectRun reads the source (local ROOT or --source), opens its
+// workspace, selects the projects and builds the options every project
+// shares.
 func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *selectFlags, in *inputFlags, git *gitFlags, cf *clusterFlags, args []string) (*projectRun, error) {
 	if err := sel.refuseSetFlags(cmd, "namespace", "applyset"); err != nil {
 		return nil, err
 	}
-	if _, err := projectRoot(args); err != nil {
+	if _, err := workspace.RootOf(args); err != nil {
 		return nil, err
 	}
 	src, err := git.checkout(ctx, args)
@@ -47,39 +48,29 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	if git.source != "" {
 		render.Planning(s.err, src.rev)
 	}
-	in.from = root
-	cfg, err := in.config(s)
+	ws, err := in.open(cmd, s, sel, workspace.Options{From: root, Root: root, Checkout: src.root})
 	if err != nil {
 		return nil, err
 	}
-	li, lo, err := in.checkWith(cmd, s, cfg, nil, "")
-	if err != nil {
+	if _, _, err := ws.Lint(workspace.Set{}); err != nil { // a bad setting fails the run, not each project
 		return nil, err
 	}
-	li.Rename = relativeTo(src.root)
-	li.Load.Root = src.root
 	clusters, err := clusterMap(s, cf.clusters)
 	if err != nil {
 		return nil, err
 	}
-	ps, all, err := sel.choose(cfg, root, li.Load.Exclude)
+	ps, _, err := ws.Select()
 	if err != nil {
 		return nil, err
-	}
-	cfgFile := config.DefaultFile // the config there would be: kubeplan comment assumes it too
-	if cfg.File != "" {
-		cfgFile = cfg.File
 	}
 	return &projectRun{
 		src:      src,
 		projects: ps,
-		scope:    cfgFile,
+		scope:    ws.ConfigFile(), // the config there would be: kubeplan comment assumes it too
 		opts: run.Options{
-			Root:    root,
-			Connect: cf.connector(clusters, src.root, root, gitCheckout(root)),
-			Lint:    func(project.Project) (lint.Input, lint.Options, error) { return li, lo, nil },
-			Known:   all,
-			Plan:    cf.planOptions(&kube.Client{}, nil, src.revision(), nil),
+			Workspace: ws,
+			Connect:   cf.connector(clusters, src.root, root, gitCheckout(root)),
+			Plan:      cf.planOptions(&kube.Client{}, nil, src.revision(), nil),
 		},
 	}, nil
 }
@@ -134,31 +125,6 @@ func progressLines(s streams, verb string) func(run.ProjectReport) {
 		}
 		fmt.Fprintf(s.err, "kubeplan: %s %s: %s\n", verb, pr.Project.Name, what)
 	}
-}
-
-// runError is the error of a run over projects: which failed, which were
-// skipped (their sections say why).
-func runError(r *run.Report) error {
-	var failed, skipped []string
-	for _, p := range r.Projects {
-		switch p.Status {
-		case run.Failed:
-			failed = append(failed, p.Project.Name)
-		case run.Skipped:
-			skipped = append(skipped, p.Project.Name)
-		}
-	}
-	if len(failed)+len(skipped) == 0 {
-		return nil
-	}
-	msg := fmt.Sprintf("%d of %d projects failed", len(failed), len(r.Projects))
-	if len(failed) > 0 {
-		msg += ": " + strings.Join(failed, ", ")
-	}
-	if len(skipped) > 0 {
-		msg += fmt.Sprintf("; %d skipped: %s", len(skipped), strings.Join(skipped, ", "))
-	}
-	return fmt.Errorf("%s", msg)
 }
 
 // newRunView is GitHub mode for a run over projects. Its comment's scope

@@ -7,13 +7,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 type projectsFlags struct {
 	output       string
-	exclude      []string
 	config       inputFlags
 	changedSince string
 }
@@ -52,19 +51,16 @@ below it; a change to kubeplan.yaml affects them all.
 			if !slices.Contains(render.ProjectsFormats(), f.output) {
 				return fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.ProjectsFormats(), ", "))
 			}
-			root, err := projectRoot(args)
+			root, err := workspace.RootOf(args)
 			if err != nil {
 				return err
 			}
-			cfg, err := f.config.config(s)
+			ws, err := f.config.open(cmd, s, &selectFlags{changedSince: f.changedSince}, workspace.Options{Root: root})
 			if err != nil {
 				return err
 			}
-			ps, err := project.Load(root, cfg, project.Options{Exclude: append(cfg.ExcludePatterns(), f.exclude...)})
+			ps, _, err := ws.Select()
 			if err != nil {
-				return err
-			}
-			if ps, err = changedSince(root, f.changedSince, ps); err != nil {
 				return err
 			}
 			return render.Projects(s.out, f.output, ps)
@@ -72,17 +68,8 @@ below it; a change to kubeplan.yaml affects them all.
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ProjectsFormats(), ", "))
-	fl.StringArrayVar(&f.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
+	fl.StringArrayVar(&f.config.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
 	fl.StringVar(&f.changedSince, "changed-since", "", "only the projects a change since this git revision affects (e.g. origin/main)")
 	fl.StringVar(&f.config.configFile, "config", "", configFlagHelp)
 	return cmd
-}
-
-// changedSince keeps the projects a change since the git revision rev
-// affects; all of them when rev is "".
-func changedSince(root, rev string, ps []project.Project) ([]project.Project, error) {
-	if rev == "" {
-		return ps, nil
-	}
-	return project.ChangedSince(root, rev, ps)
 }

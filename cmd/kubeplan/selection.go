@@ -1,15 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/kubeplan/kubeplan/internal/config"
-	"github.com/kubeplan/kubeplan/internal/confine"
-	"github.com/kubeplan/kubeplan/project"
 )
 
 // selectFlags choose projects: --project, --all, --changed-since (plan,
@@ -39,40 +34,4 @@ func (f *selectFlags) refuseSetFlags(cmd *cobra.Command, names ...string) error 
 		}
 	}
 	return nil
-}
-
-// root is the repository directory of a project run: the one PATH, or the
-// current directory.
-func projectRoot(args []string) (string, error) {
-	root := "."
-	switch len(args) {
-	case 0:
-	case 1:
-		root = args[0]
-	default:
-		return "", errors.New("--project, --all and --changed-since take one PATH (the repository or a directory of it), not several")
-	}
-	// A PATH in the checkout that the pull request made a link out of it
-	// is refused: its projects would be read from elsewhere.
-	if err := confine.Within(root, confine.RootFor(root)); err != nil {
-		return "", err
-	}
-	return root, nil
-}
-
-// choose returns the selected projects under root, sorted by path: the
-// projects of kubeplan.yaml (project.Load: declared, or discovered, with
-// their settings), those a change since --changed-since affects, those
-// --project names.
-//
-// all are every project of the repository.
-func (f *selectFlags) choose(cfg *config.Config, root string, exclude []string) (selected, all []project.Project, err error) {
-	if all, err = project.Load(root, cfg, project.Options{Exclude: exclude}); err != nil {
-		return nil, nil, err
-	}
-	if selected, err = changedSince(root, f.changedSince, all); err != nil || len(f.projects) == 0 {
-		return selected, all, err
-	}
-	selected, err = byName(selected, all, f.projects)
-	return selected, all, err
 }

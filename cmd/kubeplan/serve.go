@@ -15,13 +15,12 @@ import (
 
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/notify"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
-	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/serve"
 	"github.com/kubeplan/kubeplan/source"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 type serveFlags struct {
@@ -118,7 +117,7 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 		return err
 	}
 	o.Connect = serveConnector(f.kube, clusters)
-	o.Workspace = func(dir, repoRoot string) (*serve.Workspace, error) { return workspace(cmd, s, dir, repoRoot) }
+	o.Overrides = workspace.Overrides{Decrypt: true} // it applies: SOPS files are decrypted (keys from SOPS's environment)
 	o.Plan = plan.Options{FieldManager: "kubeplan"}
 	o.Apply = apply.Options{FieldManager: "kubeplan", Version: kubeplanVersion(), Wait: true, Timeout: serve.DefaultTimeout, LockDuration: lockDuration(s)}
 	o.Log = s.err
@@ -133,29 +132,6 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 	return serve.Run(ctx, o, func(addr fmt.Stringer) {
 		fmt.Fprintf(s.err, "kubeplan serve: listening on %s\n", addr)
 	})
-}
-
-// workspace reads a checkout's projects (kubeplan.yaml, or discovered)
-// and their lint settings, as plan and apply --all do.
-func workspace(cmd *cobra.Command, s streams, dir, repoRoot string) (*serve.Workspace, error) {
-	in := &inputFlags{from: dir, decrypt: true} // it applies: SOPS files are decrypted (keys from SOPS's environment)
-	cfg, err := in.config(s)
-	if err != nil {
-		return nil, err
-	}
-	li, lo, err := in.checkWith(cmd, s, cfg, nil, "")
-	if err != nil {
-		return nil, err
-	}
-	li.Rename = relativeTo(repoRoot)
-	li.Load.Root = repoRoot
-	li.Load.Stdin = nil
-	all, err := project.Load(dir, cfg, project.Options{Exclude: li.Load.Exclude})
-	if err != nil {
-		return nil, err
-	}
-	return &serve.Workspace{Root: dir, Projects: all,
-		Lint: func(project.Project) (lint.Input, lint.Options, error) { return li, lo, nil }}, nil
 }
 
 // serveConnector connects a project to its cluster: a project naming a
@@ -190,7 +166,7 @@ func serveNotifier(s streams, f *serveFlags) (*notify.Notifier, error) {
 	if n.Webhook == "" && n.GitHubRepository == "" {
 		return nil, nil
 	}
-	cfg := notify.Config{Webhook: n.Webhook, Format: n.Format, GitHubRepository: n.GitHubRepository, Words: render.NotifyWords{}}
+	cfg := notify.Config{Webhook: n.Webhook, Format: n.Format, GitHubRepository: n.GitHubRepository}
 	if n.GitHubRepository != "" {
 		if n.GitHubTokenFile == "" {
 			return nil, errors.New("--github-repository needs --github-token-file")

@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
-	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 type statusFlags struct {
@@ -76,15 +77,17 @@ func runStatus(cmd *cobra.Command, s streams, f *statusFlags, args []string) err
 	if f.applySet == "" {
 		return fmt.Errorf("--applyset is required (or select projects with --project, --all or --changed-since)")
 	}
-	c, as, err := connectSet(ctx, f.kube, f.applySet)
+	c, err := kube.Connect(f.kube)
 	if err != nil {
 		return err
 	}
-	st, err := apply.ReadStatus(ctx, c, as)
-	if err != nil {
+	// The one project its flags make, read as --all reads each project.
+	r := run.ReadStatus(ctx, []project.Project{{ApplySet: f.applySet}}, connected(c), 0)
+	r.Single = true
+	if err := singleErr(ctx, r.Projects[0]); err != nil {
 		return err
 	}
-	return render.Status(s.out, strings.ToLower(f.output), st)
+	return showSingleStatus(s, strings.ToLower(f.output), r)
 }
 
 // connectSet connects (one request: a missing kubeconfig or an unreachable
@@ -104,19 +107,18 @@ func connectSet(ctx context.Context, kf *genericclioptions.ConfigFlags, applySet
 // statusProjects is status over projects: each selected project's
 // ApplySet, read concurrently.
 func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statusFlags, args []string) error {
-	root, err := projectRoot(args)
+	root, err := workspace.RootOf(args)
 	if err != nil {
 		return err
 	}
 	if err := f.sel.refuseSetFlags(cmd, "namespace", "applyset"); err != nil {
 		return err
 	}
-	f.config.from = root
-	cfg, err := f.config.config(s)
+	ws, err := f.config.open(cmd, s, &f.sel, workspace.Options{From: root, Root: root})
 	if err != nil {
 		return err
 	}
-	ps, _, err := f.sel.choose(cfg, root, cfg.ExcludePatterns())
+	ps, _, err := ws.Select()
 	if err != nil {
 		return err
 	}
@@ -129,5 +131,5 @@ func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statu
 	if err := render.RunStatus(s.out, f.output, r); err != nil {
 		return err
 	}
-	return runError(r)
+	return r.Err()
 }
