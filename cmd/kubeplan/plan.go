@@ -132,13 +132,13 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	var gh *ghview.Plan
+	var gh *ghview.Run
 	if s.githubMode() {
 		token := f.githubToken
 		if token == "" {
 			token = s.env()("GITHUB_TOKEN")
 		}
-		gh = ghview.NewPlan(s.env(), s.err, ghview.PlanOptions{Token: token, Comment: f.comment, Version: kubeplanVersion(),
+		gh = ghview.NewRun(s.env(), s.err, ghview.RunOptions{Token: token, Comment: f.comment, Version: kubeplanVersion(), Single: true,
 			Secrets: []string{deref(f.cluster.kube.BearerToken), f.git.password()}, Cluster: kube.ContextName(f.cluster.kube), Namespace: client.Namespace, ApplySet: applySetName(as)})
 	}
 	r, err := planSingle(ctx, cmd, s, f, client, as, args, gh)
@@ -169,7 +169,7 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 // make (workspace.Single) through run.Plan: lint, then the plan against
 // client's namespace and the ApplySet as. Lint's errors are shown on
 // stderr; the error is the project's.
-func planSingle(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, client *kube.Client, as *applyset.Parent, args []string, gh *ghview.Plan) (*run.Report, error) {
+func planSingle(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, client *kube.Client, as *applyset.Parent, args []string, gh *ghview.Run) (*run.Report, error) {
 	src, err := f.git.checkout(ctx, args)
 	if err != nil {
 		return nil, err

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -118,13 +116,7 @@ func progressLines(s streams, verb string) func(run.ProjectReport) {
 	if !s.errTerminal {
 		return nil
 	}
-	return func(pr run.ProjectReport) {
-		what := string(pr.Status)
-		if pr.Plan != nil && pr.Status == run.Changes {
-			what = strings.TrimSuffix(pr.Plan.Summary().String(), ".")
-		}
-		fmt.Fprintf(s.err, "kubeplan: %s %s: %s\n", verb, pr.Project.Name, what)
-	}
+	return func(pr run.ProjectReport) { _ = render.RunProgress(s.err, verb, pr) }
 }
 
 // newRunView is GitHub mode for a run over projects. Its comment's scope

@@ -81,24 +81,20 @@ func singleErr(ctx context.Context, pr run.ProjectReport) error {
 	return errors.New(pr.Error)
 }
 
-// showSingleStatus shows a plain invocation's status as format. It is the
-// one place to switch to render.RunStatus once it renders a Single
-// report as this does.
+// showSingleStatus shows a plain invocation's status as format.
 func showSingleStatus(s streams, format string, r *run.Report) error {
-	return render.Status(s.out, format, r.Projects[0].Health)
+	return render.RunStatus(s.out, format, r)
 }
 
 // showSinglePlan shows a plain invocation's plan as format, and in its
-// GitHub view when gh is not nil.
-// It is the one place to switch to render.RunPlan and ghview.Run once
-// they render a Single report as this does.
-func showSinglePlan(ctx context.Context, s streams, format string, r *run.Report, gh *ghview.Plan) error {
-	pl := r.Projects[0].Plan
-	if err := render.Plan(s.out, format, pl, render.PlanOptions{Color: format == "text" && s.color(s.out)}); err != nil {
+// GitHub view when gh is not nil: the run views render a Single report
+// as a single plan.
+func showSinglePlan(ctx context.Context, s streams, format string, r *run.Report, gh *ghview.Run) error {
+	if err := render.RunPlan(s.out, format, r, render.RunOptions{Color: format == "text" && s.color(s.out)}); err != nil {
 		return err
 	}
 	if gh != nil {
-		return gh.Done(ctx, pl)
+		return gh.Done(ctx, r)
 	}
 	return nil
 }

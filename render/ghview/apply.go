@@ -53,5 +53,16 @@ func (v *Apply) Applied(r render.ApplyReport) error {
 // Planned reports apply --drift=report: the plan, and whether applying
 // would change anything.
 func (v *Apply) Planned(pl *plan.Plan) error {
-	return v.run.Planned(SingleReport(v.ns, v.applySet, pl))
+	return v.run.Planned(singleReport(v.ns, v.applySet, pl))
+}
+
+// singleReport is the Single run of one plan of the set namespace,
+// applySet: what a plain invocation's run reports.
+func singleReport(namespace, applySet string, pl *plan.Plan) *run.Report {
+	status := run.NoChanges
+	if pl.HasChanges() {
+		status = run.Changes
+	}
+	return &run.Report{Version: run.FormatVersion, Single: true, Projects: []run.ProjectReport{
+		{Namespace: namespace, ApplySet: applySet, Status: status, Plan: pl}}}
 }

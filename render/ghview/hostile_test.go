@@ -101,7 +101,7 @@ func TestPlanViewFailedPlainStderr(t *testing.T) {
 	srv := githubtest.New(t, ghRepo, ghToken)
 	a := newActionsEnv(t, srv)
 	var stderr strings.Builder
-	v := NewPlan(a.env, &stderr, PlanOptions{Token: ghToken, Comment: true, Namespace: "shop"})
+	v := NewRun(a.env, &stderr, RunOptions{Token: ghToken, Comment: true, Single: true, Namespace: "shop"})
 	v.Failed(context.Background(), errors.New("kubeplan.yaml: @octocat ::error::forged"))
 	if !strings.HasPrefix(stderr.String(), "::add-mask::"+ghToken+"\n") {
 		t.Errorf("stderr %q", stderr.String())

@@ -2,9 +2,6 @@ package ghview
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -33,7 +30,7 @@ func TestRunSingleDone(t *testing.T) {
 	var stderr strings.Builder
 	v := NewRun(a.env, &stderr, singleOptions())
 	pl := shopRun("prod").Projects[1].Plan
-	if err := v.Done(context.Background(), SingleReport("shop-prod", "configmap/gitops-applyset", pl)); err != nil {
+	if err := v.Done(context.Background(), singleReport("shop-prod", "configmap/gitops-applyset", pl)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stderr.String(), "::warning file=shop/web/prod/settings.yaml,line=3,title=drift::") ||
@@ -67,42 +64,6 @@ func TestRunSingleDone(t *testing.T) {
 	if len(cs) != 1 || !strings.HasPrefix(cs[0].Body, marker+"\n### kubeplan plan: namespace `shop-prod`, ApplySet `configmap/gitops-applyset`\n\n> [!CAUTION]\n> The plan failed") ||
 		!strings.Contains(cs[0].Body, "value *** is too long") {
 		t.Errorf("comments after the failure: %+v", cs)
-	}
-}
-
-// Plan, the wrapper a caller holding a plan uses, writes what a Single
-// run writes.
-func TestPlanIsSingleRun(t *testing.T) {
-	pl := shopRun("prod").Projects[1].Plan
-	outs := map[string]string{}
-	for _, how := range []string{"plan", "run"} {
-		srv := githubtest.New(t, ghRepo, ghToken)
-		a := newActionsEnv(t, srv)
-		var stderr strings.Builder
-		ctx := context.Background()
-		if how == "plan" {
-			o := singleOptions()
-			v := NewPlan(a.env, &stderr, PlanOptions{Token: o.Token, Comment: true, Version: o.Version, Cluster: o.Cluster, Namespace: o.Namespace, ApplySet: o.ApplySet})
-			if err := v.Done(ctx, pl); err != nil {
-				t.Fatal(err)
-			}
-			v.Failed(ctx, errors.New("second plan failed"))
-		} else {
-			v := NewRun(a.env, &stderr, singleOptions())
-			if err := v.Done(ctx, SingleReport("shop-prod", "configmap/gitops-applyset", pl)); err != nil {
-				t.Fatal(err)
-			}
-			v.Failed(ctx, errors.New("second plan failed"))
-		}
-		var bodies []string
-		for _, c := range srv.Comments(ghRepo, ghPR) {
-			bodies = append(bodies, c.Body)
-		}
-		outputs := regexp.MustCompile(`ghadelimiter_[0-9a-f]+`).ReplaceAllString(a.read(t, a.outputs), "DELIM")
-		outs[how] = fmt.Sprintf("%s\n--summary--\n%s\n--outputs--\n%s\n--comments--\n%q", stderr.String(), a.read(t, a.summary), outputs, bodies)
-	}
-	if outs["plan"] != outs["run"] {
-		t.Errorf("Plan wrote\n%s\nthe Single run\n%s", outs["plan"], outs["run"])
 	}
 }
 
