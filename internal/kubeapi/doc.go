@@ -1,4 +1,4 @@
-// Package schemas owns kubeplan's offline knowledge of the built-in
+// Package kubeapi owns kubeplan's offline knowledge of the built-in
 // Kubernetes API, generated from Go modules and embedded in the binary:
 //
 //   - the JSON schemas of every built-in GroupVersionKind of Kubernetes
@@ -12,10 +12,15 @@
 //     Kubernetes deprecation guide kept by hand in guide.go (Guide).
 //
 // The artifacts (k8s-v<minor>.tar.gz, apis.json.gz, zz_generated.go) are
-// produced by tools/schemagen through `go generate ./lint/schemas/` and
+// produced by tools/schemagen through `go generate ./internal/kubeapi/` and
 // must never be edited by hand. Schema files follow kubeconform v0.8.0's
 // naming: "deployment-apps-v1.json", "service-v1.json".
 //
 // Dir honours KUBEPLAN_CACHE_DIR, else the user cache directory, else a
 // per-user directory under os.TempDir().
-package schemas
+//
+// kubeapi is a leaf: it imports no kubeplan package but internal/cachedir,
+// so manifest, internal/config, lint, run and cmd/kubeplan all read it
+// without an import running upward. It never validates an object or makes a
+// finding (that is lint), and never touches a network.
+package kubeapi

@@ -1,4 +1,4 @@
-package schemas
+package kubeapi
 
 // PodSecurityAdmission is what replaces PodSecurityPolicy: not an API, an
 // admission controller configured by labels on the Namespace.
