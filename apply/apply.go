@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -114,7 +115,7 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if err := ps.writeUnion(ctx, keep); err != nil {
 		return nil, err
 	}
-	pre, main, post := splitHooks(keep, plan.HookPhase(p))
+	pre, main, post := splitHooks(keep, helmhook.Phase(p.Parent != nil && p.Parent.Exists))
 	applied, err := applyInOrder(waitCtx, ctx, c, main, pre, opts, ps.hooksRan)
 	res.Objects = append(res.Objects, applied...)
 	if err != nil {

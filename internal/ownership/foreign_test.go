@@ -1,11 +1,11 @@
-package plan_test
+package ownership_test
 
 import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/internal/ownership"
 )
 
 func withMarks(labels, annotations map[string]string) *unstructured.Unstructured {
@@ -16,7 +16,7 @@ func withMarks(labels, annotations map[string]string) *unstructured.Unstructured
 	return o
 }
 
-func TestForeignOwner(t *testing.T) {
+func TestForeign(t *testing.T) {
 	const ours, theirs = "applyset-ours-v1", "applyset-theirs-v1"
 	partOf := "applyset.kubernetes.io/part-of"
 	helm := map[string]string{"meta.helm.sh/release-name": "shop", "meta.helm.sh/release-namespace": "store"}
@@ -39,22 +39,8 @@ func TestForeignOwner(t *testing.T) {
 		{"argo instance label", map[string]string{"argocd.argoproj.io/instance": "shop"}, nil, ours, "Argo CD application shop"},
 		{"the common instance label is no mark", map[string]string{"app.kubernetes.io/instance": "shop"}, nil, ours, ""},
 	} {
-		if got := plan.ForeignOwner(withMarks(tc.labels, tc.ann), tc.setID); got != tc.want {
-			t.Errorf("%s: ForeignOwner = %q, want %q", tc.name, got, tc.want)
+		if got := ownership.Foreign(withMarks(tc.labels, tc.ann), tc.setID); got != tc.want {
+			t.Errorf("%s: Foreign = %q, want %q", tc.name, got, tc.want)
 		}
-	}
-}
-
-func TestSummaryRelease(t *testing.T) {
-	p := &plan.Plan{Changes: []plan.Change{{Action: plan.Release}, {Action: plan.Unchanged}}}
-	if !p.HasChanges() {
-		t.Error("a release is a change")
-	}
-	if got, want := p.Summary().String(), "Plan: 0 to add, 0 to change, 0 to prune, 1 to release, 1 unchanged."; got != want {
-		t.Errorf("summary %q, want %q", got, want)
-	}
-	p.Changes = p.Changes[1:]
-	if got, want := p.Summary().String(), "Plan: 0 to add, 0 to change, 0 to prune, 1 unchanged."; got != want {
-		t.Errorf("summary without releases %q, want %q", got, want)
 	}
 }
