@@ -10,6 +10,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
@@ -96,7 +97,7 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change,
 		if wopts.Timeout <= 0 {
 			wopts.Timeout = defaultHookTimeout
 		}
-		_, err = WaitHealthy(waitCtx, c, []plan.Ref{ch.Ref}, wopts)
+		_, err = health.Wait(waitCtx, c, []plan.Ref{ch.Ref}, wopts)
 		if err == nil {
 			err = fenceCheck(ctx)
 		}

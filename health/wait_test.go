@@ -1,4 +1,4 @@
-package apply
+package health
 
 import (
 	"errors"
@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/tools/testkube"
@@ -45,29 +44,11 @@ func TestHealthCurrentOnWrite(t *testing.T) {
 	}
 }
 
-func TestHealthWaitOptionsSelector(t *testing.T) {
-	as := &applyset.Parent{Kind: "ConfigMap", Name: "set", Namespace: "ns"}
-	labelled := func(id string) plan.Change {
-		return plan.Change{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Name: "a"},
-			Object: map[string]any{"metadata": map[string]any{"labels": map[string]any{applyset.LabelPartOf: id}}}}
-	}
-	w := waitOptions([]plan.Change{labelled(as.ID())}, Options{ApplySet: as, Timeout: time.Minute})
-	if w.Selector != applyset.MemberSelector(as.ID()) || w.Timeout != time.Minute || len(w.Written) != 1 {
-		t.Errorf("labelled: %+v", w)
-	}
-	if w := waitOptions([]plan.Change{labelled(as.ID()), labelled("other")}, Options{ApplySet: as}); w.Selector != "" {
-		t.Errorf("an object without the label: selector %q", w.Selector)
-	}
-	if w := waitOptions([]plan.Change{labelled(as.ID())}, Options{}); w.Selector != "" {
-		t.Errorf("no ApplySet: selector %q", w.Selector)
-	}
-}
-
 // healthRecorder records what the engine reports.
 type healthRecorder struct {
 	mu      sync.Mutex
 	phases  []string
-	pending [][]HealthResult
+	pending [][]Result
 }
 
 func (r *healthRecorder) Phase(name string, done, total int) {
@@ -76,7 +57,7 @@ func (r *healthRecorder) Phase(name string, done, total int) {
 	r.phases = append(r.phases, fmt.Sprintf("%s %d/%d", name, done, total))
 }
 
-func (r *healthRecorder) Pending(p []HealthResult) {
+func (r *healthRecorder) Pending(p []Result) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.pending = append(r.pending, p)
@@ -111,9 +92,9 @@ func TestIntegrationHealthManyConfigMapsFewRequests(t *testing.T) {
 	before := healthGets(cl)
 	rec := &healthRecorder{}
 	start := time.Now()
-	res, err := WaitHealthy(t.Context(), cl, refs, WaitOptions{Timeout: 60 * time.Second, Reporter: rec})
+	res, err := Wait(t.Context(), cl, refs, WaitOptions{Timeout: 60 * time.Second, Reporter: rec})
 	if err != nil {
-		t.Fatalf("WaitHealthy: %v", err)
+		t.Fatalf("Wait: %v", err)
 	}
 	gets := healthGets(cl) - before
 	t.Logf("%d GETs (LIST and WATCH) in %s; phases %v", gets, time.Since(start).Round(time.Millisecond), rec.phases)
@@ -126,7 +107,7 @@ func TestIntegrationHealthManyConfigMapsFewRequests(t *testing.T) {
 		t.Errorf("%d writes", w)
 	}
 	for _, r := range res {
-		if r.Status != HealthCurrent {
+		if r.Status != Current {
 			t.Errorf("%s: %s %s", r.Ref, r.Status, r.Message)
 		}
 	}
@@ -141,7 +122,7 @@ func TestIntegrationHealthBadImageAmongConfigMaps(t *testing.T) {
 	healthApply(t, c, ns, cms+"---\n"+testkube.Deployment("bad", "nginx:doesnotexist", 1)+"---\n"+testkube.Deployment("good", "nginx:1.27", 1))
 	refs = append(refs, healthDeployRef(ns, "bad"), healthDeployRef(ns, "good"))
 	rec := &healthRecorder{}
-	_, err := WaitHealthy(t.Context(), cl, refs, WaitOptions{Timeout: 10 * time.Second, Reporter: rec})
+	_, err := Wait(t.Context(), cl, refs, WaitOptions{Timeout: 10 * time.Second, Reporter: rec})
 	var ue *UnhealthyError
 	if !errors.As(err, &ue) || !ue.Timeout {
 		t.Fatalf("want a timeout, got %v", err)
@@ -156,7 +137,7 @@ func TestIntegrationHealthBadImageAmongConfigMaps(t *testing.T) {
 	}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	if len(rec.pending) == 0 || !slices.ContainsFunc(rec.pending[len(rec.pending)-1], func(r HealthResult) bool { return r.Ref.Name == "bad" }) {
+	if len(rec.pending) == 0 || !slices.ContainsFunc(rec.pending[len(rec.pending)-1], func(r Result) bool { return r.Ref.Name == "bad" }) {
 		t.Errorf("Pending never named the bad Deployment: %v", rec.pending)
 	}
 }
@@ -192,12 +173,12 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %s}]
 		}
 	}
 	refs := []plan.Ref{healthDeployResRef(ns, "web"), healthDeployResRef(ns, "gone")}
-	res, err := WaitHealthy(t.Context(), cl, refs[:1], WaitOptions{Timeout: 60 * time.Second, Interval: 300 * time.Millisecond})
-	if err != nil || res[0].Status != HealthCurrent {
-		t.Fatalf("WaitHealthy: %v %+v", err, res)
+	res, err := Wait(t.Context(), cl, refs[:1], WaitOptions{Timeout: 60 * time.Second, Interval: 300 * time.Millisecond})
+	if err != nil || res[0].Status != Current {
+		t.Fatalf("Wait: %v %+v", err, res)
 	}
 	got := Assess(t.Context(), cl, refs)
-	if got[0].Status != HealthCurrent || got[1].Status != HealthNotFound {
+	if got[0].Status != Current || got[1].Status != NotFound {
 		t.Errorf("Assess: %+v", got)
 	}
 }
@@ -209,7 +190,7 @@ func TestIntegrationHealthAssessListsPerResource(t *testing.T) {
 	refs = append(refs, healthDeployResRef(ns, "bad"),
 		plan.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: ns, Name: "missing"})
 	// Let the Deployment's pod fail to pull.
-	var out []HealthResult
+	var out []Result
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
 		before := healthGets(cl)
 		out = Assess(t.Context(), cl, refs)
@@ -221,14 +202,14 @@ func TestIntegrationHealthAssessListsPerResource(t *testing.T) {
 		}
 	}
 	for _, r := range out[:40] {
-		if r.Status != HealthCurrent {
+		if r.Status != Current {
 			t.Errorf("%s: %s %s", r.Ref, r.Status, r.Message)
 		}
 	}
-	if r := out[40]; r.Status != HealthInProgress || !strings.HasPrefix(r.Message, "0/1 available: ") || !strings.Contains(r.Message, "Image") {
+	if r := out[40]; r.Status != InProgress || !strings.HasPrefix(r.Message, "0/1 available: ") || !strings.Contains(r.Message, "Image") {
 		t.Errorf("%s: %s %s", r.Ref, r.Status, r.Message)
 	}
-	if r := out[41]; r.Status != HealthNotFound {
+	if r := out[41]; r.Status != NotFound {
 		t.Errorf("%s: %s %s", r.Ref, r.Status, r.Message)
 	}
 }

@@ -1,4 +1,4 @@
-package apply
+package health
 
 import (
 	"context"
@@ -122,18 +122,18 @@ status: {containerStatuses: [{name: main, state: {waiting: {reason: ErrImagePull
 		name, deploy, wantStatus, wantMessage string
 		pods                                  []string
 	}{
-		{"image pull", healthDeploy + notAvailable, HealthInProgress, "1/3 available: ImagePullBackOff", []string{creating, pullBackOff, other}},
-		{"crash loop", healthDeploy + notAvailable, HealthInProgress, "1/3 available: CrashLoopBackOff", []string{crash}},
-		{"only starting", healthDeploy + notAvailable, HealthInProgress, "1/3 available: ContainerCreating", []string{creating}},
-		{"no pods: kstatus message", healthDeploy + notAvailable, HealthInProgress, "1/3 available: Available: 1/3", nil},
-		{"no status at all", healthDeploy, HealthInProgress, "0/3 available: Replicas: 0/3", nil},
-		{"no status, failing pods", healthDeploy, HealthInProgress, "0/3 available: ImagePullBackOff", []string{pullBackOff}},
-		{"init container", healthDeploy + notAvailable, HealthInProgress, "1/3 available: ErrImagePull",
+		{"image pull", healthDeploy + notAvailable, InProgress, "1/3 available: ImagePullBackOff", []string{creating, pullBackOff, other}},
+		{"crash loop", healthDeploy + notAvailable, InProgress, "1/3 available: CrashLoopBackOff", []string{crash}},
+		{"only starting", healthDeploy + notAvailable, InProgress, "1/3 available: ContainerCreating", []string{creating}},
+		{"no pods: kstatus message", healthDeploy + notAvailable, InProgress, "1/3 available: Available: 1/3", nil},
+		{"no status at all", healthDeploy, InProgress, "0/3 available: Replicas: 0/3", nil},
+		{"no status, failing pods", healthDeploy, InProgress, "0/3 available: ImagePullBackOff", []string{pullBackOff}},
+		{"init container", healthDeploy + notAvailable, InProgress, "1/3 available: ErrImagePull",
 			[]string{healthPod("web-i", `initContainerStatuses: [{name: init, state: {waiting: {reason: ErrImagePull}}}]`)}},
-		{"unschedulable", healthDeploy + notAvailable, HealthInProgress, "1/3 available: Unschedulable",
+		{"unschedulable", healthDeploy + notAvailable, InProgress, "1/3 available: Unschedulable",
 			[]string{healthPod("web-u", `conditions: [{type: PodScheduled, status: "False", reason: Unschedulable}]`)}},
 		{"replica failure", healthDeploy + notAvailable + `  - {type: ReplicaFailure, status: "True", reason: FailedCreate, message: 'pods "web-x" is forbidden: exceeded quota'}
-`, HealthInProgress, `1/3 available: FailedCreate: pods "web-x" is forbidden: exceeded quota`, nil},
+`, InProgress, `1/3 available: FailedCreate: pods "web-x" is forbidden: exceeded quota`, nil},
 		{"deadline exceeded", healthDeploy + `
 status:
   observedGeneration: 2
@@ -141,7 +141,7 @@ status:
   updatedReplicas: 3
   conditions:
   - {type: Progressing, status: "False", reason: ProgressDeadlineExceeded}
-`, HealthFailed, "0/3 available: ImagePullBackOff", []string{pullBackOff}},
+`, Failed, "0/3 available: ImagePullBackOff", []string{pullBackOff}},
 		{"old generation", healthDeploy + `
 status:
   observedGeneration: 1
@@ -149,7 +149,7 @@ status:
   updatedReplicas: 3
   readyReplicas: 3
   availableReplicas: 3
-`, HealthInProgress, "3/3 available: Deployment generation is 2, but latest observed generation is 1", nil},
+`, InProgress, "3/3 available: Deployment generation is 2, but latest observed generation is 1", nil},
 		{"current", healthDeploy + `
 status:
   observedGeneration: 2
@@ -160,8 +160,8 @@ status:
   conditions:
   - {type: Progressing, status: "True", reason: NewReplicaSetAvailable}
   - {type: Available, status: "True", reason: MinimumReplicasAvailable}
-`, HealthCurrent, "Deployment is available. Replicas: 3", []string{pullBackOff}},
-		{"default replicas", strings.Replace(healthDeploy, "replicas: 3", "paused: false", 1), HealthInProgress, "0/1 available: ImagePullBackOff", []string{pullBackOff}},
+`, Current, "Deployment is available. Replicas: 3", []string{pullBackOff}},
+		{"default replicas", strings.Replace(healthDeploy, "replicas: 3", "paused: false", 1), InProgress, "0/1 available: ImagePullBackOff", []string{pullBackOff}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := healthObj(t, tc.deploy)
@@ -170,7 +170,7 @@ status:
 			if got.Status != tc.wantStatus || got.Message != tc.wantMessage {
 				t.Errorf("got %s %q, want %s %q", got.Status, got.Message, tc.wantStatus, tc.wantMessage)
 			}
-			if got.Status != HealthCurrent && sel != "app=web" {
+			if got.Status != Current && sel != "app=web" {
 				t.Errorf("pods listed with selector %q, want app=web", sel)
 			}
 			if got.Ref.String() != "deployment.apps/web" {
@@ -207,21 +207,21 @@ status: {containerStatuses: [{name: main, state: {waiting: {reason: ImagePullBac
 		name, job, wantStatus, wantMessage string
 		pods                               []string
 	}{
-		{"running", running, HealthInProgress, "0/1 succeeded", nil},
-		{"running, pod failing", running, HealthInProgress, "0/1 succeeded: ImagePullBackOff", []string{pod}},
-		{"not started", job, HealthInProgress, "0/1 succeeded", nil},
+		{"running", running, InProgress, "0/1 succeeded", nil},
+		{"running, pod failing", running, InProgress, "0/1 succeeded: ImagePullBackOff", []string{pod}},
+		{"not started", job, InProgress, "0/1 succeeded", nil},
 		{"suspended", job + `
 status: {conditions: [{type: Suspended, status: "True"}]}
-`, HealthInProgress, "0/1 succeeded: suspended", []string{pod}},
+`, InProgress, "0/1 succeeded: suspended", []string{pod}},
 		{"success criteria met, not complete yet", job + `
 status: {startTime: "2030-01-01T00:00:00Z", succeeded: 1, conditions: [{type: SuccessCriteriaMet, status: "True"}]}
-`, HealthInProgress, "1/1 succeeded", nil},
+`, InProgress, "1/1 succeeded", nil},
 		{"complete", job + `
 status: {startTime: "2030-01-01T00:00:00Z", succeeded: 1, conditions: [{type: SuccessCriteriaMet, status: "True"}, {type: Complete, status: "True"}]}
-`, HealthComplete, "1/1 succeeded", nil},
+`, Complete, "1/1 succeeded", nil},
 		{"failed", job + `
 status: {startTime: "2030-01-01T00:00:00Z", failed: 7, conditions: [{type: FailureTarget, status: "True"}, {type: Failed, status: "True", reason: BackoffLimitExceeded, message: Job has reached the specified backoff limit}]}
-`, HealthFailed, "BackoffLimitExceeded: Job has reached the specified backoff limit", nil},
+`, Failed, "BackoffLimitExceeded: Job has reached the specified backoff limit", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := healthObj(t, tc.job)
@@ -229,7 +229,7 @@ status: {startTime: "2030-01-01T00:00:00Z", failed: 7, conditions: [{type: Failu
 			if got.Status != tc.wantStatus || got.Message != tc.wantMessage {
 				t.Errorf("got %s %q, want %s %q", got.Status, got.Message, tc.wantStatus, tc.wantMessage)
 			}
-			if want := tc.wantStatus == HealthComplete; got.Healthy() != want {
+			if want := tc.wantStatus == Complete; got.Healthy() != want {
 				t.Errorf("Healthy() = %v", got.Healthy())
 			}
 		})
@@ -241,41 +241,41 @@ func TestHealthOtherKinds(t *testing.T) {
 		name, obj, wantStatus, wantMessage string
 		pods                               []string
 	}{
-		{"configmap", `{apiVersion: v1, kind: ConfigMap, metadata: {name: c}}`, HealthCurrent, "Resource is always ready", nil},
-		{"service", `{apiVersion: v1, kind: Service, metadata: {name: s}, spec: {type: ClusterIP}}`, HealthCurrent, "Service is ready", nil},
-		{"unknown kind", `{apiVersion: example.com/v1, kind: Widget, metadata: {name: w, generation: 1}}`, HealthCurrent, "Resource is current", nil},
+		{"configmap", `{apiVersion: v1, kind: ConfigMap, metadata: {name: c}}`, Current, "Resource is always ready", nil},
+		{"service", `{apiVersion: v1, kind: Service, metadata: {name: s}, spec: {type: ClusterIP}}`, Current, "Service is ready", nil},
+		{"unknown kind", `{apiVersion: example.com/v1, kind: Widget, metadata: {name: w, generation: 1}}`, Current, "Resource is current", nil},
 		{"custom resource not ready", `{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, status: {conditions: [{type: Ready, status: "False", reason: Waiting, message: waiting for the database}]}}`,
-			HealthInProgress, "waiting for the database", nil},
-		{"terminating", `{apiVersion: apps/v1, kind: Deployment, metadata: {name: web, deletionTimestamp: "2030-01-01T00:00:00Z"}}`, HealthTerminating, "Resource scheduled for deletion", nil},
+			InProgress, "waiting for the database", nil},
+		{"terminating", `{apiVersion: apps/v1, kind: Deployment, metadata: {name: web, deletionTimestamp: "2030-01-01T00:00:00Z"}}`, Terminating, "Resource scheduled for deletion", nil},
 		{"statefulset", `
 apiVersion: apps/v1
 kind: StatefulSet
 metadata: {name: db, generation: 1}
 spec: {replicas: 2, selector: {matchLabels: {app: web}}}
 status: {observedGeneration: 1, replicas: 2, readyReplicas: 1, currentReplicas: 2}
-`, HealthInProgress, "1/2 ready: Unschedulable", []string{healthPod("db-1", `conditions: [{type: PodScheduled, status: "False", reason: Unschedulable}]`)}},
+`, InProgress, "1/2 ready: Unschedulable", []string{healthPod("db-1", `conditions: [{type: PodScheduled, status: "False", reason: Unschedulable}]`)}},
 		{"statefulset not observed", `
 apiVersion: apps/v1
 kind: StatefulSet
 metadata: {name: db, generation: 1}
 spec: {replicas: 0, selector: {matchLabels: {app: web}}}
-`, HealthInProgress, "0/0 ready: StatefulSet generation 1 not observed yet", nil},
+`, InProgress, "0/0 ready: StatefulSet generation 1 not observed yet", nil},
 		{"daemonset", `
 apiVersion: apps/v1
 kind: DaemonSet
 metadata: {name: agent, generation: 1}
 spec: {selector: {matchLabels: {app: web}}}
 status: {observedGeneration: 1, desiredNumberScheduled: 2, currentNumberScheduled: 2, updatedNumberScheduled: 2, numberAvailable: 0, numberReady: 0}
-`, HealthInProgress, "0/2 ready: CrashLoopBackOff", []string{healthPod("agent-1", `containerStatuses: [{name: main, state: {waiting: {reason: CrashLoopBackOff}}}]`)}},
+`, InProgress, "0/2 ready: CrashLoopBackOff", []string{healthPod("agent-1", `containerStatuses: [{name: main, state: {waiting: {reason: CrashLoopBackOff}}}]`)}},
 		{"replicaset", `
 apiVersion: apps/v1
 kind: ReplicaSet
 metadata: {name: rs, generation: 1}
 spec: {replicas: 2, selector: {matchLabels: {app: web}}}
 status: {observedGeneration: 1, replicas: 2, fullyLabeledReplicas: 2, availableReplicas: 1}
-`, HealthInProgress, "1/2 available: OOMKilled", []string{healthPod("rs-1", `containerStatuses: [{name: main, state: {terminated: {exitCode: 137, reason: OOMKilled}}}]`)}},
-		{"pod", healthPod("p", `containerStatuses: [{name: main, state: {waiting: {reason: ErrImagePull}}}]`), HealthInProgress, "ErrImagePull", nil},
-		{"failed pod", `{apiVersion: v1, kind: Pod, metadata: {name: p}, status: {phase: Failed, reason: Evicted}}`, HealthFailed, "pod failed: Evicted", nil},
+`, InProgress, "1/2 available: OOMKilled", []string{healthPod("rs-1", `containerStatuses: [{name: main, state: {terminated: {exitCode: 137, reason: OOMKilled}}}]`)}},
+		{"pod", healthPod("p", `containerStatuses: [{name: main, state: {waiting: {reason: ErrImagePull}}}]`), InProgress, "ErrImagePull", nil},
+		{"failed pod", `{apiVersion: v1, kind: Pod, metadata: {name: p}, status: {phase: Failed, reason: Evicted}}`, Failed, "pod failed: Evicted", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := healthObj(t, tc.obj)
@@ -320,9 +320,9 @@ func TestHealthPodReason(t *testing.T) {
 func TestHealthUnhealthyError(t *testing.T) {
 	web := plan.Ref{Group: "apps", Version: "v1", Kind: "Deployment", Name: "web"}
 	job := plan.Ref{Group: "batch", Version: "v1", Kind: "Job", Name: "migrate"}
-	e := &UnhealthyError{Timeout: true, After: 5*time.Minute + 30*time.Millisecond, Err: context.DeadlineExceeded, Results: []HealthResult{
-		{Ref: web, Status: HealthInProgress, Message: "1/3 available: ImagePullBackOff"},
-		{Ref: job, Status: HealthInProgress, Message: "0/1 succeeded"},
+	e := &UnhealthyError{Timeout: true, After: 5*time.Minute + 30*time.Millisecond, Err: context.DeadlineExceeded, Results: []Result{
+		{Ref: web, Status: InProgress, Message: "1/3 available: ImagePullBackOff"},
+		{Ref: job, Status: InProgress, Message: "0/1 succeeded"},
 	}}
 	want := "timed out after 5m0s waiting for 2 objects to become healthy:\n" +
 		"deployment.apps/web: 1/3 available: ImagePullBackOff\n" +
@@ -333,7 +333,7 @@ func TestHealthUnhealthyError(t *testing.T) {
 	if !errors.Is(e, context.DeadlineExceeded) {
 		t.Error("a timeout should wrap context.DeadlineExceeded")
 	}
-	f := &UnhealthyError{Results: []HealthResult{{Ref: job, Status: HealthFailed, Message: "BackoffLimitExceeded: Job has reached the specified backoff limit"}}}
+	f := &UnhealthyError{Results: []Result{{Ref: job, Status: Failed, Message: "BackoffLimitExceeded: Job has reached the specified backoff limit"}}}
 	if got, want := f.Error(), "1 object failed:\njob.batch/migrate: BackoffLimitExceeded: Job has reached the specified backoff limit"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -376,20 +376,20 @@ func TestIntegrationHealthDeploymentBecomesCurrent(t *testing.T) {
 	c, ns, cl := healthSetup(t)
 	healthApply(t, c, ns, testkube.Deployment("web", "nginx:1.27", 3))
 	var mu sync.Mutex
-	var progress [][]HealthResult
+	var progress [][]Result
 	start := time.Now()
-	res, err := WaitHealthy(t.Context(), cl, []plan.Ref{healthDeployRef(ns, "web")}, WaitOptions{
+	res, err := Wait(t.Context(), cl, []plan.Ref{healthDeployRef(ns, "web")}, WaitOptions{
 		Timeout:  60 * time.Second,
 		Interval: 250 * time.Millisecond,
-		Progress: func(p []HealthResult) { mu.Lock(); progress = append(progress, p); mu.Unlock() },
+		Progress: func(p []Result) { mu.Lock(); progress = append(progress, p); mu.Unlock() },
 	})
 	if err != nil {
-		t.Fatalf("WaitHealthy: %v", err)
+		t.Fatalf("Wait: %v", err)
 	}
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("took %s", d)
 	}
-	if len(res) != 1 || res[0].Status != HealthCurrent {
+	if len(res) != 1 || res[0].Status != Current {
 		t.Fatalf("results %+v", res)
 	}
 	out := c.Kubectl(t, "-n", ns, "get", "deployment", "web", "-o", "jsonpath={.status.availableReplicas}")
@@ -407,7 +407,7 @@ func TestIntegrationHealthImagePullTimesOut(t *testing.T) {
 		healthDeployRef(ns, "bad"),
 	}
 	start := time.Now()
-	res, err := WaitHealthy(t.Context(), cl, refs, WaitOptions{Timeout: 10 * time.Second, Interval: 500 * time.Millisecond})
+	res, err := Wait(t.Context(), cl, refs, WaitOptions{Timeout: 10 * time.Second, Interval: 500 * time.Millisecond})
 	elapsed := time.Since(start)
 	var ue *UnhealthyError
 	if !errors.As(err, &ue) || !ue.Timeout {
@@ -423,7 +423,7 @@ func TestIntegrationHealthImagePullTimesOut(t *testing.T) {
 	if len(ue.Results) != 1 || len(lines) != 2 {
 		t.Errorf("only the Deployment should be listed:\n%v", err)
 	}
-	if len(res) != 2 || res[0].Status != HealthCurrent || res[1].Status != HealthInProgress {
+	if len(res) != 2 || res[0].Status != Current || res[1].Status != InProgress {
 		t.Errorf("results %+v", res)
 	}
 }
@@ -449,7 +449,7 @@ spec:
 		{Version: "v1", Kind: "Service", Name: "web"}, // namespace from the client
 	}
 	start := time.Now()
-	res, err := WaitHealthy(t.Context(), cl, refs, WaitOptions{Timeout: 10 * time.Second, Interval: 5 * time.Second})
+	res, err := Wait(t.Context(), cl, refs, WaitOptions{Timeout: 10 * time.Second, Interval: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -457,7 +457,7 @@ spec:
 		t.Errorf("took %s: should need a single poll", d)
 	}
 	for _, r := range res {
-		if r.Status != HealthCurrent {
+		if r.Status != Current {
 			t.Errorf("%s: %s %s", r.Ref, r.Status, r.Message)
 		}
 	}
@@ -504,12 +504,12 @@ spec:
 			time.Sleep(50 * time.Millisecond)
 		}
 	}()
-	res, err := WaitHealthy(t.Context(), cl, []plan.Ref{ref}, WaitOptions{Timeout: 60 * time.Second, Interval: 200 * time.Millisecond})
+	res, err := Wait(t.Context(), cl, []plan.Ref{ref}, WaitOptions{Timeout: 60 * time.Second, Interval: 200 * time.Millisecond})
 	returned := time.Now()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 1 || res[0].Status != HealthComplete || res[0].Message != "1/1 succeeded" {
+	if len(res) != 1 || res[0].Status != Complete || res[0].Message != "1/1 succeeded" {
 		t.Fatalf("results %+v", res)
 	}
 	u, err := cl.Dynamic.Resource(gvr).Namespace(ns).Get(t.Context(), "migrate", metav1.GetOptions{})
@@ -518,7 +518,7 @@ spec:
 	}
 	cond, ok := healthFindCondition(u, "Complete")
 	if !ok || cond.status != "True" {
-		t.Fatalf("WaitHealthy returned before the Job's Complete condition: %v", u.Object["status"])
+		t.Fatalf("Wait returned before the Job's Complete condition: %v", u.Object["status"])
 	}
 	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
 	for _, c := range conds {
@@ -545,7 +545,7 @@ func TestIntegrationHealthCancelReturnsPromptly(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(500*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := WaitHealthy(ctx, cl, []plan.Ref{healthDeployRef(ns, "stuck")}, WaitOptions{Timeout: time.Minute, Interval: 2 * time.Second})
+	_, err := Wait(ctx, cl, []plan.Ref{healthDeployRef(ns, "stuck")}, WaitOptions{Timeout: time.Minute, Interval: 2 * time.Second})
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("returned %s after the start, cancelled after 0.5s", d)
 	}

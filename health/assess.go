@@ -1,4 +1,4 @@
-package apply
+package health
 
 import (
 	"fmt"
@@ -19,11 +19,11 @@ type healthPodLister func(labels.Selector) ([]unstructured.Unstructured, error)
 
 // healthAssess computes the health of live object u, listing its pods (through
 // list, only when it is not healthy) to say why.
-func healthAssess(ref plan.Ref, u *unstructured.Unstructured, list healthPodLister) HealthResult {
-	res := HealthResult{Ref: ref}
+func healthAssess(ref plan.Ref, u *unstructured.Unstructured, list healthPodLister) Result {
+	res := Result{Ref: ref}
 	ks, err := status.Compute(u)
 	if err != nil {
-		res.Status, res.Message = HealthUnknown, err.Error()
+		res.Status, res.Message = Unknown, err.Error()
 		return res
 	}
 	res.Status, res.Message = string(ks.Status), ks.Message
@@ -45,7 +45,7 @@ func healthAssess(ref plan.Ref, u *unstructured.Unstructured, list healthPodList
 				res.Message = why
 			}
 		} else if healthString(obj, "status", "phase") == "Failed" {
-			res.Status, res.Message = HealthFailed, healthJoin("pod failed", healthPodReason([]unstructured.Unstructured{*u}))
+			res.Status, res.Message = Failed, healthJoin("pod failed", healthPodReason([]unstructured.Unstructured{*u}))
 		}
 		return res
 	}
@@ -67,10 +67,10 @@ func healthAssess(ref plan.Ref, u *unstructured.Unstructured, list healthPodList
 	// kstatus skips the generation check when status.observedGeneration is
 	// missing; a workload the controller has not seen yet is not Current.
 	if gen := u.GetGeneration(); ks.Status == status.CurrentStatus && gen > 0 && healthInt(obj, 0, "status", "observedGeneration") < gen {
-		res.Status = HealthInProgress
+		res.Status = InProgress
 		res.Message = fmt.Sprintf("%s generation %d not observed yet", u.GetKind(), gen)
 	}
-	if res.Status == HealthCurrent {
+	if res.Status == Current {
 		return res
 	}
 	why := ""
@@ -92,23 +92,23 @@ func healthAssess(ref plan.Ref, u *unstructured.Unstructured, list healthPodList
 // healthAssessJob: a Job is done when its Complete condition is True, failed when
 // its Failed condition is; kstatus's Current for a running Job is not enough
 // (kubernetes-sigs/cli-utils#329).
-func healthAssessJob(res HealthResult, u *unstructured.Unstructured, list healthPodLister) HealthResult {
+func healthAssessJob(res Result, u *unstructured.Unstructured, list healthPodLister) Result {
 	obj := u.Object
 	completions := healthInt(obj, 1, "spec", "completions")
 	progress := fmt.Sprintf("%d/%d succeeded", healthInt(obj, 0, "status", "succeeded"), completions)
 	if c, ok := healthFindCondition(u, "Failed"); ok && c.status == "True" {
-		res.Status, res.Message = HealthFailed, healthJoin(c.reason, c.message)
+		res.Status, res.Message = Failed, healthJoin(c.reason, c.message)
 		if res.Message == "" {
 			res.Message = "job failed"
 		}
 		return res
 	}
 	if c, ok := healthFindCondition(u, "Complete"); ok && c.status == "True" {
-		res.Status, res.Message = HealthComplete, progress
+		res.Status, res.Message = Complete, progress
 		return res
 	}
-	if res.Status == HealthCurrent {
-		res.Status = HealthInProgress
+	if res.Status == Current {
+		res.Status = InProgress
 	}
 	why := ""
 	if c, ok := healthFindCondition(u, "Suspended"); ok && c.status == "True" {

@@ -1,4 +1,4 @@
-package apply
+package health
 
 import (
 	"errors"
@@ -35,10 +35,10 @@ func TestHealthStateEvents(t *testing.T) {
 			t.Errorf("%s: got %s %q, want %s %q", refs[i], r.Status, r.Message, status, msg)
 		}
 	}
-	want(0, HealthUnknown, healthNoAnswer)
+	want(0, Unknown, healthNoAnswer)
 
 	s.apply(healthEvent{g: g, err: errors.New("connection refused")})
-	want(0, HealthUnknown, "connection refused")
+	want(0, Unknown, "connection refused")
 
 	ready := healthObj(t, healthDeploy+`status: {observedGeneration: 2, replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3,
   conditions: [{type: Available, status: "True"}, {type: Progressing, status: "True", reason: NewReplicaSetAvailable}]}
@@ -46,10 +46,10 @@ func TestHealthStateEvents(t *testing.T) {
 	other := ready.DeepCopy()
 	other.SetNamespace("elsewhere")
 	s.apply(healthEvent{g: g, listed: true, objs: []*unstructured.Unstructured{ready, other}})
-	if r := s.result(0); r.Status != HealthCurrent {
+	if r := s.result(0); r.Status != Current {
 		t.Errorf("web: %+v", r)
 	}
-	want(1, HealthNotFound, "not found")
+	want(1, NotFound, "not found")
 	if len(podsRead) != 0 {
 		t.Errorf("pods read for a ready Deployment: %v", podsRead)
 	}
@@ -57,21 +57,21 @@ func TestHealthStateEvents(t *testing.T) {
 	slow := healthObj(t, healthDeploy)
 	slow.SetName("api")
 	s.apply(healthEvent{g: g, typ: watch.Added, obj: slow})
-	want(1, HealthInProgress, "0/3 available: Replicas: 0/3")
+	want(1, InProgress, "0/3 available: Replicas: 0/3")
 	if len(podsRead) != 1 || podsRead[0] != "ns" {
 		t.Errorf("pods of ns not read for a Deployment not ready: %v", podsRead)
 	}
 	pod := healthObj(t, healthPod("api-1", `containerStatuses: [{name: main, state: {waiting: {reason: ImagePullBackOff}}}]`))
 	pod.SetNamespace("ns")
 	s.apply(healthEvent{g: &healthGroup{gvr: healthPodsGVR, ns: "ns"}, listed: true, objs: []*unstructured.Unstructured{pod}})
-	want(1, HealthInProgress, "0/3 available: ImagePullBackOff")
+	want(1, InProgress, "0/3 available: ImagePullBackOff")
 
 	s.apply(healthEvent{g: g, typ: watch.Deleted, obj: slow})
-	want(1, HealthNotFound, "not found")
+	want(1, NotFound, "not found")
 
 	forbidden := apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "deployments"}, "api", errors.New("no"))
 	s.apply(healthEvent{g: g, name: "api", err: forbidden})
-	if r := s.result(1); r.Status != HealthFailed {
+	if r := s.result(1); r.Status != Failed {
 		t.Errorf("forbidden GET: %+v", r)
 	}
 }

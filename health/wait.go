@@ -1,49 +1,17 @@
-package apply
+package health
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/sync/errgroup"
-	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
-// Health statuses. All but HealthComplete are kstatus's.
-const (
-	HealthCurrent     = string(status.CurrentStatus)
-	HealthInProgress  = string(status.InProgressStatus)
-	HealthFailed      = string(status.FailedStatus)
-	HealthTerminating = string(status.TerminatingStatus)
-	HealthNotFound    = string(status.NotFoundStatus)
-	HealthUnknown     = string(status.UnknownStatus)
-	// HealthComplete is a Job whose Complete condition is True.
-	HealthComplete = "Complete"
-)
-
-// HealthResult is the health of one object.
-type HealthResult struct {
-	Ref plan.Ref `json:"ref"`
-	// Status is the kstatus status (Current, InProgress, Failed,
-	// Terminating, NotFound, Unknown), or Complete for a finished Job.
-	Status string `json:"status"`
-	// Message says why, e.g. "1/3 available: ImagePullBackOff".
-	Message string `json:"message,omitempty"`
-}
-
-// Healthy reports whether the object is done: Current, or Complete for a Job.
-func (r HealthResult) Healthy() bool {
-	return r.Status == HealthCurrent || r.Status == HealthComplete
-}
-
-// WaitOptions tune WaitHealthy.
+// WaitOptions tune Wait.
 type WaitOptions struct {
 	// Timeout bounds the whole wait; 0 means only ctx bounds it.
 	Timeout time.Duration
@@ -53,11 +21,11 @@ type WaitOptions struct {
 	Interval time.Duration
 	// Progress, when set, is called with the objects still pending when
 	// that set changes, and about every 10 s while it does not.
-	Progress func(pending []HealthResult)
+	Progress func(pending []Result)
 	// Reporter, when set, replaces Progress: it is also told the phase
 	// "waiting" (healthy objects of all) as that count changes and every
 	// Interval.
-	Reporter Progress
+	Reporter Reporter
 	// Concurrency is not used any more: the wait reads per resource.
 	Concurrency int
 	// Selector is a label selector every object carries (the ApplySet's
@@ -72,59 +40,7 @@ type WaitOptions struct {
 // healthProgressEvery is how often Progress repeats an unchanged pending set.
 const healthProgressEvery = 10 * time.Second
 
-// UnhealthyError is WaitHealthy's failure: the objects that are not healthy,
-// one line each.
-type UnhealthyError struct {
-	// Results are the objects that failed (when the wait stopped because
-	// of a failure) or that were still pending (timeout, cancellation),
-	// in input order.
-	Results []HealthResult
-	// Timeout is true when the wait timed out (WaitOptions.Timeout or a
-	// deadline on ctx).
-	Timeout bool
-	// After is how long the wait lasted.
-	After time.Duration
-	// Err is the context's error when the wait was cut short (Unwrap
-	// returns it), nil when objects failed.
-	Err error
-}
-
-// Lines returns one "ref: message" line per object.
-func (e *UnhealthyError) Lines() []string {
-	lines := make([]string, 0, len(e.Results))
-	for _, r := range e.Results {
-		msg := r.Message
-		if msg == "" {
-			msg = r.Status
-		}
-		lines = append(lines, r.Ref.String()+": "+msg)
-	}
-	return lines
-}
-
-func (e *UnhealthyError) Error() string {
-	var head string
-	switch {
-	case e.Timeout:
-		head = fmt.Sprintf("timed out after %s waiting for %s to become healthy:", e.After.Round(time.Second), healthCount(len(e.Results)))
-	case e.Err != nil:
-		head = fmt.Sprintf("stopped waiting for %s to become healthy: %v:", healthCount(len(e.Results)), e.Err)
-	default:
-		head = fmt.Sprintf("%s failed:", healthCount(len(e.Results)))
-	}
-	return strings.Join(append([]string{head}, e.Lines()...), "\n")
-}
-
-func (e *UnhealthyError) Unwrap() error { return e.Err }
-
-func healthCount(n int) string {
-	if n == 1 {
-		return "1 object"
-	}
-	return fmt.Sprintf("%d objects", n)
-}
-
-// WaitHealthy waits until every ref is healthy: Current by kstatus, or, for
+// Wait waits until every ref is healthy: Current by kstatus, or, for
 // a Job, Complete (kstatus calls a running Job Current). Kinds that are
 // Current as soon as they exist (ConfigMap, Secret, RBAC, a ClusterIP
 // Service, ...: healthCurrentOnWrite) are not read at all. The others are
@@ -133,7 +49,7 @@ func healthCount(n int) string {
 // not ready, to say why. It returns the last result of every ref, in input
 // order, and an *UnhealthyError when an object Failed (at once), when the
 // timeout passed, or when ctx ended.
-func WaitHealthy(ctx context.Context, c *kube.Client, refs []plan.Ref, opts WaitOptions) ([]HealthResult, error) {
+func Wait(ctx context.Context, c *kube.Client, refs []plan.Ref, opts WaitOptions) ([]Result, error) {
 	if opts.Interval <= 0 {
 		opts.Interval = time.Second
 	}
@@ -155,12 +71,12 @@ func WaitHealthy(ctx context.Context, c *kube.Client, refs []plan.Ref, opts Wait
 	s.startGroup = read
 	s.readPods = func(ns string) { read(&healthGroup{gvr: healthPodsGVR, ns: ns}) }
 
-	results := make([]HealthResult, len(refs))
+	results := make([]Result, len(refs))
 	done := make([]bool, len(refs))
 	var todo []int
 	for i, ref := range refs {
 		if healthCurrentOnWrite(ref, opts.Written[ref]) {
-			results[i], done[i] = HealthResult{Ref: ref, Status: HealthCurrent}, true
+			results[i], done[i] = Result{Ref: ref, Status: Current}, true
 			continue
 		}
 		todo = append(todo, i)
@@ -178,14 +94,14 @@ func WaitHealthy(ctx context.Context, c *kube.Client, refs []plan.Ref, opts Wait
 	defer ticker.Stop()
 	tick := false
 	for {
-		var failed, pending []HealthResult
+		var failed, pending []Result
 		for _, i := range todo {
 			if !done[i] {
 				results[i] = s.result(i)
 				done[i] = results[i].Healthy()
 			}
 			switch {
-			case results[i].Status == HealthFailed:
+			case results[i].Status == Failed:
 				failed = append(failed, results[i])
 			case !done[i]:
 				pending = append(pending, results[i])
@@ -232,7 +148,7 @@ func WaitHealthy(ctx context.Context, c *kube.Client, refs []plan.Ref, opts Wait
 
 // healthAnswered reports whether every pending object has been read: the
 // pending set is worth reporting.
-func healthAnswered(pending []HealthResult) bool {
+func healthAnswered(pending []Result) bool {
 	for _, p := range pending {
 		if p.Message == healthNoAnswer {
 			return false
@@ -253,58 +169,17 @@ func healthDrain(events <-chan healthEvent, s *healthState) {
 	}
 }
 
-// progress is the Progress to report to: Reporter, else Progress.
-func (o WaitOptions) progress() Progress {
-	return Options{Reporter: o.Reporter, Progress: o.Progress}.progress()
+// progress is the Reporter to report to: Reporter, else Progress.
+func (o WaitOptions) progress() Reporter {
+	return ReporterOf(o.Reporter, o.Progress)
 }
 
 // healthStopped is the error for a wait cut short: by its own timeout or a
 // deadline on parent (a timeout), or by parent's cancellation.
-func healthStopped(parent context.Context, pending []HealthResult, start time.Time) error {
+func healthStopped(parent context.Context, pending []Result, start time.Time) error {
 	e := &UnhealthyError{Results: pending, After: time.Since(start), Err: context.Cause(parent)}
 	if e.Err == nil || errors.Is(e.Err, context.DeadlineExceeded) {
 		e.Timeout, e.Err = true, context.DeadlineExceeded
 	}
 	return e
-}
-
-// Assess checks every ref once, without waiting: the health `status` shows.
-// It reads one LIST per resource and namespace (a GET per object where
-// listing is forbidden), and the pods of a namespace once when one of its
-// workloads is not ready.
-func Assess(ctx context.Context, c *kube.Client, refs []plan.Ref) []HealthResult {
-	r := &healthReader{c: c}
-	s := newHealthState(c, refs, "")
-	var groups []*healthGroup
-	s.startGroup = func(g *healthGroup) { groups = append(groups, g) }
-	s.readPods = func(ns string) {
-		for _, ev := range r.once(ctx, &healthGroup{gvr: healthPodsGVR, ns: ns}) {
-			s.apply(ev)
-		}
-	}
-	all := make([]int, len(refs))
-	for i := range refs {
-		all[i] = i
-	}
-	s.locate(all)
-	read := make([][]healthEvent, len(groups))
-	var g errgroup.Group
-	g.SetLimit(8)
-	for i := range groups {
-		g.Go(func() error {
-			read[i] = r.once(ctx, groups[i])
-			return nil
-		})
-	}
-	_ = g.Wait() // every call returns nil: errors are kept per object
-	for _, evs := range read {
-		for _, ev := range evs {
-			s.apply(ev)
-		}
-	}
-	out := make([]HealthResult, len(refs))
-	for i := range refs {
-		out[i] = s.result(i)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package apply
+package health
 
 import (
 	"errors"
@@ -167,9 +167,9 @@ func (s *healthState) applyPods(ev healthEvent) {
 var errPodsNotRead = errors.New("pods not read yet")
 
 // result is the health of ref i by what is known.
-func (s *healthState) result(i int) HealthResult {
+func (s *healthState) result(i int) Result {
 	ref := s.refs[i]
-	res := HealthResult{Ref: ref, Status: HealthUnknown}
+	res := Result{Ref: ref, Status: Unknown}
 	if !s.located[i] {
 		res.Message = healthNoAnswer
 		if s.locErr[i] != nil {
@@ -203,14 +203,14 @@ func (s *healthState) result(i int) HealthResult {
 	if err := s.errs[k]; err != nil {
 		if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
 			// Waiting will not help.
-			res.Status, res.Message = HealthFailed, "cannot read it: "+err.Error()
+			res.Status, res.Message = Failed, "cannot read it: "+err.Error()
 			return res
 		}
 		res.Message = err.Error()
 		return res
 	}
 	if s.seen[k] {
-		res.Status, res.Message = HealthNotFound, "not found"
+		res.Status, res.Message = NotFound, "not found"
 		return res
 	}
 	res.Message = healthNoAnswer

@@ -1,4 +1,4 @@
-package apply
+package health
 
 import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
