@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import "k8s.io/apimachinery/pkg/util/validation"
 
@@ -9,28 +9,35 @@ import "k8s.io/apimachinery/pkg/util/validation"
 // check may only ever say "valid" where apimachinery does
 // (TestValidFastAgrees).
 
-func dns1123Label(s string) []string {
+// DNS1123Label is validation.IsDNS1123Label, fast for the common valid names.
+func DNS1123Label(s string) []string {
 	if len(s) <= validation.DNS1123LabelMaxLength && isLabelPart(s) {
 		return nil
 	}
 	return validation.IsDNS1123Label(s)
 }
 
-func dns1123Subdomain(s string) []string {
+// DNS1123Subdomain is validation.IsDNS1123Subdomain, fast for the common
+// valid names.
+func DNS1123Subdomain(s string) []string {
 	if len(s) <= validation.DNS1123SubdomainMaxLength && isSubdomain(s) {
 		return nil
 	}
 	return validation.IsDNS1123Subdomain(s)
 }
 
-func labelValue(s string) []string {
+// LabelValue is validation.IsValidLabelValue, fast for the common valid
+// values.
+func LabelValue(s string) []string {
 	if s == "" || len(s) <= validation.LabelValueMaxLength && isQualifiedPart(s) {
 		return nil
 	}
 	return validation.IsValidLabelValue(s)
 }
 
-func qualifiedName(s string) []string {
+// QualifiedName is validation.IsQualifiedName (label and annotation keys),
+// fast for the common valid keys.
+func QualifiedName(s string) []string {
 	name := s
 	for i := 0; i < len(s); i++ {
 		if s[i] == '/' {

@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"net/netip"
@@ -12,7 +12,7 @@ import (
 func checkIngress(s *sem) {
 	spec := p("spec")
 	if name, ok := s.str(at(spec, "ingressClassName")); ok && name != "" {
-		s.msgs(at(spec, "ingressClassName"), name, dns1123Subdomain(name))
+		s.msgs(at(spec, "ingressClassName"), name, DNS1123Subdomain(name))
 	}
 	s.ingressBackend(at(spec, "defaultBackend"))
 	if !s.has(at(spec, "defaultBackend")) && !s.has(at(spec, "rules")) {
@@ -66,7 +66,7 @@ func (s *sem) host(path []string, h string) {
 		s.bad(path, "Invalid value: %q: must be a DNS name, not an IP address", h)
 		return
 	}
-	s.msgs(path, h, dns1123Subdomain(h))
+	s.msgs(path, h, DNS1123Subdomain(h))
 }
 
 // ingressBackend checks a backend: exactly one of service and resource; a

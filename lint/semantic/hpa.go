@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"k8s.io/apimachinery/pkg/api/validation/path"

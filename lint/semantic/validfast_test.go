@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"math/rand"
@@ -29,10 +29,10 @@ func TestValidFastAgrees(t *testing.T) {
 			name       string
 			fast, want func(string) []string
 		}{
-			{"DNS1123Label", dns1123Label, validation.IsDNS1123Label},
-			{"DNS1123Subdomain", dns1123Subdomain, validation.IsDNS1123Subdomain},
-			{"LabelValue", labelValue, validation.IsValidLabelValue},
-			{"QualifiedName", qualifiedName, validation.IsQualifiedName},
+			{"DNS1123Label", DNS1123Label, validation.IsDNS1123Label},
+			{"DNS1123Subdomain", DNS1123Subdomain, validation.IsDNS1123Subdomain},
+			{"LabelValue", LabelValue, validation.IsValidLabelValue},
+			{"QualifiedName", QualifiedName, validation.IsQualifiedName},
 		} {
 			if got, want := len(f.fast(s)) == 0, len(f.want(s)) == 0; got != want {
 				t.Errorf("%s(%q): fast says valid=%v, apimachinery %v", f.name, s, got, want)

@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"strings"
@@ -9,11 +9,11 @@ import (
 func (s *sem) labelMap(path []string) {
 	m := s.m(path)
 	for _, k := range sortedKeys(m) {
-		for _, msg := range qualifiedName(k) {
+		for _, msg := range QualifiedName(k) {
 			s.badKey(at(path, k), "Invalid value: %q: label key %s", k, msg)
 		}
 		if v, ok := m[k].(string); ok {
-			for _, msg := range labelValue(v) {
+			for _, msg := range LabelValue(v) {
 				s.bad(at(path, k), "Invalid value: %q: label value %s", v, msg)
 			}
 		}
@@ -23,7 +23,7 @@ func (s *sem) labelMap(path []string) {
 // annotations checks annotation keys (case does not matter in them).
 func (s *sem) annotations(path []string) {
 	for _, k := range sortedKeys(s.m(path)) {
-		for _, msg := range qualifiedName(strings.ToLower(k)) {
+		for _, msg := range QualifiedName(strings.ToLower(k)) {
 			s.badKey(at(path, k), "Invalid value: %q: annotation key %s", k, msg)
 		}
 	}
@@ -109,7 +109,7 @@ func (s *sem) labelSelector(path []string) *selector {
 		if key == "" {
 			s.required(at(e, "key"), "the label key to test")
 		} else {
-			s.msgs(at(e, "key"), key, qualifiedName(key))
+			s.msgs(at(e, "key"), key, QualifiedName(key))
 		}
 		switch op {
 		case "In", "NotIn":
@@ -128,7 +128,7 @@ func (s *sem) labelSelector(path []string) *selector {
 			ok = false
 		}
 		for i, v := range values {
-			s.msgs(at(e, "values", idx(i)), v, labelValue(v))
+			s.msgs(at(e, "values", idx(i)), v, LabelValue(v))
 		}
 		sel.exprs = append(sel.exprs, selectorExpr{key: key, op: op, values: values})
 	})
@@ -170,7 +170,7 @@ func (s *sem) selectorMatchesTemplate(selPath, tmplPath []string, kind string) {
 		if !s.has(where) {
 			where = tmplPath
 		}
-		s.out = append(s.out, objectFinding(s.o, where, Error, ruleInvalidValue,
-			fieldPath(labelsPath)+": Invalid value: `selector` does not match template `labels`; give the template the labels "+fieldPath(selPath)+" selects"))
+		s.out = append(s.out, Violation{Path: where,
+			Message: FieldPath(labelsPath) + ": Invalid value: `selector` does not match template `labels`; give the template the labels " + FieldPath(selPath) + " selects"})
 	}
 }

@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"fmt"
@@ -64,7 +64,7 @@ func (s *sem) resourceList(path []string) map[string]resource.Quantity {
 				s.badKey(at(path, name), "Invalid value: %q: must be a standard resource type (cpu, memory, ephemeral-storage, hugepages-*) or fully qualified (example.com/gpu)", name)
 				continue
 			}
-			s.msgs(at(path, name), name, qualifiedName(name))
+			s.msgs(at(path, name), name, QualifiedName(name))
 		}
 		if q.Sign() < 0 {
 			s.bad(at(path, name), "Invalid value: %q: must be greater than or equal to 0", q.String())

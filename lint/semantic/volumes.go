@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"strings"
@@ -25,8 +25,8 @@ func (s *sem) volumes(path []string) map[string]bool {
 		switch {
 		case name == "":
 			s.required(at(v, "name"), "every volume needs a name")
-		case len(dns1123Label(name)) > 0:
-			s.msgs(at(v, "name"), name, dns1123Label(name))
+		case len(DNS1123Label(name)) > 0:
+			s.msgs(at(v, "name"), name, DNS1123Label(name))
 		case seen[name]:
 			s.bad(at(v, "name"), "Duplicate value: %q: volume names must be unique within the pod", name)
 		}

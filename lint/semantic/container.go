@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -10,7 +10,7 @@ import (
 func (s *sem) container(c []string, cm map[string]any, volumes map[string]bool, names map[string]bool, init bool) {
 	switch name, ok := cm["name"].(string); {
 	case ok && name != "":
-		if ms := dns1123Label(name); len(ms) > 0 {
+		if ms := DNS1123Label(name); len(ms) > 0 {
 			s.msgs(at(c, "name"), name, ms)
 		} else if names[name] {
 			s.bad(at(c, "name"), "Duplicate value: %q: container names must be unique within the pod (init containers included); rename one", name)

@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"encoding/base64"
@@ -79,7 +79,7 @@ func (s *sem) pvcSpec(spec []string) {
 	}
 	s.enum(at(spec, "volumeMode"), "Block", "Filesystem")
 	if c, ok := s.str(at(spec, "storageClassName")); ok && c != "" {
-		s.msgs(at(spec, "storageClassName"), c, dns1123Subdomain(c))
+		s.msgs(at(spec, "storageClassName"), c, DNS1123Subdomain(c))
 	}
 	s.labelSelector(at(spec, "selector"))
 }

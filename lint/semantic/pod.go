@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import ()
 
@@ -58,7 +58,7 @@ func (s *sem) podSpec(path []string, r restart) {
 		if k, ok := s.str(at(c, "topologyKey")); !ok || k == "" {
 			s.required(at(c, "topologyKey"), "can not be empty; name a node label such as topology.kubernetes.io/zone")
 		} else {
-			s.msgs(at(c, "topologyKey"), k, qualifiedName(k))
+			s.msgs(at(c, "topologyKey"), k, QualifiedName(k))
 		}
 		s.labelSelector(at(c, "labelSelector"))
 	})
@@ -84,7 +84,7 @@ func (s *sem) tolerations(path []string) {
 		op, _ := m["operator"].(string)
 		value, _ := m["value"].(string)
 		if key != "" {
-			s.msgs(at(t, "key"), key, qualifiedName(key))
+			s.msgs(at(t, "key"), key, QualifiedName(key))
 		}
 		switch op {
 		case "Exists":
@@ -96,7 +96,7 @@ func (s *sem) tolerations(path []string) {
 				s.bad(at(t, "operator"), "Invalid value: %q: operator must be Exists when `key` is empty, which means \"match all values and all keys\"", op)
 			}
 			if value != "" {
-				s.msgs(at(t, "value"), value, labelValue(value))
+				s.msgs(at(t, "value"), value, LabelValue(value))
 			}
 		default:
 			s.bad(at(t, "operator"), "Unsupported value: %q: supported values: \"Equal\", \"Exists\"", op)

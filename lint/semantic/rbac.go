@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"k8s.io/apimachinery/pkg/api/validation/path"
@@ -58,7 +58,7 @@ func (s *sem) binding(cluster bool) {
 		switch kind, _ := m["kind"].(string); kind {
 		case "ServiceAccount":
 			if name != "" {
-				s.msgs(at(sub, "name"), name, dns1123Subdomain(name))
+				s.msgs(at(sub, "name"), name, DNS1123Subdomain(name))
 			}
 			if group != "" {
 				s.bad(at(sub, "apiGroup"), "Unsupported value: %q: a ServiceAccount subject's apiGroup is \"\"; remove it", group)

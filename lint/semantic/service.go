@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"fmt"
@@ -35,8 +35,8 @@ func checkService(s *sem) {
 		switch {
 		case name == "" && len(ports) > 1:
 			s.required(at(pp, "name"), "name every port when a Service has more than one")
-		case name != "" && len(dns1123Label(name)) > 0:
-			s.msgs(at(pp, "name"), name, dns1123Label(name))
+		case name != "" && len(DNS1123Label(name)) > 0:
+			s.msgs(at(pp, "name"), name, DNS1123Label(name))
 		case name != "" && names[name]:
 			s.bad(at(pp, "name"), "Duplicate value: %q: port names must be unique", name)
 		}
@@ -57,8 +57,8 @@ func checkService(s *sem) {
 				// A dry-run does not allocate node ports, so plan passes;
 				// the create fails.
 				pp := at(pp, "nodePort")
-				s.out = append(s.out, objectFinding(s.o, pp, Warning, ruleInvalidValue, fieldPath(pp)+": "+
-					fmt.Sprintf("Invalid value: %d: not in the node port range (30000-32767 by default); a dry-run accepts it but the create fails", n)))
+				s.out = append(s.out, Violation{Path: pp, Warning: true, Message: FieldPath(pp) + ": " +
+					fmt.Sprintf("Invalid value: %d: not in the node port range (30000-32767 by default); a dry-run accepts it but the create fails", n)})
 			}
 		}
 		proto, _ := m["protocol"].(string)

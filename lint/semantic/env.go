@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"strings"
@@ -75,9 +75,9 @@ func (s *sem) fieldRef(path []string, allowed map[string]bool) {
 		key := strings.TrimSuffix(strings.Trim(strings.TrimSuffix(sub, "]"), `'"`), "'")
 		switch base {
 		case "metadata.labels":
-			s.msgs(at(path, "fieldPath"), key, qualifiedName(key))
+			s.msgs(at(path, "fieldPath"), key, QualifiedName(key))
 		case "metadata.annotations":
-			s.msgs(at(path, "fieldPath"), key, qualifiedName(strings.ToLower(key)))
+			s.msgs(at(path, "fieldPath"), key, QualifiedName(strings.ToLower(key)))
 		default:
 			s.bad(at(path, "fieldPath"), "Invalid value: %q: does not support subscript", base)
 		}
@@ -131,7 +131,7 @@ func (s *sem) keyRef(path []string) {
 		return
 	}
 	name, _ := m["name"].(string)
-	s.msgs(at(path, "name"), name, dns1123Subdomain(name))
+	s.msgs(at(path, "name"), name, DNS1123Subdomain(name))
 	key, _ := m["key"].(string)
 	if key == "" {
 		s.required(at(path, "key"), "name the key to read")
@@ -155,7 +155,7 @@ func (s *sem) envFrom(path []string) {
 			if name == "" {
 				s.required(at(e, k, "name"), "name the "+strings.TrimSuffix(k, "Ref"))
 			} else {
-				s.msgs(at(e, k, "name"), name, dns1123Subdomain(name))
+				s.msgs(at(e, k, "name"), name, DNS1123Subdomain(name))
 			}
 		}
 		if n != 1 {

@@ -1,4 +1,4 @@
-package lint
+package semantic
 
 import (
 	"regexp"
@@ -58,7 +58,7 @@ func checkStatefulSet(s *sem) {
 	}
 	s.intOrPercent(at(us, "rollingUpdate", "maxUnavailable"), true)
 	if name, ok := s.str(p("spec", "serviceName")); ok && name != "" {
-		s.msgs(p("spec", "serviceName"), name, dns1123Label(name))
+		s.msgs(p("spec", "serviceName"), name, DNS1123Label(name))
 	}
 	rp := p("spec", "persistentVolumeClaimRetentionPolicy")
 	s.enum(at(rp, "whenDeleted"), "Retain", "Delete")
@@ -69,7 +69,7 @@ func checkStatefulSet(s *sem) {
 		if name == "" {
 			s.required(at(c, "metadata", "name"), "name the claim template; pods mount it by this name")
 		} else {
-			s.msgs(at(c, "metadata", "name"), name, dns1123Subdomain(name))
+			s.msgs(at(c, "metadata", "name"), name, DNS1123Subdomain(name))
 			s.claims[name] = true
 		}
 		s.labelMap(at(c, "metadata", "labels"))
