@@ -113,7 +113,7 @@ bench-serve: testcluster
 
 # Regenerate the embedded Kubernetes schemas and API index from the modules.
 generate:
-	$(GO) generate ./lint/schemas/
+	$(GO) generate ./internal/kubeapi/
 
 # docs/plan-comment.png, the pull-request comment shown in the README: a real plan on bin/testcluster,
 # rendered as GitHub-flavoured markdown and photographed by headless Chromium (apt-get install chromium;

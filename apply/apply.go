@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/kubeplan/kubeplan/health"
+	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -29,7 +31,7 @@ type ObjectResult struct {
 type Result struct {
 	Objects []ObjectResult `json:"objects"`
 	// Health is the state of the written objects after the wait.
-	Health []HealthResult `json:"health,omitempty"`
+	Health []health.Result `json:"health,omitempty"`
 	// InSync is true when the run found nothing to write (Reconcile).
 	InSync bool `json:"inSync"`
 }
@@ -114,7 +116,7 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if err := ps.writeUnion(ctx, keep); err != nil {
 		return nil, err
 	}
-	pre, main, post := splitHooks(keep, plan.HookPhase(p))
+	pre, main, post := splitHooks(keep, helmhook.Phase(p.Parent != nil && p.Parent.Exists))
 	applied, err := applyInOrder(waitCtx, ctx, c, main, pre, opts, ps.hooksRan)
 	res.Objects = append(res.Objects, applied...)
 	if err != nil {
@@ -142,11 +144,11 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 				refs = append(refs, o.Ref)
 			}
 		}
-		health, err := WaitHealthy(waitCtx, c, refs, waitOptions(keep, opts))
+		results, err := health.Wait(waitCtx, c, refs, waitOptions(keep, opts))
 		if err == nil {
 			err = fenceCheck(ctx) // the lock was lost while waiting
 		}
-		res.Health = health
+		res.Health = results
 		if err != nil {
 			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 		}

@@ -3,6 +3,9 @@
 // server-side apply in order (Namespaces and CRDs first, then everything
 // else concurrently), skips the ones the plan found unchanged, prunes the
 // members that left the set only after every apply succeeded, rewrites the
-// parent to the exact set, and waits for health. A Lease in the namespace
-// keeps two applies of the same set from running at once.
+// parent to the exact set, and waits for health (package health does the
+// waiting; apply decides what to wait for and when, Helm hooks one by one).
+// A Lease in the namespace keeps two applies of the same set from running
+// at once. The words it shares with plan about Helm hooks and ownership come
+// from internal/helmhook and internal/ownership, not from plan.
 package apply

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -12,9 +13,9 @@ import (
 // (ingress-nginx's admission hooks), unknown kinds last; weight first.
 func TestSplitHooksKindOrder(t *testing.T) {
 	hook := func(kind, name, weight string) plan.Change {
-		ann := map[string]any{plan.HookAnnotation: "pre-install"}
+		ann := map[string]any{helmhook.Annotation: "pre-install"}
 		if weight != "" {
-			ann[plan.HookWeightAnnotation] = weight
+			ann[helmhook.WeightAnnotation] = weight
 		}
 		return plan.Change{Ref: plan.Ref{Kind: kind, Name: name}, Action: plan.Create,
 			Object: map[string]any{"kind": kind, "metadata": map[string]any{"name": name, "annotations": ann}}}
@@ -44,7 +45,7 @@ func TestSplitHooksKindOrder(t *testing.T) {
 func TestSplitHooksBothStages(t *testing.T) {
 	sa := plan.Change{Ref: plan.Ref{Kind: "ServiceAccount", Name: "admission"}, Action: plan.Create,
 		Object: map[string]any{"metadata": map[string]any{"name": "admission", "annotations": map[string]any{
-			plan.HookAnnotation: "pre-install,pre-upgrade,post-install,post-upgrade"}}}}
+			helmhook.Annotation: "pre-install,pre-upgrade,post-install,post-upgrade"}}}}
 	pre, main, post := splitHooks([]plan.Change{sa}, "upgrade")
 	if len(pre) != 1 || len(post) != 1 || len(main) != 0 {
 		t.Errorf("pre %d, main %d, post %d; want 1, 0, 1", len(pre), len(main), len(post))

@@ -10,13 +10,15 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeplan/kubeplan/health"
+	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
 // Helm hooks (helm.sh/hook, see docs/helm.md). A chart is applied as one
 // ApplySet; its hooks are members like the other objects (labelled, pruned
-// when they leave the chart). In the phase of the run (plan.HookPhase:
+// when they leave the chart). In the phase of the run (helmhook.Phase:
 // install when the parent does not exist yet, else upgrade):
 //
 //   - pre-install/pre-upgrade hooks are applied after the Namespaces and
@@ -26,7 +28,7 @@ import (
 //     other objects are written, pruned and (with Options.Wait) healthy;
 //   - a hook is applied when the plan changes it, as any object: an
 //     unchanged hook is not run again; a hook-succeeded hook, deleted
-//     after it ran, is recorded on the parent (plan.AnnotationHooksRan)
+//     after it ran, is recorded on the parent (helmhook.RanAnnotation)
 //     so that the next plan does not create it again while it is the same;
 //   - before-hook-creation (Helm's default) deletes the live hook before
 //     it is created again (the plan shows a replace), hook-succeeded and
@@ -44,7 +46,7 @@ const defaultHookTimeout = 5 * time.Minute
 // hook) and the hooks to run after them (post), the hooks in running order.
 func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Change) {
 	for _, ch := range changes {
-		h := plan.HookOf(ch.Object)
+		h := helmhook.Of(ch.Object)
 		switch {
 		case !h.IsHook() || ch.Action == plan.Unchanged:
 			main = append(main, ch)
@@ -63,7 +65,7 @@ func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Cha
 		}
 	}
 	byWeight := func(a, b plan.Change) int {
-		return cmp.Or(cmp.Compare(plan.HookOf(a.Object).Weight, plan.HookOf(b.Object).Weight),
+		return cmp.Or(cmp.Compare(helmhook.Of(a.Object).Weight, helmhook.Of(b.Object).Weight),
 			cmp.Compare(hookKindRank(a.Ref.Kind), hookKindRank(b.Ref.Kind)),
 			cmp.Compare(a.Ref.Kind, b.Ref.Kind), cmp.Compare(a.Ref.Name, b.Ref.Name))
 	}
@@ -80,12 +82,12 @@ func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Cha
 // RoleBinding hooks it runs as.
 //
 // ran records, for the parent, the digest of each hook-succeeded hook that
-// succeeded (plan.HookDigest).
+// succeeded (helmhook.Digest).
 func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change, opts Options, ran map[string]string) ([]ObjectResult, error) {
 	var out []ObjectResult
 	var succeeded []plan.Ref
 	for _, ch := range hooks {
-		h := plan.HookOf(ch.Object)
+		h := helmhook.Of(ch.Object)
 		res, err := applyOne(ctx, c, ch, opts)
 		if err != nil {
 			return out, fmt.Errorf("%s hook: %w", h, err)
@@ -95,19 +97,19 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change,
 		if wopts.Timeout <= 0 {
 			wopts.Timeout = defaultHookTimeout
 		}
-		_, err = WaitHealthy(waitCtx, c, []plan.Ref{ch.Ref}, wopts)
+		_, err = health.Wait(waitCtx, c, []plan.Ref{ch.Ref}, wopts)
 		if err == nil {
 			err = fenceCheck(ctx)
 		}
 		if err != nil {
-			if h.Deletes(plan.HookFailed) {
+			if h.Deletes(helmhook.HookFailed) {
 				deleteHook(ctx, c, ch.Ref)
 			}
 			return out, fmt.Errorf("%s hook %s did not succeed, the run stops here: %w", h, ch.Ref, err)
 		}
-		if h.Deletes(plan.HookSucceeded) {
+		if h.Deletes(helmhook.HookSucceeded) {
 			succeeded = append(succeeded, ch.Ref)
-			ran[plan.HookKey(ch.Ref)] = plan.HookDigest(ch.Object)
+			ran[helmhook.Key(ch.Ref.Namespace, ch.Ref.String())] = helmhook.Digest(ch.Object)
 		}
 	}
 	for _, ref := range succeeded {
@@ -137,15 +139,15 @@ func hookRefs(hooks []plan.Change) map[plan.Ref]bool {
 	return m
 }
 
-// hooksRanRecord is the parent's plan.AnnotationHooksRan after a run: the
+// hooksRanRecord is the parent's helmhook.RanAnnotation after a run: the
 // hooks recorded before that are still in the set and unchanged (planned
 // Unchanged: not run), and the ones this run ran. Hooks that left the set
 // or changed are dropped. It is "" when there is nothing to record.
 func hooksRanRecord(before string, keep []plan.Change, ran map[string]string) string {
-	old := plan.ParseHooksRan(before)
+	old := helmhook.ParseRan(before)
 	out := map[string]string{}
 	for _, ch := range keep {
-		k := plan.HookKey(ch.Ref)
+		k := helmhook.Key(ch.Ref.Namespace, ch.Ref.String())
 		if d, ok := ran[k]; ok {
 			out[k] = d
 		} else if d, ok := old[k]; ok && ch.Action == plan.Unchanged {

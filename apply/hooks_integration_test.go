@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -82,8 +83,8 @@ func TestIntegrationHelmHooks(t *testing.T) {
 
 	// Install: the parent does not exist yet.
 	p := e.plan()
-	if plan.HookPhase(p) != "install" {
-		t.Fatalf("phase %s", plan.HookPhase(p))
+	if helmhook.Phase(p.Parent != nil && p.Parent.Exists) != "install" {
+		t.Fatalf("phase %s", helmhook.Phase(p.Parent != nil && p.Parent.Exists))
 	}
 	for _, name := range []string{"upgrade-only", "smoke", "cleanup"} {
 		if ch := changeOf(t, p, "ConfigMap", name); ch.Action != plan.Unchanged || !strings.HasPrefix(ch.Reason, "skipped hook") {
@@ -127,8 +128,8 @@ func TestIntegrationHelmHooks(t *testing.T) {
 	// --replace; post-install hooks are left alone, post-upgrade ones run.
 	e.write("hooks.yaml", hooks("two", "i2", "n2"))
 	p = e.plan()
-	if plan.HookPhase(p) != "upgrade" {
-		t.Fatalf("phase %s", plan.HookPhase(p))
+	if helmhook.Phase(p.Parent != nil && p.Parent.Exists) != "upgrade" {
+		t.Fatalf("phase %s", helmhook.Phase(p.Parent != nil && p.Parent.Exists))
 	}
 	if ch := changeOf(t, p, "Job", "migrate"); ch.Action != plan.Replace {
 		t.Errorf("migrate planned %s (%s), want replace", ch.Action, ch.Reason)

@@ -3,6 +3,7 @@ package apply
 import (
 	"time"
 
+	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 )
 
@@ -35,7 +36,7 @@ type Options struct {
 	CheckedEvery time.Duration
 	// Progress, when set, is told which objects the health wait still waits
 	// for (the callers' own view). Reporter, when set, replaces it.
-	Progress func(pending []HealthResult)
+	Progress func(pending []health.Result)
 	// Reporter, when set, is told the progress of every phase that writes
 	// or waits (writing, pruning, waiting) and the objects still waited
 	// for (render.Progress is its view).

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -116,7 +117,7 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 	if w.opts.Revision != "" {
 		record[AnnotationRevision] = w.opts.Revision
 	}
-	record[plan.AnnotationHooksRan] = hooksRanRecord(w.annots[plan.AnnotationHooksRan], keep, w.hooksRan)
+	record[helmhook.RanAnnotation] = hooksRanRecord(w.annots[helmhook.RanAnnotation], keep, w.hooksRan)
 	// The record has a deadline of its own: it is written even when the
 	// run's deadline has passed or Ctrl-C was pressed, but never by a
 	// process that lost the lock (the fence stays on the context).
@@ -133,14 +134,14 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[string]string, stamp bool) error {
 	as := w.opts.ApplySet
 	want := st.Annotations()
-	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationAppliedAt, AnnotationCheckedAt, plan.AnnotationHooksRan} {
+	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationAppliedAt, AnnotationCheckedAt, helmhook.RanAnnotation} {
 		if v, ok := w.annots[k]; ok {
 			want[k] = v
 		}
 	}
 	maps.Copy(want, record)
-	if want[plan.AnnotationHooksRan] == "" {
-		delete(want, plan.AnnotationHooksRan) // server-side apply drops it: this manager owned it
+	if want[helmhook.RanAnnotation] == "" {
+		delete(want, helmhook.RanAnnotation) // server-side apply drops it: this manager owned it
 	}
 	if want[AnnotationLastError] == "" {
 		if _, ok := w.annots[AnnotationLastError]; ok {
@@ -224,7 +225,7 @@ func sameAnnotations(have, want map[string]string) bool {
 			return false
 		}
 	}
-	for _, k := range []string{AnnotationLastError, plan.AnnotationHooksRan} {
+	for _, k := range []string{AnnotationLastError, helmhook.RanAnnotation} {
 		if _, ok := want[k]; !ok && have[k] != "" {
 			return false
 		}

@@ -5,45 +5,28 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
-// Progress receives the engine's progress. The engine never prints:
-// render.Progress is the view (a bar on a terminal, periodic lines
-// elsewhere). Calls come from one goroutine at a time.
-type Progress interface {
-	// Phase reports that done of total steps of a phase are done:
-	// "writing", "pruning", "waiting". done == total ends the phase.
-	Phase(name string, done, total int)
-	// Pending names the objects the health wait still waits for, with
-	// why, when that set changes and about every 10 s while it does not.
-	Pending(pending []HealthResult)
-}
+// Progress receives the engine's progress: the phases "writing",
+// "pruning" and "waiting", and the objects the health wait still waits for.
+// The engine never prints: render.Progress is the view. Calls come from one
+// goroutine at a time.
+type Progress = health.Reporter
 
 // Phase names passed to Progress.Phase.
 const (
 	PhaseWriting = "writing"
 	PhasePruning = "pruning"
-	PhaseWaiting = "waiting"
+	PhaseWaiting = health.PhaseWaiting
 )
-
-// pendingOnly adapts the older callback, func(pending), to Progress.
-type pendingOnly func([]HealthResult)
-
-func (f pendingOnly) Phase(string, int, int)         {}
-func (f pendingOnly) Pending(pending []HealthResult) { f(pending) }
 
 // progress returns the Progress to report to: Reporter, else Progress
 // (pending objects only), else nil.
 func (o Options) progress() Progress {
-	switch {
-	case o.Reporter != nil:
-		return o.Reporter
-	case o.Progress != nil:
-		return pendingOnly(o.Progress)
-	}
-	return nil
+	return health.ReporterOf(o.Reporter, o.Progress)
 }
 
 // phaseCounter counts one phase's steps from many goroutines and reports
@@ -104,8 +87,8 @@ func countWrites(changes []plan.Change) int {
 // waitOptions are the health wait's options for an apply of keep: the
 // objects as written (a ClusterIP Service needs no read) and the ApplySet's
 // part-of label to narrow the reads.
-func waitOptions(keep []plan.Change, opts Options) WaitOptions {
-	w := WaitOptions{Timeout: opts.Timeout, Progress: opts.Progress, Reporter: opts.Reporter,
+func waitOptions(keep []plan.Change, opts Options) health.WaitOptions {
+	w := health.WaitOptions{Timeout: opts.Timeout, Progress: opts.Progress, Reporter: opts.Reporter,
 		Written: make(map[plan.Ref]map[string]any, len(keep))}
 	labelled := opts.ApplySet != nil
 	for _, ch := range keep {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -25,7 +26,7 @@ func (l *phaseLog) Phase(name string, done, total int) {
 	l.phases = append(l.phases, fmt.Sprintf("%s %d/%d", name, done, total))
 }
 
-func (l *phaseLog) Pending([]apply.HealthResult) {}
+func (l *phaseLog) Pending([]health.Result) {}
 
 func TestIntegrationHealthExecuteReportsPhases(t *testing.T) {
 	e := newEnv(t)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/ownership"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -115,7 +116,7 @@ func leftTheSet(ch plan.Change, live *unstructured.Unstructured, setID string) (
 		return ObjectResult{}, false
 	}
 	detail := "no longer in this ApplySet"
-	if owner := plan.ForeignOwner(live, setID); owner != "" {
+	if owner := ownership.Foreign(live, setID); owner != "" {
 		detail = "now belongs to " + owner
 	}
 	return ObjectResult{Ref: ch.Ref, Outcome: Skipped, Detail: detail}, true

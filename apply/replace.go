@@ -11,7 +11,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/ownership"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -44,7 +46,7 @@ func CheckReplaces(changes []plan.Change, allowed []string) error {
 		return nil
 	}
 	return fmt.Errorf("%w; nothing was written. Refused: %s. Allow it with %s, or with the annotation %s: allow on the object in the manifests",
-		ErrReplaceNotAllowed, strings.Join(refused, ", "), strings.Join(flags, " "), plan.ReplaceAnnotation)
+		ErrReplaceNotAllowed, strings.Join(refused, ", "), strings.Join(flags, " "), ownership.ReplaceAnnotation)
 }
 
 // replaceAllowed reports whether ch may be replaced: listed in allowed as
@@ -52,11 +54,11 @@ func CheckReplaces(changes []plan.Change, allowed []string) error {
 // annotated in the manifest, or a Helm hook whose delete policy is
 // before-hook-creation (Helm's default).
 func replaceAllowed(ch plan.Change, allowed []string) bool {
-	if h := plan.HookOf(ch.Object); h.IsHook() && h.Deletes(plan.HookBeforeCreation) {
+	if h := helmhook.Of(ch.Object); h.IsHook() && h.Deletes(helmhook.BeforeHookCreation) {
 		return true // a Helm hook that asks to be deleted before it is created again
 	}
 	if md, ok := ch.Object["metadata"].(map[string]any); ok {
-		if ann, ok := md["annotations"].(map[string]any); ok && ann[plan.ReplaceAnnotation] == "allow" {
+		if ann, ok := md["annotations"].(map[string]any); ok && ann[ownership.ReplaceAnnotation] == "allow" {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubeplan/kubeplan/internal/ownership"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -39,10 +40,10 @@ func TestReplaceAllowed(t *testing.T) {
 			t.Errorf("replaceAllowed(%v) = %v, want %v", tc.allowed, got, tc.want)
 		}
 	}
-	if !replaceAllowed(replaceChange("apps", "Deployment", "web", map[string]any{plan.ReplaceAnnotation: "allow"}), nil) {
+	if !replaceAllowed(replaceChange("apps", "Deployment", "web", map[string]any{ownership.ReplaceAnnotation: "allow"}), nil) {
 		t.Error("the annotation kubeplan.dev/replace: allow does not allow it")
 	}
-	if replaceAllowed(replaceChange("apps", "Deployment", "web", map[string]any{plan.ReplaceAnnotation: "yes"}), nil) {
+	if replaceAllowed(replaceChange("apps", "Deployment", "web", map[string]any{ownership.ReplaceAnnotation: "yes"}), nil) {
 		t.Error("an annotation other than allow allows it")
 	}
 	if !replaceAllowed(replaceChange("", "Service", "api", nil), []string{"service/api"}) {

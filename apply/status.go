@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
@@ -25,9 +26,9 @@ type Status struct {
 	AppliedAt string `json:"appliedAt,omitempty"` // the last run that wrote an object
 	CheckedAt string `json:"checkedAt,omitempty"` // the last run
 
-	Result    string         `json:"result,omitempty"`
-	LastError string         `json:"lastError,omitempty"`
-	Members   []HealthResult `json:"members"`
+	Result    string          `json:"result,omitempty"`
+	LastError string          `json:"lastError,omitempty"`
+	Members   []health.Result `json:"members"`
 	// SecretsSkipped is true when the set has Secret members: status never
 	// reads Secrets, so that a read-only identity (the built-in view role)
 	// can run it, and they are not listed.
@@ -77,7 +78,7 @@ func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Statu
 		refs = append(refs, plan.Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: m.GetNamespace(), Name: m.GetName()})
 	}
 	sort.Slice(refs, func(i, j int) bool { return refs[i].Namespace+refs[i].String() < refs[j].Namespace+refs[j].String() })
-	s.Members = Assess(ctx, c, refs)
+	s.Members = health.Assess(ctx, c, refs)
 	return s, nil
 }
 

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -74,7 +74,7 @@ func (l *linter) checkAPI(o *manifest.Object) (apiVerdict, []Finding) {
 // else the kind as kv serves it, in the same group first. A List kind is
 // never named. A replacement that is not an API (Pod Security Admission
 // for PodSecurityPolicy) is named as it is.
-func (l *linter) replacement(lc schemas.Lifecycle, kv string) string {
+func (l *linter) replacement(lc kubeapi.Lifecycle, kv string) string {
 	seen := map[string]bool{}
 	for r := lc.Replacement; r != "" && !seen[r]; {
 		seen[r] = true
@@ -91,7 +91,7 @@ func (l *linter) replacement(lc schemas.Lifecycle, kv string) string {
 		}
 		r = next.Replacement
 	}
-	var best *schemas.APIResource
+	var best *kubeapi.APIResource
 	for _, r := range l.index.ByKind(kv, lc.Kind) {
 		if best == nil || (r.Group == lc.Group && best.Group != lc.Group) {
 			best = &r

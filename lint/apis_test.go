@@ -4,16 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
 // TestRemovedAPIsOfTheGuide lints one object of every API the deprecation
 // guide lists as removed, on the oldest and the newest indexed Kubernetes,
 // and wants removed-api at the apiVersion with the guide's replacement.
 func TestRemovedAPIsOfTheGuide(t *testing.T) {
-	vs := schemas.Versions()
+	vs := kubeapi.Versions()
 	for _, kv := range []string{vs[0], vs[len(vs)-1]} {
-		for _, g := range schemas.Guide() {
+		for _, g := range kubeapi.Guide() {
 			av := g.Version
 			if g.Group != "" {
 				av = g.Group + "/" + g.Version

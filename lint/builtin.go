@@ -12,7 +12,7 @@ import (
 	"github.com/yannh/kubeconform/pkg/loader"
 	"github.com/yannh/kubeconform/pkg/registry"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
 // compiled is a schema ready to validate, with its raw document kept for
@@ -42,12 +42,12 @@ type schemaEntry struct {
 
 func (b *builtinSchemas) init() error {
 	b.once.Do(func() {
-		dir, err := schemas.Dir()
+		dir, err := kubeapi.Dir()
 		if err != nil {
 			b.err = fmt.Errorf("preparing the built-in schemas: %w", err)
 			return
 		}
-		b.reg, b.err = registry.New(filepath.Join(dir, schemas.FileTemplate), "", true, false, false)
+		b.reg, b.err = registry.New(filepath.Join(dir, kubeapi.FileTemplate), "", true, false, false)
 		b.m = map[string]*schemaEntry{}
 	})
 	return b.err
@@ -68,7 +68,7 @@ func (b *builtinSchemas) get(apiVersion, kind string) (*compiled, error) {
 	}
 	b.mu.Unlock()
 	e.once.Do(func() {
-		path, raw, err := b.reg.DownloadSchema(kind, apiVersion, schemas.KubeVersion)
+		path, raw, err := b.reg.DownloadSchema(kind, apiVersion, kubeapi.KubeVersion)
 		var nf *loader.NotFoundError
 		if errors.As(err, &nf) {
 			return

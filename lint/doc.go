@@ -4,7 +4,7 @@
 // resources against the CRDs found in the set, API versions that a chosen
 // Kubernetes version does not serve, object metadata as the API server
 // validates it (meta.go), the values, relations and formats the API server
-// validates beyond the schemas (semantic*.go, rule invalid-value; measured
+// validates beyond the schemas (package lint/semantic, rule invalid-value; measured
 // against a real API server in docs/lint-differential.md), and the built-in
 // policies of package policies.
 //

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -18,7 +18,7 @@ const IgnoreAnnotation = "kubeplan.dev/ignore"
 type linter struct {
 	opts        Options
 	kubeVersion string
-	index       *schemas.APIIndex
+	index       *kubeapi.APIIndex
 	crds        *crdSet
 	crdCache    *crdCache
 }
@@ -65,7 +65,7 @@ func newLinter(opts Options) (*linter, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := schemas.Index()
+	idx, err := kubeapi.Index()
 	if err != nil {
 		return nil, fmt.Errorf("reading the built-in API index: %w", err)
 	}

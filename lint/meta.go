@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/kubeplan/kubeplan/internal/sops"
+	"github.com/kubeplan/kubeplan/lint/semantic"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -36,14 +37,14 @@ func dnsSubdomain(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return dns1123Subdomain(name)
+	return semantic.DNS1123Subdomain(name)
 }
 
 func dnsLabel(name string, prefix bool) []string {
 	if prefix {
 		name = maskTrailingDash(name)
 	}
-	return dns1123Label(name)
+	return semantic.DNS1123Label(name)
 }
 
 func dns1035Label(name string, prefix bool) []string {
@@ -129,17 +130,17 @@ func metaFindings(o *manifest.Object) []Finding {
 		add([]string{"metadata", "name"}, fmt.Sprintf("a CronJob name must be no more than %d characters (its Jobs add 11)", cronJobNameMax))
 	}
 	if ns := o.GetString("metadata", "namespace"); ns != "" {
-		for _, m := range dns1123Label(ns) {
+		for _, m := range semantic.DNS1123Label(ns) {
 			add([]string{"metadata", "namespace"}, fmt.Sprintf("%q is not a valid namespace name: %s", ns, m))
 		}
 	}
 	labels := o.Labels()
 	for _, k := range sortedKeys(labels) {
 		p := []string{"metadata", "labels", k}
-		for _, m := range qualifiedName(k) {
+		for _, m := range semantic.QualifiedName(k) {
 			addKey(p, "label key "+m)
 		}
-		for _, m := range labelValue(labels[k]) {
+		for _, m := range semantic.LabelValue(labels[k]) {
 			add(p, "label value "+m)
 		}
 	}
@@ -148,7 +149,7 @@ func metaFindings(o *manifest.Object) []Finding {
 	for _, k := range sortedKeys(ann) {
 		size += len(k) + len(ann[k])
 		// case does not matter in annotation keys
-		for _, m := range qualifiedName(strings.ToLower(k)) {
+		for _, m := range semantic.QualifiedName(strings.ToLower(k)) {
 			addKey([]string{"metadata", "annotations", k}, "annotation key "+m)
 		}
 	}

@@ -3,14 +3,14 @@ package lint
 import (
 	"fmt"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
 // Options control a lint run.
 type Options struct {
 	// KubeVersion is the Kubernetes minor version to check served APIs
-	// against ("1.37"); empty means schemas.KubeVersion.
+	// against ("1.37"); empty means kubeapi.KubeVersion.
 	KubeVersion string
 	// Namespace is the namespace the set is meant for, "" if not given.
 	Namespace string
@@ -58,9 +58,9 @@ func ParseRuleSetting(s string) (RuleSetting, error) {
 }
 
 // NormalizeKubeVersion turns "v1.33.2", "1.33" into "1.33" and checks that
-// the version is one kubeplan has an API index for (schemas.Normalize).
+// the version is one kubeplan has an API index for (kubeapi.Normalize).
 func NormalizeKubeVersion(v string) (string, error) {
-	s, err := schemas.Normalize(v)
+	s, err := kubeapi.Normalize(v)
 	if err != nil {
 		return "", fmt.Errorf("unsupported --kube-version %q: %w", v, err)
 	}

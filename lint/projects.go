@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/kubeplan/kubeplan/internal/confine"
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
 )
@@ -147,7 +147,7 @@ func runGroups(gs []group, opts Options) (Report, error) {
 	for i, g := range gs {
 		if g.chart && g.load.Helm.KubeVersion == "" {
 			// a chart's .Capabilities are the version it is linted against
-			g.load.Helm.KubeVersion = cmp.Or(g.options(opts).KubeVersion, schemas.KubeVersion)
+			g.load.Helm.KubeVersion = cmp.Or(g.options(opts).KubeVersion, kubeapi.KubeVersion)
 		}
 		var err error
 		if srcs[i], err = manifest.Collect(g.paths, g.load); err != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/kubeplan/kubeplan/lint/semantic"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -188,25 +188,8 @@ func article(t string) string {
 	return "a " + t
 }
 
-// fieldPath renders a path as spec.containers[0].image.
-func fieldPath(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		if _, err := strconv.Atoi(p); err == nil {
-			b.WriteString("[" + p + "]")
-			continue
-		}
-		if strings.ContainsAny(p, "./ ") {
-			b.WriteString("[" + strconv.Quote(p) + "]")
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}
+// fieldPath is how findings name a field (semantic.FieldPath).
+var fieldPath = semantic.FieldPath
 
 // knownFields finds the property names of the schema at url's fragment.
 func knownFields(c *compiled, url string) []string {

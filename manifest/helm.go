@@ -13,12 +13,12 @@ import (
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
 // defaultHelmKubeVersion is the Kubernetes version .Capabilities reports
 // when HelmOptions.KubeVersion is empty: the one kubeplan lints against.
-const defaultHelmKubeVersion = schemas.KubeVersion
+const defaultHelmKubeVersion = kubeapi.KubeVersion
 
 // renderChart renders the chart at path (a directory holding Chart.yaml or
 // a packaged .tgz) as helm template would, offline: no repository is ever
@@ -167,7 +167,7 @@ func oneLine(s string) string {
 // servedAPIVersions is what the Kubernetes version serves, as
 // .Capabilities.APIVersions lists it; nil when the index does not cover it.
 func servedAPIVersions(kubeVersion string) common.VersionSet {
-	ix, err := schemas.Index()
+	ix, err := kubeapi.Index()
 	if err != nil {
 		return nil
 	}

@@ -1,30 +1,20 @@
 package plan
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/kubeplan/kubeplan/internal/helmhook"
+)
 
 func hookObj(ann map[string]any) map[string]any {
 	return map[string]any{"metadata": map[string]any{"annotations": ann}}
 }
 
-func TestHookOf(t *testing.T) {
-	h := HookOf(hookObj(map[string]any{HookAnnotation: "pre-install, pre-upgrade", HookWeightAnnotation: " -5 "}))
-	if h.String() != "pre-install,pre-upgrade" || h.Weight != -5 || !h.Deletes(HookBeforeCreation) || !h.Pre("upgrade") || h.Post("install") {
-		t.Errorf("hook %+v", h)
-	}
-	h = HookOf(hookObj(map[string]any{HookAnnotation: "post-install", HookWeightAnnotation: "x", HookDeletePolicyAnnotation: "hook-succeeded"}))
-	if h.Weight != 0 || h.Deletes(HookBeforeCreation) || !h.Deletes(HookSucceeded) || !h.Post("install") {
-		t.Errorf("hook %+v", h)
-	}
-	if HookOf(hookObj(nil)).IsHook() || HookOf(map[string]any{}).IsHook() {
-		t.Error("an object without helm.sh/hook is a hook")
-	}
-}
-
 func TestMarkHooks(t *testing.T) {
 	obj := func(hook, policy string) map[string]any {
-		ann := map[string]any{HookAnnotation: hook}
+		ann := map[string]any{helmhook.Annotation: hook}
 		if policy != "" {
-			ann[HookDeletePolicyAnnotation] = policy
+			ann[helmhook.DeletePolicyAnnotation] = policy
 		}
 		return hookObj(ann)
 	}
@@ -36,7 +26,7 @@ func TestMarkHooks(t *testing.T) {
 		{Ref: Ref{Kind: "ConfigMap", Name: "e"}, Action: Create, Object: hookObj(nil)},
 		{Ref: Ref{Kind: "ConfigMap", Name: "f"}, Action: Prune, Object: obj("pre-upgrade", "")},
 	}}
-	if !markHooks(p.Changes, HookPhase(p), nil) {
+	if !markHooks(p.Changes, hookPhase(p.Parent), nil) {
 		t.Error("markHooks did not report the replace it planned")
 	}
 	want := []struct {
@@ -60,7 +50,7 @@ func TestMarkHooks(t *testing.T) {
 		}
 	}
 	p.Parent = nil
-	if HookPhase(p) != "install" {
+	if hookPhase(p.Parent) != "install" {
 		t.Error("no parent is not an install")
 	}
 }

@@ -11,10 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// ReplaceAnnotation set to "allow" on an object in the manifests lets apply
-// delete and recreate it when the plan says replace.
-const ReplaceAnnotation = "kubeplan.dev/replace"
-
 // immutableWords are how the apiserver says a field cannot be changed in
 // place: "field is immutable" (Deployment spec.selector, Job
 // spec.template), "may not change once set" (Service spec.clusterIPs[0]),

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
@@ -20,7 +21,7 @@ type applySet struct {
 	parent  Parent
 	state   applyset.State
 	members []*unstructured.Unstructured
-	// hooksRan is the parent's AnnotationHooksRan.
+	// hooksRan is the parent's helmhook.RanAnnotation.
 	hooksRan map[string]string
 }
 
@@ -91,7 +92,7 @@ func (p *planner) readParent(ctx context.Context, as applyset.Parent) (*applySet
 	set.parent.Revision = obj.GetAnnotations()["kubeplan.dev/revision"]
 	set.parent.Result = obj.GetAnnotations()["kubeplan.dev/result"]
 	set.parent.CheckedAt = obj.GetAnnotations()["kubeplan.dev/checked-at"]
-	set.hooksRan = ParseHooksRan(obj.GetAnnotations()[AnnotationHooksRan])
+	set.hooksRan = helmhook.ParseRan(obj.GetAnnotations()[helmhook.RanAnnotation])
 	st, err := as.Read(obj.GetLabels(), obj.GetAnnotations())
 	if errors.Is(err, applyset.ErrNotParent) {
 		return nil, fmt.Errorf("%s exists in namespace %s but is not an ApplySet parent; choose another ApplySet name (--applyset, or applyset: in kubeplan.yaml)", as, as.Namespace)

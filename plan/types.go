@@ -118,7 +118,7 @@ type Change struct {
 	// Applying refuses it unless adopting (apply.CheckOwners).
 	Owner string `json:"owner,omitempty"`
 	// Hook is the object's Helm hook events when it is one
-	// ("pre-install,pre-upgrade", see HookOf): apply runs it before or
+	// ("pre-install,pre-upgrade", see helmhook.Of): apply runs it before or
 	// after the other objects. A hook this run does not run is Unchanged,
 	// with a Reason beginning "skipped hook".
 	Hook string `json:"hook,omitempty"`

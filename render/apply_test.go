@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/health"
 )
 
 func TestApplyText(t *testing.T) {
@@ -80,7 +81,7 @@ func statusFixture() *apply.Status {
 	return &apply.Status{ApplySet: "configmap/shop", Namespace: "store", Tooling: "kubeplan/v1.2.0",
 		Revision: "3f2c1e0aaaa+dirty", AppliedAt: "2026-11-30T10:00:00Z", CheckedAt: "2026-11-30T12:00:00Z",
 		Result: "failed", LastError: "lint found 2 error(s)\nsecond line", SecretsSkipped: true,
-		Members: []apply.HealthResult{{Ref: obj("Deployment", "apps", "web", "").Ref, Status: "InProgress", Message: "1/3 available"}}}
+		Members: []health.Result{{Ref: obj("Deployment", "apps", "web", "").Ref, Status: "InProgress", Message: "1/3 available"}}}
 }
 
 func TestStatusText(t *testing.T) {

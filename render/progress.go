@@ -10,10 +10,11 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/health"
 )
 
 // pendingNames names the first max objects, with why, and counts the rest.
-func pendingNames(pending []apply.HealthResult, max int) string {
+func pendingNames(pending []health.Result, max int) string {
 	var parts []string
 	for i, r := range pending {
 		if i == max {
@@ -51,7 +52,7 @@ type ProgressView struct {
 	phase       string
 	start       time.Time
 	done, total int
-	pending     []apply.HealthResult
+	pending     []health.Result
 	shown       bool // the phase printed something
 	lastLine    time.Time
 	lastDone    int
@@ -100,7 +101,7 @@ func (v *ProgressView) Phase(name string, done, total int) {
 
 // Pending names the objects the health wait still waits for: the bar
 // shows them at once, the next line names them.
-func (v *ProgressView) Pending(pending []apply.HealthResult) {
+func (v *ProgressView) Pending(pending []health.Result) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.pending = pending

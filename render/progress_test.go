@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/health"
 )
 
 // fakeClock is a clock the test moves.
@@ -18,8 +19,8 @@ func TestProgressLines(t *testing.T) {
 	var b strings.Builder
 	clk := (&fakeClock{}).at(0)
 	v := newProgress(&b, false, clk.now)
-	web := apply.HealthResult{Ref: obj("Deployment", "apps", "web", "").Ref, Status: apply.HealthInProgress, Message: "1/3 available: ImagePullBackOff"}
-	job := apply.HealthResult{Ref: obj("Job", "batch", "migrate", "").Ref, Status: apply.HealthInProgress, Message: "0/1 succeeded"}
+	web := health.Result{Ref: obj("Deployment", "apps", "web", "").Ref, Status: health.InProgress, Message: "1/3 available: ImagePullBackOff"}
+	job := health.Result{Ref: obj("Job", "batch", "migrate", "").Ref, Status: health.InProgress, Message: "0/1 succeeded"}
 
 	// A phase under 2 s shows nothing.
 	v.Planning(0, 10)
@@ -37,17 +38,17 @@ func TestProgressLines(t *testing.T) {
 	steps := []struct {
 		at      time.Duration
 		done    int
-		pending []apply.HealthResult
+		pending []health.Result
 	}{
-		{3 * time.Second, 0, nil},                            // the wait starts
-		{4 * time.Second, 1, nil},                            // < 2 s: nothing
-		{5 * time.Second, 1, []apply.HealthResult{web, job}}, // 2 s: the first line
-		{6 * time.Second, 2, []apply.HealthResult{web, job}}, // changed, but 1 s after the last line
-		{11 * time.Second, 2, []apply.HealthResult{web}},     // changed since the last line, 6 s after it
-		{12 * time.Second, 3, []apply.HealthResult{web}},
-		{20 * time.Second, 3, []apply.HealthResult{web}}, // 9 s: nothing
-		{21 * time.Second, 3, []apply.HealthResult{web}}, // 10 s: again
-		{22 * time.Second, 4, nil},                       // done: the last line
+		{3 * time.Second, 0, nil},                       // the wait starts
+		{4 * time.Second, 1, nil},                       // < 2 s: nothing
+		{5 * time.Second, 1, []health.Result{web, job}}, // 2 s: the first line
+		{6 * time.Second, 2, []health.Result{web, job}}, // changed, but 1 s after the last line
+		{11 * time.Second, 2, []health.Result{web}},     // changed since the last line, 6 s after it
+		{12 * time.Second, 3, []health.Result{web}},
+		{20 * time.Second, 3, []health.Result{web}}, // 9 s: nothing
+		{21 * time.Second, 3, []health.Result{web}}, // 10 s: again
+		{22 * time.Second, 4, nil},                  // done: the last line
 	}
 	for _, s := range steps {
 		clk.at(s.at)
@@ -95,7 +96,7 @@ func TestProgressBar(t *testing.T) {
 	v.Phase(apply.PhaseWaiting, 0, 4)
 	clk.at(4 * time.Second)
 	v.Phase(apply.PhaseWaiting, 2, 4)
-	v.Pending([]apply.HealthResult{{Ref: obj("Deployment", "apps", "web", "").Ref, Message: "0/1 available: ImagePullBackOff"}})
+	v.Pending([]health.Result{{Ref: obj("Deployment", "apps", "web", "").Ref, Message: "0/1 available: ImagePullBackOff"}})
 	clk.at(5 * time.Second)
 	v.Phase(apply.PhaseWaiting, 4, 4)
 	out := b.String()

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
@@ -151,10 +152,10 @@ func runStatusFixture() *run.Report {
 			p.Status, p.Error, p.Findings = run.NoChanges, "", nil
 			p.Health = &apply.Status{ApplySet: p.ApplySet, Namespace: p.Namespace, Tooling: "kubeplan/v0.1.0", Revision: "3f2c1e0",
 				AppliedAt: "2026-11-30T10:00:00Z", CheckedAt: "2026-11-30T12:00:00Z", Result: "success",
-				Members: []apply.HealthResult{{Ref: deployRef(p.Namespace, "web"), Status: "Current"}}}
+				Members: []health.Result{{Ref: deployRef(p.Namespace, "web"), Status: "Current"}}}
 			if p.Project.Name == "shop-db-prod" {
 				p.Health.Result, p.Health.LastError = "failed", "applying secret/db-credentials: denied"
-				p.Health.Members = append(p.Health.Members, apply.HealthResult{Ref: deployRef("shop-db", "db"), Status: "InProgress", Message: "0/1 available: ImagePullBackOff"})
+				p.Health.Members = append(p.Health.Members, health.Result{Ref: deployRef("shop-db", "db"), Status: "InProgress", Message: "0/1 available: ImagePullBackOff"})
 			}
 		case "shop-api-prod":
 			p.Status, p.Findings, p.Error = run.Failed, nil, "configmap/kubeplan-shop-api-prod in namespace shop-prod: the ApplySet does not exist yet (nothing was applied to it)"

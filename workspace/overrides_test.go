@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/config"
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
 func ptr(s string) *string { return &s }
@@ -37,12 +37,12 @@ func TestKubeVersionPrecedence(t *testing.T) {
 		flag *string
 		want string
 	}{
-		{"default", nil, nil, schemas.KubeVersion},
+		{"default", nil, nil, kubeapi.KubeVersion},
 		{"kubeplan.yaml", cfg, nil, "1.34"},
 		{"flag over kubeplan.yaml", cfg, ptr("1.35"), "1.35"},
 		{"flag over default", nil, ptr("1.33"), "1.33"},
 		// --kube-version "" given: the default, not kubeplan.yaml's
-		{"empty flag", cfg, ptr(""), schemas.KubeVersion},
+		{"empty flag", cfg, ptr(""), kubeapi.KubeVersion},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, lo, err := New(tc.cfg, Options{Overrides: Overrides{KubeVersion: tc.flag}}).Lint(Set{})

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/project"
 )
@@ -46,7 +46,7 @@ func (w *Workspace) ProjectLint(p project.Project, namespace string, lookup mani
 	if p.Kind == project.Helm {
 		kv := lo.KubeVersion
 		if kv == "" {
-			kv = schemas.KubeVersion
+			kv = kubeapi.KubeVersion
 		}
 		li.Load.Helm = p.HelmOptions(root, kv)
 		li.Load.Helm.Lookup = lookup

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/render"
 )
 
@@ -55,10 +55,10 @@ func newVersionCmd(s streams) *cobra.Command {
 		Short: "Print kubeplan's version, commit and build date, and the Kubernetes version of its built-in schemas",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			vs := schemas.Versions()
+			vs := kubeapi.Versions()
 			c, d := buildCommit()
 			return render.PrintVersion(s.out, render.Version{Kubeplan: kubeplanVersion(), Commit: c, Date: d,
-				Schemas: schemas.KubeVersion, APIFrom: vs[0], APITo: vs[len(vs)-1]})
+				Schemas: kubeapi.KubeVersion, APIFrom: vs[0], APITo: vs[len(vs)-1]})
 		},
 	}
 }

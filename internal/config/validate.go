@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
 // kubeVersion reads a Kubernetes version and normalizes it ("v1.36.2" is
@@ -18,7 +18,7 @@ func (d decoder) kubeVersion(n *yaml.Node, where string) (string, error) {
 	if err != nil || s == "" {
 		return "", err
 	}
-	v, err := schemas.Normalize(s)
+	v, err := kubeapi.Normalize(s)
 	if err != nil {
 		return "", d.errorf(deref(n), "%s %q is not supported: %v", where, s, err)
 	}

@@ -10,7 +10,7 @@
 // the evaluations into outcomes by the API server's rules (which message a
 // violation gets, what an error means under each failurePolicy), and
 // test/admissiondiff holds it to a real API server. This package supplies what the server gets from its informers:
-// the resource of each kind (lint/schemas and the CRDs in the set), the
+// the resource of each kind (internal/kubeapi and the CRDs in the set), the
 // Namespaces' labels and the parameter objects.
 //
 // Expressions on authorizer or request.userInfo depend on who sends the

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -27,13 +27,13 @@ type resources struct {
 }
 
 func newResources(kubeVersion string, objs []*manifest.Object) (*resources, error) {
-	idx, err := schemas.Index()
+	idx, err := kubeapi.Index()
 	if err != nil {
 		return nil, fmt.Errorf("reading the built-in API index: %w", err)
 	}
 	r := &resources{byKind: map[schema.GroupVersionKind]resource{}, equiv: runtime.NewEquivalentResourceRegistry()}
 	if kubeVersion == "" {
-		kubeVersion = schemas.KubeVersion
+		kubeVersion = kubeapi.KubeVersion
 	}
 	for _, kind := range idx.Kinds(kubeVersion) {
 		for _, a := range idx.ByKind(kubeVersion, kind) {

@@ -19,8 +19,8 @@ import (
 	"helm.sh/helm/v4/pkg/chart/common"
 
 	"github.com/kubeplan/kubeplan/internal/benchkit"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/internal/testing/publicdata"
-	"github.com/kubeplan/kubeplan/lint/schemas"
 	"github.com/kubeplan/kubeplan/manifest"
 )
 
@@ -98,7 +98,7 @@ func chartsDir(t *testing.T) string {
 // serves for kubeVersion (kubeplan's own set) plus helm's built-in set.
 func apiVersions(t *testing.T) (served, builtin []string) {
 	t.Helper()
-	ix, err := schemas.Index()
+	ix, err := kubeapi.Index()
 	if err != nil {
 		t.Fatal(err)
 	}

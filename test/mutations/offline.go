@@ -12,8 +12,8 @@ import (
 	"github.com/yannh/kubeconform/pkg/resource"
 	"github.com/yannh/kubeconform/pkg/validator"
 
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/lint/schemas"
 )
 
 // fileName is the file mutation id is written to.
@@ -63,14 +63,14 @@ func LintVerdicts(dir string, ms []Mutation) ([]Verdict, error) {
 
 // KubeconformVerdicts validates each mutation with kubeconform v0.8.0's
 // validator (the library its CLI runs) in strict mode, offline, against
-// the schemas kubeplan embeds (schemas.Dir, as tools/benchlint runs it).
+// the schemas kubeplan embeds (kubeapi.Dir, as tools/benchlint runs it).
 // Invalid and Error results are rejections.
 func KubeconformVerdicts(ms []Mutation) ([]Verdict, error) {
-	dir, err := schemas.Dir()
+	dir, err := kubeapi.Dir()
 	if err != nil {
 		return nil, err
 	}
-	v, err := validator.New([]string{filepath.Join(dir, schemas.FileTemplate)}, validator.Opts{Strict: true})
+	v, err := validator.New([]string{filepath.Join(dir, kubeapi.FileTemplate)}, validator.Opts{Strict: true})
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 // Command benchhelm benchmarks rendering and linting a Helm chart:
 // `kubeplan lint CHARTDIR` (the chart rendered in-process) against
 // `helm template CHARTDIR | kubeconform -strict -summary`, offline, with the
-// same schemas (the ones kubeplan embeds, schemas.Dir()). It is what
+// same schemas (the ones kubeplan embeds, kubeapi.Dir()). It is what
 // `make bench-helm` runs:
 //
 //	go run ./tools/benchhelm [-runs 10] [-chart testdata/charts/bench] [-doc docs/benchmarks.md]

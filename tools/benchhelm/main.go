@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/benchkit"
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
 func main() {
@@ -43,7 +43,7 @@ func run(args []string) error {
 	if !benchkit.FileExists(filepath.Join(chartDir, "Chart.yaml")) {
 		return fmt.Errorf("%s: no Chart.yaml", chartDir)
 	}
-	builtin, err := schemas.Dir()
+	builtin, err := kubeapi.Dir()
 	if err != nil {
 		return fmt.Errorf("the embedded schemas: %w", err)
 	}
@@ -65,7 +65,7 @@ func run(args []string) error {
 	}
 	rel := benchkit.Rel(root, chartDir)
 	pipeline := fmt.Sprintf(pipefail+"%s template bench %s | %s -strict -summary -n %d -schema-location %s",
-		shellQuote(helmBin), shellQuote(rel), shellQuote(kcBin), runtime.NumCPU(), shellQuote(filepath.Join(builtin, schemas.FileTemplate)))
+		shellQuote(helmBin), shellQuote(rel), shellQuote(kcBin), runtime.NumCPU(), shellQuote(filepath.Join(builtin, kubeapi.FileTemplate)))
 	peer := tool{Name: "helm template | kubeconform", Bin: "bash", Args: []string{"-c", pipeline}, Dir: root, OKCodes: []int{0, 1}}
 	kp := tool{Name: "kubeplan", Bin: kpBin, Dir: root, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", rel}}
 

@@ -16,7 +16,7 @@
 //
 //   - crdschema.go: the Widget openAPIV3Schema converted to the strict JSON
 //     schema kubeconform expects (widget-example-v1.json), next to the
-//     built-in schemas kubeplan extracts (schemas.Dir()), so both tools use
+//     built-in schemas kubeplan extracts (kubeapi.Dir()), so both tools use
 //     the same schemas.
 //
 //   - tools.go: rebuilds bin/kubeplan and installs bin/kubeconform from the

@@ -11,7 +11,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
 func main() {
@@ -69,7 +69,7 @@ func run(args []string) error {
 	if err := writeCRDSchema(filepath.Join(benchDir, crdSchemaDir)); err != nil {
 		return fmt.Errorf("writing the CRD schema: %w", err)
 	}
-	builtin, err := schemas.Dir()
+	builtin, err := kubeapi.Dir()
 	if err != nil {
 		return err
 	}
@@ -88,8 +88,8 @@ func run(args []string) error {
 	n := fmt.Sprint(runtime.NumCPU())
 	kc := tool{Name: "kubeconform", Bin: kcBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{
 		"-strict", "-summary", "-output", "json", "-n", n,
-		"-schema-location", filepath.Join(builtin, schemas.FileTemplate),
-		"-schema-location", filepath.Join(crdSchemaDir, schemas.FileTemplate), // relative to benchDir
+		"-schema-location", filepath.Join(builtin, kubeapi.FileTemplate),
+		"-schema-location", filepath.Join(crdSchemaDir, kubeapi.FileTemplate), // relative to benchDir
 		"corpus",
 	}}
 	kp := tool{Name: "kubeplan", Bin: kpBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", "corpus"}}

@@ -88,7 +88,7 @@ func (r *result) markdown() string {
 	w("Setup:\n\n")
 	w("- Corpus: %d resources in %d files (%.1f MiB), seed %d, generated into `%s`: %s. The Widget CRD is alone in `%s`. Invalid on purpose: %s.\n",
 		p.Resources, p.Files, float64(m.Bytes)/(1<<20), p.Seed, r.CorpusDir, countsText(m.Counts, m.Sizes), widgetCRDFile, defectsText(m.Invalid))
-	w("- Schemas: both read the strict built-in schemas kubeplan extracts (`schemas.Dir()`, Kubernetes 1.37) and, for Widget, the CRD's openAPIV3Schema converted to a strict JSON schema (`%s`); kubeplan reads the CRD from the corpus itself.\n",
+	w("- Schemas: both read the strict built-in schemas kubeplan extracts (`kubeapi.Dir()`, Kubernetes 1.37) and, for Widget, the CRD's openAPIV3Schema converted to a strict JSON schema (`%s`); kubeplan reads the CRD from the corpus itself.\n",
 		crdSchemaFile(widgetGroup, widgetVersion, widgetKind))
 	w("- kubeconform (%s): `%s`\n", r.KCVersion, r.KC.CommandLine())
 	w("- kubeplan, built from the working tree (`kubeplan version`: %s): `%s`\n", r.KPVersion, r.KP.CommandLine())

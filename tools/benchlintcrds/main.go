@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/benchkit"
-	"github.com/kubeplan/kubeplan/lint/schemas"
+	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
 func main() {
@@ -65,7 +65,7 @@ func run(args []string) error {
 	if err := os.WriteFile(celOff, []byte("rules:\n  crd-validation: off\n"), 0o644); err != nil {
 		return err
 	}
-	builtin, err := schemas.Dir()
+	builtin, err := kubeapi.Dir()
 	if err != nil {
 		return err
 	}
@@ -86,8 +86,8 @@ func run(args []string) error {
 	tools := []tool{
 		{Name: "kubeconform", Bin: kcBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{
 			"-strict", "-summary", "-output", "json", "-n", n,
-			"-schema-location", filepath.Join(builtin, schemas.FileTemplate),
-			"-schema-location", filepath.Join(kcSchemas, schemas.FileTemplate),
+			"-schema-location", filepath.Join(builtin, kubeapi.FileTemplate),
+			"-schema-location", filepath.Join(kcSchemas, kubeapi.FileTemplate),
 			"corpus",
 		}},
 		{Name: "kubeplan (CEL on)", Bin: kpBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", "corpus"}},

@@ -107,7 +107,7 @@ func (r *result) markdown() string {
 		sort.Strings(rules)
 		p("- %s errors by rule: %s.\n", r.Tools[i].Name, strings.Join(rules, ", "))
 	}
-	p("- Schemas: kubeconform reads the built-in schemas kubeplan extracts (`schemas.Dir()`) and, for the custom resources, the JSON schemas kubeconform's own `scripts/openapi2jsonschema.py` makes from the corpus's CRDs (`FILENAME_FORMAT={kind}-{group}-{version}`, into `kc-schemas`); kubeplan reads the CRDs from the corpus itself. CEL off is `rules: {crd-validation: off}` in `cel-off.yaml`.\n")
+	p("- Schemas: kubeconform reads the built-in schemas kubeplan extracts (`kubeapi.Dir()`) and, for the custom resources, the JSON schemas kubeconform's own `scripts/openapi2jsonschema.py` makes from the corpus's CRDs (`FILENAME_FORMAT={kind}-{group}-{version}`, into `kc-schemas`); kubeplan reads the CRDs from the corpus itself. CEL off is `rules: {crd-validation: off}` in `cel-off.yaml`.\n")
 	for i, t := range r.Shown {
 		p("- %s: `%s` (in `%s`)\n", r.Tools[i].Name, t.CommandLine(), t.Dir)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // apiResource is one served top-level resource. The JSON form is read by
-// package lint/schemas (its APIResource type).
+// package internal/kubeapi (its APIResource type).
 type apiResource struct {
 	Group      string `json:"group"`
 	Version    string `json:"version"`

@@ -1,5 +1,5 @@
-// Command schemagen builds the Kubernetes artifacts that package lint/schemas
-// embeds. It is run by `go generate ./lint/schemas/` and never by hand-edited
+// Command schemagen builds the Kubernetes artifacts that package internal/kubeapi
+// embeds. It is run by `go generate ./internal/kubeapi/` and never by hand-edited
 // data: everything comes from Go modules located with `go mod download -json`
 // (they are not dependencies of kubeplan's go.mod).
 //
@@ -12,7 +12,7 @@
 //   - apis.json.gz: the served resources of each indexed Kubernetes minor
 //     (api/discovery in k8s.io/kubernetes) and the API lifecycle table of
 //     k8s.io/api (zz_generated.prerelease-lifecycle.go files).
-//   - zz_generated.go: the constants that tie package schemas to the above.
+//   - zz_generated.go: the constants that tie package kubeapi to the above.
 //
 // Files, one job each: versions.go (which module versions), modules.go
 // (finding module directories), openapi.go (reading the spec), strict.go

@@ -14,7 +14,7 @@ import (
 
 // lifecycle is one row of the API lifecycle table. Releases are "1.16" or "".
 // Replacement is "apps/v1 Deployment" (core: "v1 Pod") or "". The JSON form
-// is read by package lint/schemas (its Lifecycle type).
+// is read by package internal/kubeapi (its Lifecycle type).
 type lifecycle struct {
 	Group       string `json:"group"`
 	Version     string `json:"version"`

@@ -299,7 +299,7 @@ func TestTarGzDeterministic(t *testing.T) {
 }
 
 // TestCommittedArtifactsUpToDate regenerates everything from the module cache
-// and compares with lint/schemas. It needs the Kubernetes modules.
+// and compares with internal/kubeapi. It needs the Kubernetes modules.
 func TestCommittedArtifactsUpToDate(t *testing.T) {
 	if testing.Short() {
 		testkube.SkipUnlessCI(t, "regenerates the artifacts from the Kubernetes modules; skipped with -short")
@@ -319,7 +319,7 @@ func TestCommittedArtifactsUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join("..", "..", "lint", "schemas")
+	out := filepath.Join("..", "..", "internal", "kubeapi")
 	for name, want := range map[string][]byte{
 		"k8s-v" + minor(schemaKube) + ".tar.gz": archive,
 		"apis.json.gz":                          index,
@@ -327,7 +327,7 @@ func TestCommittedArtifactsUpToDate(t *testing.T) {
 	} {
 		got, err := os.ReadFile(filepath.Join(out, name))
 		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("lint/schemas/%s is stale (%v); run go generate ./lint/schemas/", name, err)
+			t.Errorf("internal/kubeapi/%s is stale (%v); run go generate ./internal/kubeapi/", name, err)
 		}
 	}
 }

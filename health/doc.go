@@ -1,0 +1,13 @@
+// Package health owns what "healthy" means for a Kubernetes object and how
+// kubeplan finds out: the statuses (kstatus's, and Complete for a Job),
+// the assessment of one object with the reason it is not ready (the
+// failing pod's ImagePullBackOff, a Job's progress), the kinds that are
+// ready as soon as they are written, the reads (one LIST and WATCH per
+// resource and namespace, the pods of a namespace only when a workload is
+// not ready), Wait until a set of objects is healthy and Assess for one
+// look (kubeplan status).
+//
+// It reads the cluster and never writes to it; it reports progress to an
+// injected Reporter and never prints. Deciding which objects to wait for,
+// and when, is apply's.
+package health
