@@ -18,6 +18,7 @@ import (
 	"github.com/kubeplan/kubeplan/notify"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/serve"
 	"github.com/kubeplan/kubeplan/source"
 	"github.com/kubeplan/kubeplan/workspace"
@@ -166,7 +167,7 @@ func serveNotifier(s streams, f *serveFlags) (*notify.Notifier, error) {
 	if n.Webhook == "" && n.GitHubRepository == "" {
 		return nil, nil
 	}
-	cfg := notify.Config{Webhook: n.Webhook, Format: n.Format, GitHubRepository: n.GitHubRepository}
+	cfg := notify.Config{Webhook: n.Webhook, Format: n.Format, GitHubRepository: n.GitHubRepository, Words: render.NotifyWords{}}
 	if n.GitHubRepository != "" {
 		if n.GitHubTokenFile == "" {
 			return nil, errors.New("--github-repository needs --github-token-file")
