@@ -221,3 +221,122 @@ func receiverType(e ast.Expr) string {
 	}
 	return ""
 }
+
+// TestArchitectureLayers: the import layers ARCHITECTURE.md draws are the
+// code's. Every package of kubeplan (tools/, test/ and internal/testing/
+// aside) that imports another of ours is on a line of the layer diagram,
+// and imports only from the lines below it, or from a package its own line
+// names after it across an arrow ("apply -> health -> plan"); internal/*
+// is below everything.
+func TestArchitectureLayers(t *testing.T) {
+	root := moduleRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "ARCHITECTURE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	level, after := layers(t, string(data))
+	module := "github.com/kubeplan/kubeplan/"
+	checked := 0
+	for _, dirs := range packageDirs(t, root) {
+		for _, dir := range dirs {
+			if strings.HasPrefix(dir, "tools/") || strings.HasPrefix(dir, "test/") || strings.HasPrefix(dir, "internal/") {
+				continue
+			}
+			imports := ownImports(t, filepath.Join(root, dir), module)
+			if len(imports) == 0 {
+				continue
+			}
+			lp, ok := level[dir]
+			if !ok {
+				t.Errorf("%s imports %s but is on no line of ARCHITECTURE.md's layers", dir, strings.Join(imports, ", "))
+				continue
+			}
+			for _, q := range imports {
+				checked++
+				if strings.HasPrefix(q, "internal/") && !strings.HasPrefix(q, "internal/testing/") {
+					continue
+				}
+				lq, ok := level[q]
+				switch {
+				case !ok:
+					t.Errorf("%s imports %s, which is on no line of the layers", dir, q)
+				case lq > lp || (lq == lp && !after[dir][q]):
+					t.Errorf("%s imports %s: an arrow upward in ARCHITECTURE.md's layers", dir, q)
+				}
+			}
+		}
+	}
+	if checked < 40 {
+		t.Fatalf("checked %d imports: is the layer diagram found?", checked)
+	}
+}
+
+// layers reads the diagram after "No import runs upward": each package's
+// line, counted from the bottom, and, on one line, which packages come
+// after which across an arrow.
+func layers(t *testing.T, text string) (level map[string]int, after map[string]map[string]bool) {
+	t.Helper()
+	_, rest, ok := strings.Cut(text, "No import runs upward")
+	if !ok {
+		t.Fatal("ARCHITECTURE.md has no layers (\"No import runs upward\")")
+	}
+	_, rest, _ = strings.Cut(rest, "```\n")
+	block, _, _ := strings.Cut(rest, "```")
+	lines := strings.Split(strings.TrimRight(block, "\n"), "\n")
+	level, after = map[string]int{}, map[string]map[string]bool{}
+	for i, l := range lines {
+		l, _, _ = strings.Cut(l, "(") // a note
+		for _, group := range regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(l), -1) {
+			var seen []string
+			for _, step := range strings.Split(group, "->") {
+				var here []string
+				for _, p := range strings.Split(step, ",") {
+					if p = strings.TrimSpace(p); p != "" && p != "internal/*" {
+						here = append(here, p)
+						level[p] = len(lines) - i
+					}
+				}
+				for _, a := range seen {
+					for _, b := range here {
+						if after[a] == nil {
+							after[a] = map[string]bool{}
+						}
+						after[a][b] = true
+					}
+				}
+				seen = append(seen, here...)
+			}
+		}
+	}
+	return level, after
+}
+
+// ownImports are the module's packages the non-test files in dir import,
+// as paths relative to the module.
+func ownImports(t *testing.T, dir, module string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var out []string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			if rel, ok := strings.CutPrefix(p, module); ok && !seen[rel] {
+				seen[rel] = true
+				out = append(out, rel)
+			}
+		}
+	}
+	return out
+}
