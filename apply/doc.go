@@ -8,4 +8,8 @@
 // A Lease in the namespace keeps two applies of the same set from running
 // at once. The words it shares with plan about Helm hooks and ownership come
 // from internal/helmhook and internal/ownership, not from plan.
+//
+// It executes a plan.Plan: it never loads, lints or plans manifests itself
+// (package run does, then calls Reconcile), and never prints: progress goes
+// to an injected Progress, which render.Progress shows.
 package apply

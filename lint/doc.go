@@ -8,6 +8,16 @@
 // against a real API server in docs/lint-differential.md), and the built-in
 // policies of package policies.
 //
+// Check is the one entry point, for a plain lint and for a project of a run
+// (through workspace.Lint and workspace.ProjectLint): it streams the set
+// (objects dropped once checked) or keeps it (KeepObjects, for plan). A
+// directory of many projects is linted project by project (projects.go,
+// fileprojects.go), so overlays are built on their own and a patch is never
+// read as a manifest.
+//
 // Its results are Findings: data about the input, each with file:line:col.
-// An error returned by Run means the tool itself could not work.
+// An error returned by Check means the tool itself could not work. lint
+// never connects to a cluster (a chart's lookup reads only what the caller
+// hands it in Input.Load, nothing in a plain lint) nor the network, and never
+// prints: render shows a Report.
 package lint

@@ -13,5 +13,9 @@
 //
 // The result is a Plan: plain data, rendered elsewhere (package render) and
 // executed by package apply. plan and apply share the dry-run and diff code,
-// so what plan shows is what apply does.
+// so what plan shows is what apply does. Save, Load and Detect read and
+// write a saved plan.
+//
+// plan never writes to the cluster (it reads, reviews access and dry-runs),
+// never loads manifests (it takes the objects lint kept), and never prints.
 package plan

@@ -43,5 +43,10 @@
 // A project's Files are every file it reads, computed from the graph
 // without building: for a kustomization its own file, the files it
 // references and, recursively, those of its bases and components. They
-// say which projects a change touches.
+// say which projects a change touches (ChangedSince, with the changed
+// paths from package source).
+//
+// project never builds a kustomization, renders a chart or loads objects
+// (manifest does), and never applies settings from the command line
+// (workspace does).
 package project

@@ -22,5 +22,11 @@
 // rounds and who is due), round.go (one round), lockwait.go (waiting for
 // another replica), source.go (the fetch and the projects of a revision),
 // cache.go (objects per revision), clusters.go (one client per cluster),
-// result.go (RunResult), metrics.go, events.go, http.go, util.go.
+// result.go (RunResult), notify.go (Notify, the OnRun that hands runs to
+// package notify), metrics.go, events.go, http.go, util.go.
+//
+// serve never decides what a project's run does (run.Apply does), never
+// resolves kubeplan.yaml itself (it opens a workspace at each revision),
+// and words no Event or notification itself (render.EventNote and
+// render.NotifyWords do); it writes only its log lines.
 package serve

@@ -1,7 +1,3 @@
-// Command kubeplan brings the Terraform workflow to Kubernetes manifests kept
-// in git: lint, plan, apply, status. This package only wires flags to the
-// engine packages (lint, plan, apply) and their data to the views (render,
-// render/ghview); see ARCHITECTURE.md.
 package main
 
 import (

@@ -1,6 +1,3 @@
-// Package cachedir finds kubeplan's cache directory: KUBEPLAN_CACHE_DIR,
-// else the user's cache directory, else (no HOME, as in some CI jobs) a
-// directory private to this user under the system temp directory.
 package cachedir
 
 import (

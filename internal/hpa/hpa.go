@@ -1,6 +1,3 @@
-// Package hpa knows which workloads a HorizontalPodAutoscaler scales, for
-// the lint rule hpa-replicas and for plan, which leaves the replicas of
-// such a workload to the autoscaler.
 package hpa
 
 import "strings"

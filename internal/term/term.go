@@ -1,5 +1,3 @@
-// Package term answers one question for every command that prints: may it
-// use colour on this writer?
 package term
 
 import (

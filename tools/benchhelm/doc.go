@@ -24,7 +24,7 @@
 //   - report.go: medians, the ratio and the verdict against the target
 //     (kubeplan wall <= 1.0x the pipeline's), as a Markdown section.
 //
-// While kubeplan does not render charts yet (its lint reads 0 objects from
-// the chart), the benchmark says so and reports the helm and kubeconform
-// side alone instead of a ratio.
+// When kubeplan's lint reads 0 objects from the chart (a kubeplan that does
+// not render charts), the benchmark says so and reports the helm and
+// kubeconform side alone instead of a ratio.
 package main

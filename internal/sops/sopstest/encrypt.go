@@ -1,7 +1,3 @@
-// Package sopstest encrypts YAML files the way SOPS does, for tests that
-// make their own age key (filippo.io/age) and need an encrypted file for
-// it: the decrypter in internal/sops is checked against files made by
-// SOPS itself (testdata/sops), and this encryptor against that decrypter.
 package sopstest
 
 import (
