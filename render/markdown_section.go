@@ -146,10 +146,7 @@ func mdNote(secs []*mdSection, text mdNoteText, worst bool) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	list := parts[len(parts)-1]
-	if len(parts) > 1 {
-		list = strings.Join(parts[:len(parts)-1], ", ") + " and " + list
-	}
+	list := joinAnd(parts)
 	verb := "were"
 	if total == 1 && !worst {
 		verb = "was"
