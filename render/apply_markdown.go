@@ -28,17 +28,7 @@ import (
 // and a line says how many were left out.
 func ApplyMarkdown(w io.Writer, r ApplyReport, maxBytes int) error {
 	var head strings.Builder
-	head.WriteString("### kubeplan apply")
-	var scope []string
-	if r.Namespace != "" {
-		scope = append(scope, "namespace "+mdCode(r.Namespace, false))
-	}
-	if r.ApplySet != "" {
-		scope = append(scope, "ApplySet "+mdCode(r.ApplySet, false))
-	}
-	if len(scope) > 0 {
-		head.WriteString(": " + strings.Join(scope, ", "))
-	}
+	head.WriteString(mdTitle("apply", r.Namespace, r.ApplySet, ""))
 	head.WriteString("\n\n**" + ApplySummary(r.Result) + "**\n")
 	if r.Err != "" {
 		head.WriteString("\n> [!CAUTION]\n> The apply failed: " + strings.Join(mdLines(r.Err), "<br>") + "\n")

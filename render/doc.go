@@ -20,6 +20,19 @@
 //     notes of the Events it records (EventNote);
 //   - the GitHub Actions view of lint, plan and apply (package ghview).
 //
+// The markdown views fit a byte limit (GitHub's comment and job-summary
+// limits) with one engine, mdLay (markdown_fit.go), applied to a tree of
+// parts: a run is a list of project sections, a project's section holds
+// its plan's or apply's sections, and a section holds its table's rows.
+// The levels differ only in the budget policy, which is data (mdPolicy):
+// the rows of a table keep a prefix (mdPrefix), the sections of a view
+// are filled in order, a later one still getting what an earlier one
+// could not use (mdInOrder), and a run's projects share the room max-min
+// fairly (mdFair), so one big plan cannot crowd out the others. Both
+// rules are needed for the same bytes as before: filling in order keeps
+// the risky tables of one plan ahead of its diffs, sharing fairly keeps
+// every project of a run visible.
+//
 // render never reads the environment, the terminal or the network, and
 // never prints a Secret value (Change.Object is never rendered).
 package render

@@ -102,10 +102,7 @@ func cutNotice(total, shown map[lint.Severity]int, all int) string {
 			left += n
 		}
 	}
-	list := parts[len(parts)-1]
-	if len(parts) > 1 {
-		list = strings.Join(parts[:len(parts)-1], ", ") + " and " + list
-	}
+	list := joinAnd(parts)
 	verb := "were"
 	if left == 1 {
 		verb = "was"

@@ -112,17 +112,7 @@ func mdURL(u string) string {
 // errText must already be free of secrets. The output never exceeds
 // maxBytes (0: no limit); a long error is cut.
 func PlanFailedMarkdown(w io.Writer, namespace, applySet, errText string, maxBytes int) error {
-	p := &plan.Plan{Namespace: namespace}
-	h := mdHead(p)
-	h = h[:strings.Index(h, "\n\n")] // the heading only: there is no summary
-	if applySet != "" {
-		if namespace != "" {
-			h += ","
-		} else {
-			h += ":"
-		}
-		h += " ApplySet " + mdCode(applySet, false)
-	}
+	h := mdTitle("plan", namespace, applySet, "")
 	lines := diffLines(errText)
 	for i, l := range lines {
 		lines[i] = printable(l)
@@ -146,4 +136,26 @@ func shortSHA(rev string) string {
 		return rev[:7]
 	}
 	return rev
+}
+
+// mdTitle is the heading of a plan or apply view, naming the namespace,
+// the ApplySet and the revision that are known:
+//
+//	### kubeplan plan: namespace `store`, ApplySet `configmap/gitops-applyset`, at `1a2b3c4`
+func mdTitle(verb, namespace, applySet, revision string) string {
+	var scope []string
+	if namespace != "" {
+		scope = append(scope, "namespace "+mdCode(namespace, false))
+	}
+	if applySet != "" {
+		scope = append(scope, "ApplySet "+mdCode(applySet, false))
+	}
+	if revision != "" {
+		scope = append(scope, "at "+mdCode(revision, false))
+	}
+	h := "### kubeplan " + verb
+	if len(scope) > 0 {
+		h += ": " + strings.Join(scope, ", ")
+	}
+	return h
 }

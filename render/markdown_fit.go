@@ -1,150 +1,96 @@
 package render
 
 import (
-	"fmt"
-	"strings"
+	"cmp"
+	"slices"
 )
 
-// The layout engine of the markdown formats: sections of rows that are
-// cut from the end to stay under a byte limit, and the note that says so.
+// The one byte-budget engine of the markdown views. Every markdown
+// layout is a tree of parts fitted by mdLay: a table's rows (mdPrefix)
+// inside a view's sections (mdInOrder, mdFit) inside a run's project
+// sections (mdFair, runMdFit). Only the policy, how the room is shared
+// among the parts of one level, differs between the levels.
 
-// mdSection is a part of the comment that can lose rows from its end.
-type mdSection struct {
-	one, many string   // what a row is, for the note: "diff", "diffs"
-	intro     string   // written before the first row; starts with a blank line
-	rows      []string // each ends in a newline
-	outro     string   // written after the rows (and the "more" line)
-	tail      bool     // when cut, say so under the rows
-	kept      int      // rows written
-	shown     bool     // intro written
+// mdPolicy is how mdLay shares room among parts.
+type mdPolicy int
+
+const (
+	// mdInOrder gives each part, in order, the room the parts before it
+	// left; a part that does not fit is left out and later ones may still
+	// fit (the sections of a plan or an apply).
+	mdInOrder mdPolicy = iota
+	// mdPrefix is mdInOrder where the first part that does not fit ends
+	// the list: what is kept is a prefix (the rows of a table).
+	mdPrefix
+	// mdFair decides every part's budget up front, max-min fairly from
+	// the parts' whole sizes (fairShares); a part is kept when what it
+	// takes fits the room still left (the projects of a run).
+	mdFair
+)
+
+// mdParts is what mdLay lays out: n parts, part i being size(i) bytes
+// whole. fit(i, budget) lays part i out in budget bytes and returns the
+// markdown, the bytes it takes from the room (at least len(out); a part
+// may reserve more, as a cut table does for its "…and N more" line) and
+// whether there is anything worth writing.
+type mdParts struct {
+	n    int
+	size func(i int) int // read by mdFair only
+	fit  func(i, budget int) (out string, used int, ok bool)
 }
 
-// more is the line under a cut table.
-func (s *mdSection) more(n int) string {
-	return fmt.Sprintf("\n_…and %s more not shown._\n", thousands(n))
-}
-
-func (s *mdSection) size() int {
-	n := len(s.intro) + len(s.outro)
-	for _, r := range s.rows {
-		n += len(r)
-	}
-	return n
-}
-
-// mdFit lays out head, the note and as many rows of each section, in
-// order, as fit in limit bytes.
-func mdFit(head string, secs []*mdSection, limit int, hint mdNoteText) string {
-	total := len(head)
-	for _, s := range secs {
-		s.kept, s.shown = len(s.rows), len(s.rows) > 0
-		if s.shown {
-			total += s.size()
+// mdLay fits p in room bytes under policy: out[i] is part i's markdown,
+// "" when it was left out, and left the room no part took (negative when
+// room was).
+func mdLay(policy mdPolicy, p mdParts, room int) (out []string, left int) {
+	var shares []int
+	if policy == mdFair {
+		sizes := make([]int, p.n)
+		for i := range sizes {
+			sizes[i] = p.size(i)
 		}
+		shares = fairShares(sizes, room)
 	}
-	if total <= limit {
-		return mdAssemble(head, "", secs)
-	}
-	// First reserve room for the longest note (every row left out), which
-	// always fits what is kept; then try again with the room the actual
-	// note takes, and keep that layout only if it still fits.
-	mdFill(secs, limit-len(head)-len(mdNote(secs, hint, true)))
-	out := mdAssemble(head, mdNote(secs, hint, false), secs)
-	mdFill(secs, limit-len(head)-len(mdNote(secs, hint, false)))
-	if again := mdAssemble(head, mdNote(secs, hint, false), secs); len(again) <= limit {
-		out = again
-	}
-	// Cutting bytes only happens when even the head and note do not fit.
-	return cutUTF8(out, limit)
-}
-
-// mdFill keeps, section by section, the longest prefix of rows that fits
-// in budget bytes; a cut section reserves room for its "…and N more" line.
-func mdFill(secs []*mdSection, budget int) {
-	for _, s := range secs {
-		s.kept, s.shown = 0, false
-		if len(s.rows) == 0 {
+	out, left = make([]string, p.n), room
+	for i := range p.n {
+		budget := left
+		if shares != nil {
+			budget = shares[i]
+		}
+		s, used, ok := p.fit(i, budget)
+		if !ok || used > left {
+			if policy == mdPrefix {
+				break
+			}
 			continue
 		}
-		if n := s.size(); n <= budget {
-			s.kept, s.shown = len(s.rows), true
-			budget -= n
-			continue
-		}
-		left := budget - len(s.intro) - len(s.outro)
-		if s.tail {
-			left -= len(s.more(len(s.rows)))
-		}
-		k := 0
-		for k < len(s.rows) && len(s.rows[k]) <= left {
-			left -= len(s.rows[k])
-			k++
-		}
-		if left < 0 || k == 0 && !s.tail {
-			continue
-		}
-		s.kept, s.shown, budget = k, true, left
+		out[i], left = s, left-used
 	}
+	return out, left
 }
 
-func mdAssemble(head, note string, secs []*mdSection) string {
-	var b strings.Builder
-	b.WriteString(head)
-	b.WriteString(note)
-	for _, s := range secs {
-		if !s.shown {
+// fairShares splits room bytes among parts wanting sizes, max-min fairly:
+// in increasing order of size, a part smaller than an equal share of what
+// is left gets its size, and the rest get that equal share each.
+func fairShares(sizes []int, room int) []int {
+	order := make([]int, len(sizes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(sizes[a], sizes[b]) })
+	shares := make([]int, len(sizes))
+	left := max(0, room)
+	for k, i := range order {
+		share := left / (len(order) - k)
+		if sizes[i] <= share {
+			shares[i] = sizes[i]
+			left -= sizes[i]
 			continue
 		}
-		b.WriteString(s.intro)
-		for _, r := range s.rows[:s.kept] {
-			b.WriteString(r)
+		for _, j := range order[k:] {
+			shares[j] = share
 		}
-		if s.tail && s.kept < len(s.rows) {
-			b.WriteString(s.more(len(s.rows) - s.kept))
-		}
-		b.WriteString(s.outro)
+		break
 	}
-	return b.String()
-}
-
-// mdNoteText is what the note says besides the counts, as markdown: why
-// rows were left out ("GitHub's 65,536-character limit") and where the
-// full text is (what "plan", where "the job summary", maybe a link).
-type mdNoteText struct{ why, what, where string }
-
-// mdNote says what was left out:
-//
-//	> ⚠️ 3 diffs were left out to stay under GitHub's 65,536-character limit; the full plan is in the job summary.
-//
-// With worst, it is the longest the note can be: every row left out.
-func mdNote(secs []*mdSection, text mdNoteText, worst bool) string {
-	var parts []string
-	total := 0
-	for _, s := range secs {
-		n := len(s.rows) - s.kept
-		if worst {
-			n = len(s.rows)
-		}
-		if n == 0 {
-			continue
-		}
-		total += n
-		noun := s.many
-		if n == 1 && !worst {
-			noun = s.one
-		}
-		parts = append(parts, thousands(n)+" "+noun)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	list := parts[len(parts)-1]
-	if len(parts) > 1 {
-		list = strings.Join(parts[:len(parts)-1], ", ") + " and " + list
-	}
-	verb := "were"
-	if total == 1 && !worst {
-		verb = "was"
-	}
-	return fmt.Sprintf("\n> ⚠️ %s %s left out to stay under %s; the full %s is in %s.\n", list, verb, text.why, text.what, text.where)
+	return shares
 }

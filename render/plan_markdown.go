@@ -61,18 +61,24 @@ func (l mdLayout) fits() bool {
 
 // planMarkdownLayout is planMarkdown's layout, before it is fitted.
 func planMarkdownLayout(p *plan.Plan, opts PlanOptions) mdLayout {
-	limit := opts.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxBytes
-	}
+	limit, why := mdLimit(opts.MaxBytes, opts.LimitName)
 	hint := mdHint(opts.SummaryHint, opts.SummaryURL)
-	why := opts.LimitName
-	if why == "" {
-		why = "GitHub's " + thousands(limit) + "-character limit"
-	}
 	cs := sortedChanges(p)
 	secs := []*mdSection{mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdKeptList(p, cs), mdDiffs(p, cs)}
 	return mdLayout{head: mdHead(p), secs: secs, limit: limit, note: mdNoteText{why: mdText(why), what: "plan", where: hint}}
+}
+
+// mdLimit is a comment's byte limit, maxBytes or DefaultMaxBytes when it
+// is 0 or less, and what the note calls it (plain text): name, or
+// "GitHub's 65,536-character limit".
+func mdLimit(maxBytes int, name string) (int, string) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if name == "" {
+		name = "GitHub's " + thousands(maxBytes) + "-character limit"
+	}
+	return maxBytes, name
 }
 
 // mdHint says where the full text is, as markdown: hint (default "the
@@ -89,20 +95,14 @@ func mdHint(hint, url string) string {
 }
 
 func mdHead(p *plan.Plan) string {
-	h := "### kubeplan plan"
-	var scope []string
-	if p.Namespace != "" {
-		scope = append(scope, "namespace "+mdCode(p.Namespace, false))
-	}
+	applySet, rev := "", ""
 	if p.Parent != nil {
-		scope = append(scope, "ApplySet "+mdCode(p.Parent.Ref.String(), false))
+		applySet = p.Parent.Ref.String()
 	}
 	if p.Revision != "" {
-		scope = append(scope, "at "+mdCode(shortSHA(p.Revision), false))
+		rev = shortSHA(p.Revision)
 	}
-	if len(scope) > 0 {
-		h += ": " + strings.Join(scope, ", ")
-	}
+	h := mdTitle("plan", p.Namespace, applySet, rev)
 	sum := p.Summary()
 	h += "\n\n**" + sum.String() + "**\n"
 	if !p.HasChanges() {

@@ -40,14 +40,7 @@ import (
 // cut by Plan's own markdown layout, whose note says what was left out
 // and that the full plan is in o.SummaryHint (a link to o.SummaryURL).
 func runPlanMarkdown(w io.Writer, r *run.Report, o RunOptions) error {
-	limit := o.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxBytes
-	}
-	why := o.LimitName
-	if why == "" {
-		why = "GitHub's " + thousands(limit) + "-character limit"
-	}
+	limit, why := mdLimit(o.MaxBytes, o.LimitName)
 	popts := PlanOptions{SummaryHint: o.SummaryHint, SummaryURL: o.SummaryURL, LimitName: "this project's share of " + why}
 	return runMarkdown(w, r, runMdDoc{verb: "kubeplan plan", total: RunSummary(r), limit: limit,
 		columns: "add | change | prune | drift |", align: "--:|--:|--:|--:|",

@@ -1,15 +1,15 @@
 package render
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"strings"
 )
 
 // The layout of the run markdown (RunPlan, RunApplyMarkdown): a head that
 // always fits (heading, total, one table row per project), then one
-// <details> section per project sharing the bytes left fairly.
+// <details> section per project sharing the bytes left fairly (mdLay,
+// mdFair), each cut by its content function (which fits a plan's or an
+// apply's sections with the same engine, mdFit).
 
 // runMdSection is one project's section: a <details> block around content
 // that can be made to fit a budget.
@@ -38,61 +38,27 @@ func (s runMdSection) wrap(content string, cut bool) string {
 
 // runMdFit writes head, then every section, within limit bytes. When the
 // whole does not fit, the room after head is shared max-min fairly
-// (fairShares): sections smaller than their share are written whole, the
+// (mdFair): sections smaller than their share are written whole, the
 // others get an equal share each and are cut to it by their content
-// function; a section whose frame does not fit its share is left out.
+// function; a section whose frame does not fit the room left is left out.
 // Only when head alone is too long is the output cut in bytes.
 func runMdFit(head string, secs []runMdSection, limit int) string {
 	full := make([]string, len(secs))
-	sizes := make([]int, len(secs))
-	total := len(head)
 	for i, s := range secs {
 		full[i] = s.wrap(s.content(math.MaxInt), false)
-		sizes[i] = len(full[i])
-		total += sizes[i]
 	}
-	if total <= limit {
-		return head + strings.Join(full, "")
-	}
-	shares := fairShares(sizes, limit-len(head))
-	var b strings.Builder
-	b.WriteString(head)
-	for i, s := range secs {
-		piece := full[i]
-		if shares[i] < sizes[i] {
-			piece = s.wrap(s.content(max(0, shares[i]-len(s.wrap("", true)))), true)
-		}
-		if b.Len()+len(piece) <= limit { // not even the frame fits when room is tiny
-			b.WriteString(piece)
-		}
-	}
-	return cutUTF8(b.String(), limit)
-}
-
-// fairShares splits room bytes among parts wanting sizes, max-min fairly:
-// in increasing order of size, a part smaller than an equal share of what
-// is left gets its size, and the rest get that equal share each.
-func fairShares(sizes []int, room int) []int {
-	order := make([]int, len(sizes))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(sizes[a], sizes[b]) })
-	shares := make([]int, len(sizes))
-	left := max(0, room)
-	for k, i := range order {
-		share := left / (len(order) - k)
-		if sizes[i] <= share {
-			shares[i] = sizes[i]
-			left -= sizes[i]
-			continue
-		}
-		for _, j := range order[k:] {
-			shares[j] = share
-		}
-		break
-	}
-	return shares
+	parts, _ := mdLay(mdFair, mdParts{n: len(secs),
+		size: func(i int) int { return len(full[i]) },
+		fit: func(i, share int) (string, int, bool) {
+			piece := full[i]
+			if share < len(piece) {
+				s := secs[i]
+				piece = s.wrap(s.content(max(0, share-len(s.wrap("", true)))), true)
+			}
+			return piece, len(piece), true
+		},
+	}, limit-len(head))
+	return cutUTF8(head+strings.Join(parts, ""), limit)
 }
 
 // fitOrNote returns l fitted to its limit when its head and note fit
