@@ -46,6 +46,14 @@ type Options struct {
 	// project; those under way finish, and are applied (kubeplan serve
 	// on SIGTERM).
 	Halt <-chan struct{}
+	// Saved, when set, is the plan of a run of one project made from a
+	// saved plan (kubeplan apply PLANFILE): nothing is loaded or planned,
+	// the cluster is pinged, and the project's ApplySet is the plan's when
+	// the project names none.
+	Saved *plan.Plan
+	// Single says the run is the one project a plain invocation's flags
+	// make (workspace.Single): its Report is Single.
+	Single bool
 }
 
 // Plan plans every project against its cluster, namespace and ApplySet,
@@ -68,6 +76,7 @@ type planned struct {
 
 func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []planned, error) {
 	r := newReport(ps)
+	r.Single = o.Single
 	extra := make([]planned, len(ps))
 	cls := newClusters(o.Connect)
 	err := schedule(ctx, ps, r.Projects, o.PerCluster, o.Halt, func(ctx context.Context, i int, deps []*ProjectReport) {
@@ -102,13 +111,15 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		return planned{err: err}
 	}
 	pr.Namespace = c.Namespace
-	var as *applyset.Parent
-	if p.ApplySet != "" {
-		parent, err := applyset.ParseParentFlag(p.ApplySet, c.Namespace)
-		if err != nil {
-			return planned{err: err}
-		}
-		as, pr.ApplySet = &parent, parent.String()
+	as, err := o.parent(p, c.Namespace)
+	if err != nil {
+		return planned{err: err}
+	}
+	if as != nil {
+		pr.ApplySet = as.String()
+	}
+	if o.Saved != nil {
+		return savedPlan(ctx, cls, pr, o.Saved, c, as)
 	}
 	lintNS := c.Namespace
 	if o.Plan.AllowOtherNamespaces {
@@ -142,6 +153,32 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	pl, err := plan.Make(ctx, c, objs, opts)
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
+	}
+	pr.Plan, pr.Status = pl, NoChanges
+	if pl.HasChanges() {
+		pr.Status = Changes
+	}
+	return planned{client: c, parent: as}
+}
+
+// parent is p's ApplySet parent in namespace, nil when it has none; a
+// saved plan's when p names none (Options.Saved).
+func (o *Options) parent(p project.Project, namespace string) (*applyset.Parent, error) {
+	if p.ApplySet != "" {
+		parent, err := applyset.ParseParentFlag(p.ApplySet, namespace)
+		return &parent, err
+	}
+	if o.Saved != nil && o.Saved.Parent != nil {
+		ref := o.Saved.Parent.Ref
+		return &applyset.Parent{Kind: ref.Kind, Name: ref.Name, Namespace: ref.Namespace}, nil
+	}
+	return nil, nil
+}
+
+// savedPlan makes pl, a saved plan, pr's plan once the cluster answers.
+func savedPlan(ctx context.Context, cls *clusters, pr *ProjectReport, pl *plan.Plan, c *kube.Client, as *applyset.Parent) planned {
+	if err := cls.ping(ctx, pr.Project); err != nil {
+		return planned{err: err}
 	}
 	pr.Plan, pr.Status = pl, NoChanges
 	if pl.HasChanges() {
