@@ -56,22 +56,13 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 		return r, err
 	}
 	for i := range r.Projects {
-		pr := &r.Projects[i]
-		if pr.Plan == nil {
-			continue
-		}
-		if err := errors.Join(apply.CheckReplaces(pr.Plan.Changes, o.Apply.Replace), apply.CheckOwners(pr.Plan, o.Apply.Adopt)); err != nil {
-			pr.fail(err)
-			extra[i].err = err
+		if pr := &r.Projects[i]; pr.Plan != nil {
+			extra[i].err = o.check(pr)
 		}
 	}
 	if o.Approve != nil {
 		if err := o.Approve(r); err != nil {
-			for i := range r.Projects {
-				if r.Projects[i].Plan != nil && r.Projects[i].Status != Failed {
-					r.Projects[i].fail(err)
-				}
-			}
+			r.failPlanned(err)
 			return r, err
 		}
 	}
@@ -81,6 +72,27 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 		o.done(*pr)
 	})
 	return r, err
+}
+
+// check refuses, before anything is written, a project's plan that
+// replaces or takes over objects the options do not allow
+// (apply.CheckReplaces, apply.CheckOwners): the project fails.
+func (o *ApplyOptions) check(pr *ProjectReport) error {
+	err := errors.Join(apply.CheckReplaces(pr.Plan.Changes, o.Apply.Replace), apply.CheckOwners(pr.Plan, o.Apply.Adopt))
+	if err != nil {
+		pr.fail(err)
+	}
+	return err
+}
+
+// failPlanned fails with err every project that was planned and not yet
+// failed: they were not applied (Approve said no).
+func (r *Report) failPlanned(err error) {
+	for i := range r.Projects {
+		if r.Projects[i].Plan != nil && r.Projects[i].Status != Failed {
+			r.Projects[i].fail(err)
+		}
+	}
 }
 
 // applyOne applies one planned project; a project that failed before

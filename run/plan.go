@@ -121,36 +121,14 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	if o.Saved != nil {
 		return savedPlan(ctx, cls, pr, o.Saved, c, as)
 	}
-	lintNS := c.Namespace
-	if o.Plan.AllowOtherNamespaces {
-		lintNS = ""
-	}
-	var lookup manifest.HelmLookup
-	if o.Lookup {
-		if l := cls.lookup(p); l != nil {
-			lookup = l
-		}
-	}
-	o.observer().Started(p)
-	load := func() ([]*manifest.Object, error) { return o.load(p, lintNS, lookup) }
-	var objs []*manifest.Object
-	if o.Objects != nil {
-		objs, err = o.Objects(p, lintNS, load)
-	} else {
-		objs, err = load()
-	}
+	objs, err := o.objects(cls, p, c.Namespace)
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
 	}
 	if err := cls.ping(ctx, p); err != nil {
 		return planned{err: err}
 	}
-	opts := o.Plan
-	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = c.Namespace, as, nil, pending
-	if po, ok := o.observer().(ProgressObserver); ok {
-		opts.Progress = func(done, total int) { po.Planning(p, done, total) }
-	}
-	pl, err := plan.Make(ctx, c, objs, opts)
+	pl, err := plan.Make(ctx, c, objs, o.planOptions(p, c.Namespace, as, pending))
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
 	}
@@ -159,6 +137,38 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		pr.Status = Changes
 	}
 	return planned{client: c, parent: as}
+}
+
+// objects are p's objects, linted for namespace (Options.Objects, or
+// load): a chart's lookup reads p's cluster when Options.Lookup.
+func (o *Options) objects(cls *clusters, p project.Project, namespace string) ([]*manifest.Object, error) {
+	if o.Plan.AllowOtherNamespaces {
+		namespace = ""
+	}
+	var lookup manifest.HelmLookup
+	if o.Lookup {
+		if l := cls.lookup(p); l != nil {
+			lookup = l
+		}
+	}
+	o.observer().Started(p)
+	load := func() ([]*manifest.Object, error) { return o.load(p, namespace, lookup) }
+	if o.Objects != nil {
+		return o.Objects(p, namespace, load)
+	}
+	return load()
+}
+
+// planOptions are p's plan options: the run's, in namespace, against the
+// ApplySet as, with what its dependencies create (pending); the
+// Observer's Planning follows it when it is a ProgressObserver.
+func (o *Options) planOptions(p project.Project, namespace string, as *applyset.Parent, pending plan.Pending) plan.Options {
+	opts := o.Plan
+	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = namespace, as, nil, pending
+	if po, ok := o.observer().(ProgressObserver); ok {
+		opts.Progress = func(done, total int) { po.Planning(p, done, total) }
+	}
+	return opts
 }
 
 // parent is p's ApplySet parent in namespace, nil when it has none; a

@@ -38,7 +38,33 @@ func newApplyCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "apply [PATH... | PLANFILE]",
 		Short: "Make the cluster match the manifests: all or nothing, ordered, pruning only what left the set",
-		Long: `Apply the manifests (or a plan saved by kubeplan plan --out, recognised by its content).
+		Long:  applyHelp + exitCodesHelp,
+		Example: `  kubeplan apply -n store --applyset configmap/gitops-applyset manifests/
+  kubeplan apply tfplan
+  kubeplan apply -n store --applyset configmap/gitops-applyset --replace deployment/web manifests/
+  kubeplan apply -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref main --path manifests --interval 30s
+  kubeplan apply --all --auto-approve`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
+	}
+	f.input.add(cmd)
+	f.input.addDecrypt(cmd)
+	f.cluster.add(cmd)
+	fl := cmd.Flags()
+	f.git.add(fl, "apply")
+	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ApplyFormats(), ", "))
+	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bounds the whole run: plan, writes, prune and the health wait")
+	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
+	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
+	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
+	fl.BoolVar(&f.autoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
+	f.sel.add(fl, "apply")
+	fl.StringArrayVar(&f.replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
+	return cmd
+}
+
+// applyHelp is apply's --help, before the exit codes.
+const applyHelp = `Apply the manifests (or a plan saved by kubeplan plan --out, recognised by its content).
 
 Without a plan file, apply plans first (lint, permissions, server-side dry-run) and writes nothing
 unless every object passed. In a terminal it then shows the plan and asks before writing, as
@@ -88,30 +114,7 @@ $GITHUB_STEP_SUMMARY, and the outputs has-changes (true when an object was creat
 replaced or pruned; with --drift=report: when the plan has changes) and summary (the "Apply: ..."
 or "Plan: ..." line) are written to $GITHUB_OUTPUT.
 
-` + exitCodesHelp,
-		Example: `  kubeplan apply -n store --applyset configmap/gitops-applyset manifests/
-  kubeplan apply tfplan
-  kubeplan apply -n store --applyset configmap/gitops-applyset --replace deployment/web manifests/
-  kubeplan apply -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref main --path manifests --interval 30s
-  kubeplan apply --all --auto-approve`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
-	}
-	f.input.add(cmd)
-	f.input.addDecrypt(cmd)
-	f.cluster.add(cmd)
-	fl := cmd.Flags()
-	f.git.add(fl, "apply")
-	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ApplyFormats(), ", "))
-	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bounds the whole run: plan, writes, prune and the health wait")
-	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
-	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
-	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
-	fl.BoolVar(&f.autoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
-	f.sel.add(fl, "apply")
-	fl.StringArrayVar(&f.replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
-	return cmd
-}
+`
 
 func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error {
 	if !slices.Contains(render.ApplyFormats(), f.output) {
