@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/project"
 )
@@ -35,27 +36,33 @@ type ApplyOptions struct {
 // apply failed writes nothing more, is recorded as failed on its parent
 // when it has one, and the projects that depend on it are skipped; the
 // others go on. The error is for a run that could not start or was not
-// approved: then nothing was written.
+// approved: then nothing was written, and a project that was not applied
+// because Approve said no fails with its error.
+//
+// The plans are made under a context bound by Apply.Deadline; the writes
+// and the records run under ctx, Apply.Deadline bounding them (apply.Options),
+// so a run that timed out while planning is still recorded as failed.
 func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, error) {
 	if o.Stream {
 		return applyStream(ctx, ps, o)
 	}
-	r, extra, err := o.plan(ctx, ps)
+	planCtx, cancel := ctx, context.CancelFunc(func() {})
+	if !o.Apply.Deadline.IsZero() {
+		planCtx, cancel = context.WithDeadline(ctx, o.Apply.Deadline)
+	}
+	r, extra, err := o.plan(planCtx, ps)
+	cancel()
 	if err != nil {
 		return r, err
 	}
 	for i := range r.Projects {
-		pr := &r.Projects[i]
-		if pr.Plan == nil {
-			continue
-		}
-		if err := errors.Join(apply.CheckReplaces(pr.Plan.Changes, o.Apply.Replace), apply.CheckOwners(pr.Plan, o.Apply.Adopt)); err != nil {
-			pr.fail(err)
-			extra[i].err = err
+		if pr := &r.Projects[i]; pr.Plan != nil {
+			extra[i].err = o.check(pr)
 		}
 	}
 	if o.Approve != nil {
 		if err := o.Approve(r); err != nil {
+			r.failPlanned(err)
 			return r, err
 		}
 	}
@@ -67,13 +74,35 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 	return r, err
 }
 
+// check refuses, before anything is written, a project's plan that
+// replaces or takes over objects the options do not allow
+// (apply.CheckReplaces, apply.CheckOwners): the project fails.
+func (o *ApplyOptions) check(pr *ProjectReport) error {
+	err := errors.Join(apply.CheckReplaces(pr.Plan.Changes, o.Apply.Replace), apply.CheckOwners(pr.Plan, o.Apply.Adopt))
+	if err != nil {
+		pr.fail(err)
+	}
+	return err
+}
+
+// failPlanned fails with err every project that was planned and not yet
+// failed: they were not applied (Approve said no).
+func (r *Report) failPlanned(err error) {
+	for i := range r.Projects {
+		if r.Projects[i].Plan != nil && r.Projects[i].Status != Failed {
+			r.Projects[i].fail(err)
+		}
+	}
+}
+
 // applyOne applies one planned project; a project that failed before
 // writing is recorded as failed on its parent.
 func (o *ApplyOptions) applyOne(ctx context.Context, pr *ProjectReport, pd planned) {
 	if pr.Status == Failed {
-		if pd.parent != nil && pd.client != nil && Recordable(pd.err) && pd.client.Ping(ctx) == nil {
-			if err := apply.RecordFailure(ctx, pd.client, *pd.parent, o.Apply.FieldManager, pd.err); err != nil {
+		if pd.client != nil && pd.client.Ping(ctx) == nil {
+			if err := RecordFailure(ctx, pd.client, pd.parent, o.Apply.FieldManager, pd.err); err != nil {
 				pr.Error += "; " + err.Error()
+				pr.Err = errors.Join(pr.Err, err)
 			}
 		}
 		return
@@ -90,6 +119,16 @@ func (o *ApplyOptions) applyOne(ctx context.Context, pr *ProjectReport, pd plann
 		return
 	}
 	pr.Status = Applied
+}
+
+// RecordFailure records err as the failure of a run on the ApplySet
+// parent (apply.RecordFailure) when there is one and err is Recordable;
+// the error is the record's.
+func RecordFailure(ctx context.Context, c *kube.Client, parent *applyset.Parent, fieldManager string, err error) error {
+	if parent == nil || !Recordable(err) {
+		return nil
+	}
+	return apply.RecordFailure(ctx, c, *parent, fieldManager, err)
 }
 
 // ErrNotApproved is the answer to the question before writing when it is

@@ -6,8 +6,12 @@
 // project failing never hides the others' plans. The projects and their
 // settings come from a workspace (package workspace); the flags of a plain
 // invocation make a workspace of one project (workspace.Single), which
-// plan and status run here too. An Observer is told what a run does as it
-// happens.
+// plan, apply and status run here too; kubeplan apply PLANFILE is a run
+// of one project from its saved plan (Options.Saved). An Observer is told
+// what a run does as it happens. Loop repeats a run (kubeplan serve's
+// rounds, kubeplan apply --interval).
+//
+// run never prints: the views in render show what it reports.
 //
 // The result is a Report, a value the views in render show (a section per
 // project and a total, one pull-request comment for the whole run) and that

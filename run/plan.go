@@ -46,6 +46,14 @@ type Options struct {
 	// project; those under way finish, and are applied (kubeplan serve
 	// on SIGTERM).
 	Halt <-chan struct{}
+	// Saved, when set, is the plan of a run of one project made from a
+	// saved plan (kubeplan apply PLANFILE): nothing is loaded or planned,
+	// the cluster is pinged, and the project's ApplySet is the plan's when
+	// the project names none.
+	Saved *plan.Plan
+	// Single says the run is the one project a plain invocation's flags
+	// make (workspace.Single): its Report is Single.
+	Single bool
 }
 
 // Plan plans every project against its cluster, namespace and ApplySet,
@@ -68,6 +76,7 @@ type planned struct {
 
 func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []planned, error) {
 	r := newReport(ps)
+	r.Single = o.Single
 	extra := make([]planned, len(ps))
 	cls := newClusters(o.Connect)
 	err := schedule(ctx, ps, r.Projects, o.PerCluster, o.Halt, func(ctx context.Context, i int, deps []*ProjectReport) {
@@ -102,17 +111,39 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		return planned{err: err}
 	}
 	pr.Namespace = c.Namespace
-	var as *applyset.Parent
-	if p.ApplySet != "" {
-		parent, err := applyset.ParseParentFlag(p.ApplySet, c.Namespace)
-		if err != nil {
-			return planned{err: err}
-		}
-		as, pr.ApplySet = &parent, parent.String()
+	as, err := o.parent(p, c.Namespace)
+	if err != nil {
+		return planned{err: err}
 	}
-	lintNS := c.Namespace
+	if as != nil {
+		pr.ApplySet = as.String()
+	}
+	if o.Saved != nil {
+		return savedPlan(ctx, cls, pr, o.Saved, c, as)
+	}
+	objs, err := o.objects(cls, p, c.Namespace)
+	if err != nil {
+		return planned{client: c, parent: as, err: err}
+	}
+	if err := cls.ping(ctx, p); err != nil {
+		return planned{err: err}
+	}
+	pl, err := plan.Make(ctx, c, objs, o.planOptions(p, c.Namespace, as, pending))
+	if err != nil {
+		return planned{client: c, parent: as, err: err}
+	}
+	pr.Plan, pr.Status = pl, NoChanges
+	if pl.HasChanges() {
+		pr.Status = Changes
+	}
+	return planned{client: c, parent: as}
+}
+
+// objects are p's objects, linted for namespace (Options.Objects, or
+// load): a chart's lookup reads p's cluster when Options.Lookup.
+func (o *Options) objects(cls *clusters, p project.Project, namespace string) ([]*manifest.Object, error) {
 	if o.Plan.AllowOtherNamespaces {
-		lintNS = ""
+		namespace = ""
 	}
 	var lookup manifest.HelmLookup
 	if o.Lookup {
@@ -121,27 +152,43 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		}
 	}
 	o.observer().Started(p)
-	load := func() ([]*manifest.Object, error) { return o.load(p, lintNS, lookup) }
-	var objs []*manifest.Object
+	load := func() ([]*manifest.Object, error) { return o.load(p, namespace, lookup) }
 	if o.Objects != nil {
-		objs, err = o.Objects(p, lintNS, load)
-	} else {
-		objs, err = load()
+		return o.Objects(p, namespace, load)
 	}
-	if err != nil {
-		return planned{client: c, parent: as, err: err}
-	}
-	if err := cls.ping(ctx, p); err != nil {
-		return planned{err: err}
-	}
+	return load()
+}
+
+// planOptions are p's plan options: the run's, in namespace, against the
+// ApplySet as, with what its dependencies create (pending); the
+// Observer's Planning follows it when it is a ProgressObserver.
+func (o *Options) planOptions(p project.Project, namespace string, as *applyset.Parent, pending plan.Pending) plan.Options {
 	opts := o.Plan
-	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = c.Namespace, as, nil, pending
+	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = namespace, as, nil, pending
 	if po, ok := o.observer().(ProgressObserver); ok {
 		opts.Progress = func(done, total int) { po.Planning(p, done, total) }
 	}
-	pl, err := plan.Make(ctx, c, objs, opts)
-	if err != nil {
-		return planned{client: c, parent: as, err: err}
+	return opts
+}
+
+// parent is p's ApplySet parent in namespace, nil when it has none; a
+// saved plan's when p names none (Options.Saved).
+func (o *Options) parent(p project.Project, namespace string) (*applyset.Parent, error) {
+	if p.ApplySet != "" {
+		parent, err := applyset.ParseParentFlag(p.ApplySet, namespace)
+		return &parent, err
+	}
+	if o.Saved != nil && o.Saved.Parent != nil {
+		ref := o.Saved.Parent.Ref
+		return &applyset.Parent{Kind: ref.Kind, Name: ref.Name, Namespace: ref.Namespace}, nil
+	}
+	return nil, nil
+}
+
+// savedPlan makes pl, a saved plan, pr's plan once the cluster answers.
+func savedPlan(ctx context.Context, cls *clusters, pr *ProjectReport, pl *plan.Plan, c *kube.Client, as *applyset.Parent) planned {
+	if err := cls.ping(ctx, pr.Project); err != nil {
+		return planned{err: err}
 	}
 	pr.Plan, pr.Status = pl, NoChanges
 	if pl.HasChanges() {

@@ -2,9 +2,7 @@ package run
 
 import (
 	"context"
-	"errors"
 
-	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 )
@@ -33,8 +31,7 @@ func applyStream(ctx context.Context, ps []project.Project, o ApplyOptions) (*Re
 		}
 		pd := o.planOne(ctx, cls, pr, pending)
 		if pr.Plan != nil && pr.Status != Failed {
-			if err := errors.Join(apply.CheckReplaces(pr.Plan.Changes, o.Apply.Replace), apply.CheckOwners(pr.Plan, o.Apply.Adopt)); err != nil {
-				pr.fail(err)
+			if err := o.check(pr); err != nil {
 				pd.err = err
 			}
 		}

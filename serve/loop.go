@@ -5,23 +5,17 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/run"
 )
 
 // retryAfterFetchError is how soon a round is tried again after the git
 // source could not be fetched (at most the interval).
 const retryAfterFetchError = 30 * time.Second
 
-// loop runs rounds until ctx ends: each runs the projects that are due,
-// then it sleeps until the next one is.
+// loop runs rounds until ctx ends (run.Loop): each runs the projects
+// that are due, then it sleeps until the next one is.
 func (s *server) loop(ctx context.Context) {
-	for {
-		wait := s.round(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
-	}
+	run.Loop(ctx, func() time.Duration { return s.round(ctx) })
 }
 
 // due are the projects whose interval has passed (new ones are due at

@@ -14,12 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/internal/applyset"
-	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/manifest"
-	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
-	"github.com/kubeplan/kubeplan/render/ghview"
 	"github.com/kubeplan/kubeplan/run"
 )
 
@@ -43,7 +38,33 @@ func newApplyCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "apply [PATH... | PLANFILE]",
 		Short: "Make the cluster match the manifests: all or nothing, ordered, pruning only what left the set",
-		Long: `Apply the manifests (or a plan saved by kubeplan plan --out, recognised by its content).
+		Long:  applyHelp + exitCodesHelp,
+		Example: `  kubeplan apply -n store --applyset configmap/gitops-applyset manifests/
+  kubeplan apply tfplan
+  kubeplan apply -n store --applyset configmap/gitops-applyset --replace deployment/web manifests/
+  kubeplan apply -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref main --path manifests --interval 30s
+  kubeplan apply --all --auto-approve`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
+	}
+	f.input.add(cmd)
+	f.input.addDecrypt(cmd)
+	f.cluster.add(cmd)
+	fl := cmd.Flags()
+	f.git.add(fl, "apply")
+	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ApplyFormats(), ", "))
+	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bounds the whole run: plan, writes, prune and the health wait")
+	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
+	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
+	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
+	fl.BoolVar(&f.autoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
+	f.sel.add(fl, "apply")
+	fl.StringArrayVar(&f.replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
+	return cmd
+}
+
+// applyHelp is apply's --help, before the exit codes.
+const applyHelp = `Apply the manifests (or a plan saved by kubeplan plan --out, recognised by its content).
 
 Without a plan file, apply plans first (lint, permissions, server-side dry-run) and writes nothing
 unless every object passed. In a terminal it then shows the plan and asks before writing, as
@@ -93,30 +114,7 @@ $GITHUB_STEP_SUMMARY, and the outputs has-changes (true when an object was creat
 replaced or pruned; with --drift=report: when the plan has changes) and summary (the "Apply: ..."
 or "Plan: ..." line) are written to $GITHUB_OUTPUT.
 
-` + exitCodesHelp,
-		Example: `  kubeplan apply -n store --applyset configmap/gitops-applyset manifests/
-  kubeplan apply tfplan
-  kubeplan apply -n store --applyset configmap/gitops-applyset --replace deployment/web manifests/
-  kubeplan apply -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref main --path manifests --interval 30s
-  kubeplan apply --all --auto-approve`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
-	}
-	f.input.add(cmd)
-	f.input.addDecrypt(cmd)
-	f.cluster.add(cmd)
-	fl := cmd.Flags()
-	f.git.add(fl, "apply")
-	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ApplyFormats(), ", "))
-	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bounds the whole run: plan, writes, prune and the health wait")
-	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
-	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
-	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
-	fl.BoolVar(&f.autoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
-	f.sel.add(fl, "apply")
-	fl.StringArrayVar(&f.replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
-	return cmd
-}
+`
 
 func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error {
 	if !slices.Contains(render.ApplyFormats(), f.output) {
@@ -130,164 +128,50 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var once func(context.Context, []string) error
-	if f.sel.on() {
-		once = func(ctx context.Context, args []string) error { return applyProjects(ctx, cmd, s, f, args) }
-	} else {
-		client, as, err := f.cluster.connect()
-		if err != nil {
-			return err
-		}
-		r := &applyRun{cmd: cmd, s: s, f: f, client: client, as: as}
-		if s.githubMode() {
-			r.gh = ghview.NewApply(s.env(), s.err, client.Namespace, applySetName(as), deref(f.cluster.kube.BearerToken), f.git.password())
-		}
-		once = r.once
+	once, err := f.runner(cmd, s, args)
+	if err != nil {
+		return err
 	}
 	if f.interval <= 0 {
 		// Ctrl-C or SIGTERM stops planning (nothing is written) or the
 		// health wait; writes under way always finish (apply.Execute).
 		// A second signal kills the process.
 		go func() { <-ctx.Done(); stop() }()
-		return once(ctx, args)
+		return once(ctx)
 	}
-	for {
-		// A run is never interrupted half way: SIGTERM ends the loop after it.
-		if err := once(context.Background(), args); err != nil {
-			var ee exitError
-			if !errors.As(err, &ee) {
-				fmt.Fprintln(s.err, "kubeplan: "+err.Error())
-			}
+	// A run is never interrupted half way: SIGTERM ends the loop after it.
+	run.Loop(ctx, func() time.Duration {
+		var ee exitError
+		if err := once(context.Background()); err != nil && !errors.As(err, &ee) {
+			fmt.Fprintln(s.err, "kubeplan: "+err.Error())
 		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(f.interval):
-		}
-	}
-}
-
-// applyRun is one apply command: flags, connection and views.
-type applyRun struct {
-	cmd    *cobra.Command
-	s      streams
-	f      *applyFlags
-	client *kube.Client
-	as     *applyset.Parent
-	gh     *ghview.Apply
-}
-
-// once is one reconcile: read the source (or the saved plan), lint, plan,
-// ask, then apply.Reconcile; every outcome is shown by the views. A run
-// that fails before writing is recorded on the ApplySet parent.
-func (r *applyRun) once(ctx context.Context, args []string) error {
-	deadline := time.Now().Add(r.f.timeout)
-	planCtx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	view := r.s.progress()
-	defer view.Close()
-	rep := render.ApplyReport{}
-	pl, as, saved, err := r.plan(planCtx, args, &rep, view)
-	if r.f.drift == "report" {
-		if err != nil {
-			return err // report mode records nothing
-		}
-		return r.report(pl)
-	}
-	if err == nil {
-		err = apply.CheckReplaces(pl.Changes, r.f.replace)
-	}
-	if err == nil {
-		err = apply.CheckOwners(pl, r.f.cluster.adopt)
-	}
-	if err == nil && !saved { // a saved plan was reviewed when it was made
-		view.Close()
-		err = r.approve(pl)
-	}
-	if err == nil {
-		opts := apply.Options{FieldManager: r.f.cluster.fieldManager, ApplySet: as, Version: kubeplanVersion(), Concurrency: r.f.cluster.concurrency,
-			AllowEmpty: r.f.allowEmpty, Wait: r.f.wait, Timeout: r.f.timeout, Deadline: deadline, Reporter: view,
-			Revision: pl.Revision, Replace: r.f.replace, LockDuration: lockDuration(r.s), Adopt: r.f.cluster.adopt}
-		rep.Result, err = apply.Reconcile(ctx, r.client, pl, opts)
-		view.Close() // the bar ends before the result is printed
-	} else if as != nil && run.Recordable(err) {
-		err = errors.Join(err, apply.RecordFailure(ctx, r.client, *as, r.f.cluster.fieldManager, err))
-	}
-	if err != nil {
-		rep.Err = err.Error()
-	}
-	if rep.Result != nil {
-		if verr := render.Apply(r.s.out, r.f.output, rep); verr != nil {
-			err = errors.Join(err, verr)
-		}
-	}
-	if r.gh != nil {
-		if gerr := r.gh.Applied(rep); err == nil {
-			err = gerr
-		}
-	}
-	return err
-}
-
-// plan returns the plan to apply: the saved plan named by args (saved is
-// then true), or a new one of the source. It fills in what the report
-// shows about the source.
-func (r *applyRun) plan(ctx context.Context, args []string, rep *render.ApplyReport, view *render.ProgressView) (pl *plan.Plan, as *applyset.Parent, saved bool, err error) {
-	as = r.as
-	if len(args) == 1 {
-		sp, err := plan.Detect(args[0])
-		if err != nil {
-			return nil, as, false, err
-		}
-		if sp != nil {
-			if r.gh != nil {
-				r.gh.SavedPlan(sp)
-			}
-			if as == nil && sp.Parent != nil {
-				p := applyset.Parent{Kind: sp.Parent.Ref.Kind, Name: sp.Parent.Ref.Name, Namespace: sp.Parent.Ref.Namespace}
-				as = &p
-			}
-			return sp, as, true, r.client.Ping(ctx)
-		}
-	}
-	src, err := r.f.git.checkout(ctx, args)
-	if err != nil {
-		return nil, as, false, err
-	}
-	rep.Revision = src.rev
-	var loaded func([]*manifest.Object)
-	if r.gh != nil {
-		loaded = r.gh.Loaded
-	}
-	r.cmd.SetContext(ctx) // loading, lint and policies share the run's deadline and signal
-	// A chart's lookup reads the cluster, Secrets' data included (apply
-	// writes what the chart derives from it), once per run.
-	r.f.input.lookup, r.f.input.withhold = plan.NewLookup(r.client), false
-	objs, err := loadSet(r.cmd, r.s, &r.f.input, src, r.f.cluster.lintNamespace(r.client), loaded)
-	if err != nil {
-		return nil, as, false, err
-	}
-	if err := r.client.Ping(ctx); err != nil {
-		return nil, as, false, err
-	}
-	pl, err = plan.Make(ctx, r.client, objs, r.f.cluster.planOptions(r.client, as, src.revision(), view.Planning))
-	return pl, as, false, err
-}
-
-// report is --drift=report: show the plan, exit 2 when it has changes.
-func (r *applyRun) report(pl *plan.Plan) error {
-	if err := render.Plan(r.s.out, "text", pl, render.PlanOptions{Color: r.s.color(r.s.out)}); err != nil {
-		return err
-	}
-	if r.gh != nil {
-		if err := r.gh.Planned(pl); err != nil {
-			return err
-		}
-	}
-	if pl.HasChanges() {
-		return exitError{exitChanges}
-	}
+		return f.interval
+	})
 	return nil
+}
+
+// runner is one run of the command: over projects, or of the one project
+// its flags make.
+func (f *applyFlags) runner(cmd *cobra.Command, s streams, args []string) (func(context.Context) error, error) {
+	if f.sel.on() {
+		return func(ctx context.Context) error { return applyProjects(ctx, cmd, s, f, args) }, nil
+	}
+	a, err := newSingleApply(cmd, s, f, args)
+	if err != nil {
+		return nil, err
+	}
+	return a.once, nil
+}
+
+// applyOptions are the apply settings of every project of the run.
+func (f *applyFlags) applyOptions(s streams, deadline time.Time, view *render.ProgressView) apply.Options {
+	o := apply.Options{FieldManager: f.cluster.fieldManager, Version: kubeplanVersion(), Concurrency: f.cluster.concurrency,
+		AllowEmpty: f.allowEmpty, Wait: f.wait, Timeout: f.timeout, Deadline: deadline, Replace: f.replace,
+		LockDuration: lockDuration(s), Adopt: f.cluster.adopt}
+	if view != nil {
+		o.Reporter = view
+	}
+	return o
 }
 
 // lockDuration is the Lease duration of the apply lock: 60s, or

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/run"
 )
@@ -14,18 +13,24 @@ import (
 // not "yes".
 var errNotApproved = run.ErrNotApproved
 
-// approve shows the plan and asks before writing, as terraform apply does,
-// when a person is there to answer: stdin is a terminal, CI is not true,
-// and neither --auto-approve nor --interval says otherwise (the caller
-// skips it for a saved plan). A plan without changes is not asked about.
-func (r *applyRun) approve(pl *plan.Plan) error {
-	return ask(r.s, r.f, pl.HasChanges(), func() error {
-		return render.Plan(r.s.out, "text", pl, render.PlanOptions{Color: r.s.color(r.s.out)})
-	})
+// approve is run.ApplyOptions.Approve: it shows the plans and asks before
+// writing, as terraform apply does, when a person is there to answer
+// (ask). The progress bar (view, when not nil) ends first.
+func (f *applyFlags) approve(s streams, view *render.ProgressView) func(*run.Report) error {
+	return func(r *run.Report) error {
+		if view != nil {
+			view.Close()
+		}
+		return ask(s, f, r.HasChanges(), func() error {
+			return render.RunPlan(s.out, "text", r, render.RunOptions{Color: s.color(s.out)})
+		})
+	}
 }
 
 // ask shows what would be written (show) and asks for "yes", when a
-// person is there to answer and there are changes.
+// person is there to answer and there are changes: stdin is a terminal,
+// CI is not true, and neither --auto-approve nor --interval says
+// otherwise (a saved plan is never asked about).
 func ask(s streams, f *applyFlags, changes bool, show func() error) error {
 	if !s.terminal || f.autoApprove || f.interval > 0 || s.env()("CI") == "true" || !changes {
 		return nil

@@ -61,6 +61,14 @@ func (g *gitFlags) checkout(ctx context.Context, args []string) (manifestSource,
 	return manifestSource{paths: []string{r.Dir}, root: r.Root, rev: &r}, nil
 }
 
+// manifestSource is what plan and apply read: local paths, or a checkout of a git
+// source, with its revision when known.
+type manifestSource struct {
+	paths []string
+	root  string // files are named relative to it ("" for local paths)
+	rev   *source.Revision
+}
+
 // revision is the revision's SHA, "" when unknown.
 func (s manifestSource) revision() string {
 	if s.rev == nil {

@@ -73,13 +73,14 @@ func TestRunSingleApplied(t *testing.T) {
 	srv := githubtest.New(t, ghRepo, ghToken)
 	a := newActionsEnv(t, srv)
 	var stderr strings.Builder
-	v := NewApply(a.env, &stderr, "shop-prod", "configmap/gitops-applyset")
+	v := NewRun(a.env, &stderr, RunOptions{Single: true, Namespace: "shop-prod", ApplySet: "configmap/gitops-applyset"})
 	rev := &source.Revision{SHA: "3f2c1e0aaaa", ShortSHA: "3f2c1e0", Subject: "price"}
 	res := &apply.Result{Objects: []apply.ObjectResult{{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Name: "settings"}, Outcome: apply.Created}}}
-	rep := render.ApplyReport{Result: res, Revision: rev}
-	if err := v.Applied(rep); err != nil {
+	v.Revision(rev)
+	if err := v.Applied(&run.Report{Single: true, Projects: []run.ProjectReport{{Status: run.Applied, Result: res}}}); err != nil {
 		t.Fatal(err)
 	}
+	rep := render.ApplyReport{Result: res, Revision: rev}
 	var md strings.Builder
 	rep.Namespace, rep.ApplySet = "shop-prod", "configmap/gitops-applyset"
 	if err := render.ApplyMarkdown(&md, rep, 1<<20-2); err != nil {
@@ -91,4 +92,15 @@ func TestRunSingleApplied(t *testing.T) {
 	if o := a.read(t, a.outputs); !strings.Contains(o, "\ntrue\n") || !strings.Contains(o, "\nApply: 1 created, 0 configured, 0 pruned, 0 unchanged.\n") {
 		t.Errorf("outputs:\n%s", o)
 	}
+}
+
+// singleReport is the Single run of one plan of the set namespace,
+// applySet: what a plain invocation's run reports.
+func singleReport(namespace, applySet string, pl *plan.Plan) *run.Report {
+	status := run.NoChanges
+	if pl.HasChanges() {
+		status = run.Changes
+	}
+	return &run.Report{Version: run.FormatVersion, Single: true, Projects: []run.ProjectReport{
+		{Namespace: namespace, ApplySet: applySet, Status: status, Plan: pl}}}
 }
