@@ -82,14 +82,6 @@ func parseFileContext(ctx context.Context, file string, data []byte, dec Decrypt
 	return parseStream(ctx, file, data)
 }
 
-// context is the run's context (context.Background when none was given).
-func (o Options) context() context.Context {
-	if o.Context == nil {
-		return context.Background()
-	}
-	return o.Context
-}
-
 // stopped is ctx's cause once it is done, wrapped to say what stopped:
 // nil while it runs (or when ctx is nil).
 func stopped(ctx context.Context) error {

@@ -4,10 +4,6 @@ package manifest
 // applies them (see Options.Exclude).
 func Excluded(path string, patterns []string) bool { return excluded(path, patterns) }
 
-// KustomizationNames are the file names that make a directory a
-// kustomization, in kustomize's order.
-func KustomizationNames() []string { return append([]string(nil), kustomizationNames...) }
-
 // DirRoot is the root the kustomizations found by a walk of dir resolve
 // inside (see Options.Root): the git work tree holding dir, else the
 // working directory when dir is inside it, else dir, symbolic links

@@ -17,8 +17,6 @@ import (
 
 const originAnnotation = "config.kubernetes.io/origin"
 
-var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
-
 func isKustomizeDir(dir string) bool {
 	return kustomizationFile(dir) != ""
 }

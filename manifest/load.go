@@ -314,7 +314,10 @@ func kustomizeRoot(root, argRoot string) string {
 	return argRoot
 }
 
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
+// context is the run's context (context.Background when none was given).
+func (o Options) context() context.Context {
+	if o.Context == nil {
+		return context.Background()
+	}
+	return o.Context
 }
