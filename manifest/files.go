@@ -31,8 +31,8 @@ func readFile(path, root string) ([]byte, error)           { return confine.Read
 func readLimited(name string, r io.Reader) ([]byte, error) { return confine.ReadLimited(name, r) }
 func repoTop(dir string) string                            { return confine.RepoTop(dir) }
 
-// fileExists reports whether p names something that is not a directory.
-func fileExists(p string) bool {
+// FileExists reports whether p names something that is not a directory.
+func FileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
 }

@@ -1,5 +1,7 @@
 package manifest
 
+import "slices"
+
 // Kept reasons: why a field's rendered value is not what plan shows or
 // apply writes when the object exists (see Object.Kept).
 const (
@@ -17,4 +19,15 @@ const (
 type KeptField struct {
 	Path   []string
 	Reason string
+}
+
+// KeptAt is the Kept field that is path or holds it (a Kept mapping
+// holds its entries), false when path is not kept.
+func (o *Object) KeptAt(path ...string) (KeptField, bool) {
+	for _, k := range o.Kept {
+		if len(path) >= len(k.Path) && slices.Equal(path[:len(k.Path)], k.Path) {
+			return k, true
+		}
+	}
+	return KeptField{}, false
 }

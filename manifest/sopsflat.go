@@ -6,10 +6,10 @@ import (
 	"github.com/kubeplan/kubeplan/internal/sops"
 )
 
-// decryptFlat decrypts a SOPS file of format (dec.Decrypt), or verifies
+// DecryptFlat decrypts a SOPS file of format (dec.Decrypt), or verifies
 // its MAC when keys are given (lint); the problem says why it failed, at
 // the file's line.
-func decryptFlat(file string, data []byte, format sops.Format, dec Decryption) ([]byte, *Problem) {
+func DecryptFlat(file string, data []byte, format sops.Format, dec Decryption) ([]byte, *Problem) {
 	if !dec.Decrypt && dec.Keys.Empty() {
 		return nil, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/workspace"
@@ -114,7 +115,7 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	if o.Plan.AllowOtherNamespaces {
 		lintNS = ""
 	}
-	var lookup manifest.HelmLookup
+	var lookup helm.Lookup
 	if o.Lookup {
 		if l := cls.lookup(p); l != nil {
 			lookup = l
