@@ -156,7 +156,7 @@ func checkParse(t *testing.T, data []byte) {
 	}
 }
 
-// FuzzSplit checks that splitDocuments accounts for every input line: the
+// FuzzSplit checks that SplitDocuments accounts for every input line: the
 // chunks, in order, with one separator line between each two, make up the
 // whole input, and each chunk says on which line it starts.
 func FuzzSplit(f *testing.F) {

@@ -11,7 +11,7 @@ import (
 	"github.com/kubeplan/kubeplan/manifest/helm"
 )
 
-// Helm is a Helm chart, rendered (see manifest.HelmOptions).
+// Helm is a Helm chart, rendered (see helm.Options).
 const Helm Kind = "helm"
 
 // HelmSettings say how a helm project's chart is rendered. Chart comes

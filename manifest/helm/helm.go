@@ -18,7 +18,7 @@ import (
 )
 
 // defaultHelmKubeVersion is the Kubernetes version .Capabilities reports
-// when HelmOptions.KubeVersion is empty: the one kubeplan lints against.
+// when Options.KubeVersion is empty: the one kubeplan lints against.
 const defaultHelmKubeVersion = kubeapi.KubeVersion
 
 // Render renders the chart at path (a directory holding Chart.yaml or

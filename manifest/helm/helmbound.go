@@ -18,7 +18,7 @@ import (
 const MaxHelmOutputBytes = 64 << 20
 
 // DefaultHelmTimeout bounds how long one chart may take to render when
-// HelmOptions.Timeout is not set.
+// Options.Timeout is not set.
 const DefaultHelmTimeout = 60 * time.Second
 
 // helmHeapGrowth is how much the process's heap may grow while a chart

@@ -543,7 +543,7 @@ metadata:
 	}
 }
 
-// Whatever Go types a HelmLookup uses (data as map[string]string, items as
+// Whatever Go types a Lookup uses (data as map[string]string, items as
 // []map[string]any, bytes), the Secret's data is withheld.
 func TestHelmLookupOddTypesWithheld(t *testing.T) {
 	lk := lookupFunc(func(apiVersion, kind, namespace, name string) map[string]any {
@@ -577,7 +577,7 @@ data:
 	}
 }
 
-// lookupFunc is a HelmLookup from a function.
+// lookupFunc is a Lookup from a function.
 type lookupFunc func(apiVersion, kind, namespace, name string) map[string]any
 
 func (f lookupFunc) Lookup(_ context.Context, apiVersion, kind, namespace, name string) (map[string]any, error) {

@@ -8,7 +8,7 @@ import (
 	"github.com/kubeplan/kubeplan/manifest/helm"
 )
 
-// fakeLookup is a HelmLookup over a fixed set of objects, as the cluster
+// fakeLookup is a helm.Lookup over a fixed set of objects, as the cluster
 // would answer: the object by name, a list ({"items": [...]}) when the
 // name is empty, an empty map when there is none.
 type fakeLookup struct {

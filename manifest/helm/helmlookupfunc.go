@@ -147,7 +147,7 @@ func (l *lookupSource) withholdIn(obj map[string]any, secretAsked bool) bool {
 // DeepCopyJSON copies a JSON-like value (maps, lists, scalars). A map
 // with string keys or a list of another Go type (map[string]string,
 // []map[string]any) becomes map[string]any or []any, and bytes their
-// base64, as in JSON: whatever a HelmLookup returns, a Secret's data is
+// base64, as in JSON: whatever a Lookup returns, a Secret's data is
 // found and withheld.
 func DeepCopyJSON(v any) any {
 	switch t := v.(type) {

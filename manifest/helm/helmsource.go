@@ -21,7 +21,7 @@ func IsChartArchive(path string) bool {
 }
 
 // LoadChart loads the chart at path, a directory holding Chart.yaml or a
-// packaged .tgz, reading every file through readFile so that nothing
+// packaged .tgz, reading every file through confine.ReadFile so that nothing
 // outside root is opened (a link leading out is an error). Vendored
 // subcharts under charts/ (directories or .tgz) come with it.
 func LoadChart(path, root string) (*chart.Chart, error) {
@@ -91,7 +91,7 @@ func LoadChart(path, root string) (*chart.Chart, error) {
 	return ch, nil
 }
 
-// helmIgnore reads the chart's .helmignore (through readFile), with
+// helmIgnore reads the chart's .helmignore (through confine.ReadFile), with
 // helm's defaults, as helm's directory loader does.
 func helmIgnore(path, root string) (*ignore.Rules, error) {
 	rules := ignore.Empty()

@@ -29,7 +29,7 @@ type valuesFile struct {
 	root *yaml.Node // the top mapping, nil when empty
 }
 
-// helmValues reads HelmOptions.ValuesFiles (through readFile: a file
+// helmValues reads Options.ValuesFiles (through confine.ReadFile: a file
 // outside root is an error) and Set, as helm's -f and --set do.
 func helmValues(path string, ch *chart.Chart, root string, h Options) (*helmVals, []*manifest.Problem, error) {
 	v := &helmVals{merged: loader.MergeMaps(map[string]any{}, h.Values)}

@@ -74,7 +74,7 @@ func Build(dir, root string, allowRemote bool, dec manifest.Decryption) ([]*mani
 	return BuildKustomizationWith(dir, root, allowRemote, false, dec)
 }
 
-// BuildKustomizationWith is buildKustomization; withOrigins skips the
+// BuildKustomizationWith is Build; withOrigins skips the
 // first, traced, build (for tests that compare the two).
 func BuildKustomizationWith(dir, root string, allowRemote, withOrigins bool, dec manifest.Decryption) ([]*manifest.Object, []*manifest.Problem) {
 	kfile := kustomizationFile(dir)

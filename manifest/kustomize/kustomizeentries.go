@@ -190,7 +190,7 @@ func ReadInfo(data []byte) Info {
 }
 
 // KustomizationRefs lists the files and bases a kustomization (its file's
-// data) names and whether it is a Component (see ReadKustomizationInfo).
+// data) names and whether it is a Component (see ReadInfo).
 func KustomizationRefs(data []byte) (refs []string, component bool) {
 	k := ReadInfo(data)
 	return k.Refs, k.Component

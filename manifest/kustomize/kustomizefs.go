@@ -33,7 +33,7 @@ type rootFS struct {
 	urlFiles []urlFile
 	// helm holds the helmCharts rendered in-process (see inflateHelm).
 	helm *kustomizeHelm
-	// dec says how SOPS-encrypted files are read (see sopsPlain); sops
+	// dec says how SOPS-encrypted files are read (see manifest.SopsPlain); sops
 	// names the ones read (as displayed), sopsProblems what they raised.
 	dec          manifest.Decryption
 	sops         map[string]bool
