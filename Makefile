@@ -42,7 +42,7 @@ helm-peer:
 test-security: testcluster
 	$(GO) test ./internal/confine ./internal/ghactions ./internal/ghcomment ./internal/kube ./internal/ownwords ./internal/sops ./internal/testing/githubtest
 	$(GO) test ./internal/config -run 'Confined|Kubeconfig|Cluster'
-	$(GO) test ./manifest -run 'Bomb|HelmRender|HelmBounded|NetGuard|Remote|SCP|SchemaRef|ArgumentLinked|PluginConfig|SOPS'
+	$(GO) test ./manifest/... -run 'Bomb|HelmRender|HelmBounded|NetGuard|Remote|SCP|SchemaRef|ArgumentLinked|PluginConfig|SOPS'
 	$(GO) test ./render ./render/ghview -run 'Hostile|Masker|Scrub'
 	$(GO) test ./lint/admission -run 'CheckContext|Confined'
 	$(GO) test ./lint -run 'Deadline|Decrypted'

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/helmhook"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -28,7 +28,7 @@ func hookJob(name, hook, extra, arg string) string {
 // plan makes the plan of the directory as the narrow identity, without applying it.
 func (e *env) plan() *plan.Plan {
 	e.t.Helper()
-	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	res, err := loader.Load([]string{e.dir}, loader.Options{})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestIntegrationHelmHookFails(t *testing.T) {
 	e := newEnv(t)
 	e.write("hooks.yaml", strings.ReplaceAll(hookJob("migrate", "pre-install", "    helm.sh/hook-delete-policy: hook-failed\n", "x"), "busybox", "busybox:doesnotexist"))
 	e.write("configmap.yaml", settings)
-	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	res, err := loader.Load([]string{e.dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestIntegrationHelmPostHookAfterHealthOnly(t *testing.T) {
 	e := newEnv(t)
 	e.write("hooks.yaml", hookCM("post-note", "post-install", "", "n"))
 	e.write("deployment.yaml", deployment("1", "nginx:doesnotexist"))
-	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	res, err := loader.Load([]string{e.dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -36,7 +36,7 @@ spec:
 // ApplySet as (nil for none), without waiting for health.
 func (e *env) runSet(as *applyset.Parent) (*plan.Plan, *apply.Result, *kube.Client) {
 	e.t.Helper()
-	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	res, err := loader.Load([]string{e.dir}, loader.Options{})
 	if err != nil {
 		e.t.Fatal(err)
 	}

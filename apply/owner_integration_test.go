@@ -12,7 +12,7 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -24,7 +24,7 @@ func configMap(name, value string) string {
 // identity, on a fresh client (its request counter starts at zero).
 func (e *env) planIn(dir string, as *applyset.Parent) (*plan.Plan, *kube.Client) {
 	e.t.Helper()
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
+	res, err := loader.Load([]string{dir}, loader.Options{})
 	if err != nil {
 		e.t.Fatal(err)
 	}

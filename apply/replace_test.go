@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -85,7 +85,7 @@ func TestIntegrationReplace(t *testing.T) {
 	// An object that changed after the plan was made is not deleted.
 	svcUID = uid("service", "api")
 	e.write("service.yaml", fixedIPService("10.0.0.5", "  annotations: {kubeplan.dev/replace: allow}\n"))
-	objs, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	objs, err := loader.Load([]string{e.dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

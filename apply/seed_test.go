@@ -13,7 +13,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -72,7 +72,7 @@ func (e *env) client() *kube.Client {
 // run plans and applies the directory as the narrow identity.
 func (e *env) run(opts plan.Options, aopts apply.Options) (*apply.Result, *kube.Client, error) {
 	e.t.Helper()
-	res, err := manifest.Load([]string{e.dir}, manifest.Options{})
+	res, err := loader.Load([]string{e.dir}, loader.Options{})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestIntegrationSafety(t *testing.T) {
 
 	// A health failure names the object and the reason.
 	e.write("bad.yaml", strings.Replace(deployment("1", "nginx:doesnotexist"), "name: web", "name: bad", 1))
-	res, _ := manifest.Load([]string{e.dir}, manifest.Options{})
+	res, _ := loader.Load([]string{e.dir}, loader.Options{})
 	cl := e.client()
 	p, err := plan.Make(context.Background(), cl, res.Objects, plan.Options{Namespace: e.ns, ApplySet: &e.as})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -15,7 +16,7 @@ type Input struct {
 	// Projects are given.
 	Paths []string
 	// Load says how to read them (exclude globs, stdin, concurrency).
-	Load manifest.Options
+	Load loader.Options
 	// CRDPaths are files or directories of extra CustomResourceDefinitions
 	// (--crds): they validate custom resources and are not linted
 	// themselves, but a file among them that cannot be read as objects is
@@ -54,7 +55,7 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	}
 	var crdFindings []Finding
 	if len(in.CRDPaths) > 0 {
-		crds, err := manifest.Load(in.CRDPaths, manifest.Options{Concurrency: in.Load.Concurrency, Context: in.Load.Context})
+		crds, err := loader.Load(in.CRDPaths, loader.Options{Concurrency: in.Load.Concurrency, Context: in.Load.Context})
 		if err != nil {
 			return Report{}, nil, fmt.Errorf("--crds: %w", err)
 		}
@@ -86,7 +87,7 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	var rep Report
 	var objs []*manifest.Object
 	if in.KeepObjects {
-		res, err := manifest.Load(paths, in.Load)
+		res, err := loader.Load(paths, in.Load)
 		if err != nil {
 			return Report{}, nil, err
 		}
@@ -172,7 +173,7 @@ func (r Report) Errors() []Finding {
 	return out
 }
 
-func rename(f func(string) string, res *manifest.Result) {
+func rename(f func(string) string, res *loader.Result) {
 	if f == nil {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/policies"
 )
 
@@ -18,7 +19,7 @@ const duplicateRule = "duplicate-object"
 // copies are one object two ApplySets would fight over. Projects that go
 // elsewhere never collide, and a duplicate within one project is its own
 // group's to report. keys are the identities each group's lint kept.
-func crossDuplicates(gs []group, srcs [][]*manifest.Source, keys [][]identity, opts Options) ([]Finding, error) {
+func crossDuplicates(gs []group, srcs [][]*loader.Source, keys [][]identity, opts Options) ([]Finding, error) {
 	rule, ok := policies.ByID(duplicateRule)
 	if !ok {
 		return nil, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/internal/sops/sopstest"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // A finding that quotes a value decrypted from SOPS (here the keys an
@@ -32,7 +33,7 @@ func TestFindingsHideDecryptedValues(t *testing.T) {
 		}
 	}
 	in := Input{Paths: []string{dir}, KeepObjects: true,
-		Load: manifest.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: &sops.Keys{Age: []age.Identity{id}}}}}
+		Load: loader.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: &sops.Keys{Age: []age.Identity{id}}}}}
 	rep, _, err := Check(in, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // writeTree writes files (slash paths) under dir.
@@ -177,14 +177,14 @@ func TestLintedObjects(t *testing.T) {
 // (runSources), so a test can hold the two to the same findings.
 func keptAndStreamed(t *testing.T, dir string, opts Options) (kept, streamed Report) {
 	t.Helper()
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
+	res, err := loader.Load([]string{dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if kept, err = run(res, opts); err != nil {
 		t.Fatal(err)
 	}
-	srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
+	srcs, err := loader.Collect([]string{dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

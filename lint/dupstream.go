@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/policies"
 )
 
@@ -24,7 +25,7 @@ type objAt struct{ src, obj int32 }
 // drops the objects. Memory is one or two sources and the findings, however
 // many duplicates there are. The findings are those the rule makes on the
 // whole set: the first copy in stream order is the one the others point at.
-func streamDuplicates(srcs []*manifest.Source, records []identity, opts Options) ([]Finding, error) {
+func streamDuplicates(srcs []*loader.Source, records []identity, opts Options) ([]Finding, error) {
 	rule, ok := policies.ByID(duplicateRule)
 	if !ok || ruleOff(opts, duplicateRule) {
 		return nil, nil
@@ -61,7 +62,7 @@ func streamDuplicates(srcs []*manifest.Source, records []identity, opts Options)
 
 // duplicatesFrom runs rule on pairs, whose first copies are all in source
 // fs, loading each source of later copies once.
-func duplicatesFrom(srcs []*manifest.Source, fs int, pairs []dupPair, rule policies.Rule, popts policies.Options, settings map[string]RuleSetting) ([]Finding, error) {
+func duplicatesFrom(srcs []*loader.Source, fs int, pairs []dupPair, rule policies.Rule, popts policies.Options, settings map[string]RuleSetting) ([]Finding, error) {
 	firsts, _, err := srcs[fs].Load()
 	if err != nil {
 		return nil, err

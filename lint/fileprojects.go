@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/sops"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -17,7 +17,7 @@ import (
 // pre-commit hook passes changed files one by one), and a chart's template
 // or values file by rendering the chart, never as a manifest of its own.
 type fileProjects struct {
-	load  manifest.Options
+	load  loader.Options
 	seen  map[string]bool              // project directories already grouped
 	found map[string][]project.Project // by repository root
 }
@@ -37,10 +37,10 @@ func (f *fileProjects) of(p string) ([]group, error) {
 	// repository or, outside any, in the working directory holding it;
 	// elsewhere (a file in /tmp) it is linted as it is, rather than by
 	// walking whatever tree its directory is in.
-	if !manifest.InRepository(filepath.Dir(p)) && !inWorkingDir(p) {
+	if !loader.InRepository(filepath.Dir(p)) && !inWorkingDir(p) {
 		return nil, nil
 	}
-	root, err := manifest.DirRoot(filepath.Dir(p))
+	root, err := loader.DirRoot(filepath.Dir(p))
 	if err != nil {
 		return nil, nil
 	}

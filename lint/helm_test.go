@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/config"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -27,7 +28,7 @@ func chartGroups(gs []group) []group {
 // rendered with its settings; a chart directory named directly is read as
 // it is (the loader renders it); a template given alone lints its chart.
 func TestGroupsCharts(t *testing.T) {
-	gs, err := groups([]string{helmRepo}, manifest.Options{})
+	gs, err := groups([]string{helmRepo}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,14 +40,14 @@ func TestGroupsCharts(t *testing.T) {
 	if !slices.Equal(cs[0].paths, []string{shop}) || cs[0].load.Helm.ReleaseName != "charts-shop" {
 		t.Errorf("chart group %+v", cs[0])
 	}
-	if gs, err = groups([]string{shop}, manifest.Options{}); err != nil {
+	if gs, err = groups([]string{shop}, loader.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(gs) != 1 || gs[0].chart || !slices.Equal(gs[0].paths, []string{shop}) {
 		t.Errorf("a chart named directly: %+v", gs)
 	}
 	for _, f := range []string{"templates/deployment.yaml", "values-dev.yaml", "charts/cache/values.yaml"} {
-		if gs, err = groups([]string{filepath.Join(shop, f)}, manifest.Options{}); err != nil {
+		if gs, err = groups([]string{filepath.Join(shop, f)}, loader.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if cs := chartGroups(gs); len(gs) != 1 || len(cs) != 1 || filepath.Base(cs[0].paths[0]) != "shop" {
@@ -65,7 +66,7 @@ func TestLoadedGroupsCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gs, err := loadedGroups(helmRepo, ps, manifest.Options{})
+	gs, err := loadedGroups(helmRepo, ps, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestCheckChartRendered(t *testing.T) {
 		t.Errorf("findings: %+v", rep.Findings)
 	}
 	_, objs, err := Check(Input{Paths: []string{filepath.Join(helmRepo, "charts/shop")}, KeepObjects: true,
-		Load: manifest.Options{Helm: manifest.HelmOptions{ReleaseName: "shop", Namespace: "shop-dev"}}}, Options{})
+		Load: loader.Options{Helm: helm.Options{ReleaseName: "shop", Namespace: "shop-dev"}}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 const hpaWeb = `apiVersion: autoscaling/v2
@@ -40,7 +40,7 @@ func TestHPAReplicasStreamed(t *testing.T) {
 		"c-hpa.yaml":        hpaWeb,
 	}
 	writeTree(t, dir, files)
-	srcs, err := manifest.Collect([]string{dir}, manifest.Options{})
+	srcs, err := loader.Collect([]string{dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestHPAReplicasStreamed(t *testing.T) {
 	if f.Rule != "hpa-replicas" || f.Severity != Warning || f.File != filepath.Join(dir, "a-deployment.yaml") || f.Line != 6 || f.Col != 13 || f.Field != "spec.replicas" {
 		t.Errorf("finding: %+v", f)
 	}
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
+	res, err := loader.Load([]string{dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestHPAReplicasStreamed(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "c-hpa.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	srcs, err = manifest.Collect([]string{dir}, manifest.Options{})
+	srcs, err = loader.Collect([]string{dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

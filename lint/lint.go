@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // IgnoreAnnotation lists rule ids not to report for one object.
@@ -27,7 +28,7 @@ var builtins builtinSchemas
 
 // run lints a loaded set: loading problems, API versions, schemas, CRDs and
 // policies. It returns an error only when linting itself could not work.
-func run(res *manifest.Result, opts Options) (Report, error) {
+func run(res *loader.Result, opts Options) (Report, error) {
 	l, err := newLinter(opts)
 	if err != nil {
 		return Report{}, err

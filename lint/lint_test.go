@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 func TestMain(m *testing.M) {
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 func lintSrc(t *testing.T, src string, opts Options) Report {
 	t.Helper()
 	objs, probs := manifest.Parse("in.yaml", []byte(src))
-	rep, err := run(&manifest.Result{Objects: objs, Problems: probs, Files: 1}, opts)
+	rep, err := run(&loader.Result{Objects: objs, Problems: probs, Files: 1}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestCRDs(t *testing.T) {
 	// --crds: the CRD passed separately validates the same way
 	crdObjs, _ := manifest.Parse("crds.yaml", data[:strings.Index(string(data), "---\n")])
 	objs, _ := manifest.Parse("in.yaml", []byte(crs))
-	rep, err = run(&manifest.Result{Objects: objs}, Options{CRDs: crdObjs})
+	rep, err = run(&loader.Result{Objects: objs}, Options{CRDs: crdObjs})
 	if err != nil || rep.Count(Error) != 5 || rep.Findings[0].File != "in.yaml" {
 		t.Errorf("with --crds: %v %+v", err, rep.Findings)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -17,7 +18,7 @@ import (
 // set-wide rules see only its objects.
 type group struct {
 	paths []string
-	load  manifest.Options
+	load  loader.Options
 	// kustomizedCRDs says whether its kustomizations may build a
 	// CustomResourceDefinition (a kustomize project's files name one).
 	kustomizedCRDs bool
@@ -36,7 +37,7 @@ type group struct {
 // never read as a manifest, and objects of different projects never
 // collide. Every other path (files, "-", a kustomization, a directory of
 // plain manifests) is linted together with the others, as before.
-func groups(paths []string, load manifest.Options) ([]group, error) {
+func groups(paths []string, load loader.Options) ([]group, error) {
 	rest := group{load: load, kustomizedCRDs: true}
 	var out []group
 	readers := &fileProjects{load: load, seen: map[string]bool{}, found: map[string][]project.Project{}}
@@ -71,11 +72,11 @@ func groups(paths []string, load manifest.Options) ([]group, error) {
 // projectGroups makes a group of each project under root (their Path and
 // Files are relative to it), confined as the walk of root would be:
 // kustomizations to the repository holding root, plain files to root.
-func projectGroups(root string, ps []project.Project, load manifest.Options) ([]group, error) {
+func projectGroups(root string, ps []project.Project, load loader.Options) ([]group, error) {
 	kload, mload := load, load
 	if load.Root == "" {
 		var err error
-		if kload.Root, err = manifest.DirRoot(root); err != nil {
+		if kload.Root, err = loader.DirRoot(root); err != nil {
 			return nil, err
 		}
 		mload.Root = root
@@ -102,7 +103,7 @@ func projectGroups(root string, ps []project.Project, load manifest.Options) ([]
 
 // loadedGroups makes a group of each loaded project (Input.Projects), with
 // its settings.
-func loadedGroups(root string, ps []project.Project, load manifest.Options) ([]group, error) {
+func loadedGroups(root string, ps []project.Project, load loader.Options) ([]group, error) {
 	gs, err := projectGroups(root, ps, load)
 	if err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func loadedGroups(root string, ps []project.Project, load manifest.Options) ([]g
 
 // projectsOf returns the projects of a directory argument to split, or nil
 // to lint the path as it is.
-func projectsOf(p string, load manifest.Options) ([]project.Project, error) {
+func projectsOf(p string, load loader.Options) ([]project.Project, error) {
 	if p == "-" {
 		return nil, nil
 	}
@@ -143,14 +144,14 @@ func projectsOf(p string, load manifest.Options) ([]project.Project, error) {
 // once. The CustomResourceDefinitions of every group validate the custom
 // resources of all: a crds/ directory serves the overlays.
 func runGroups(gs []group, opts Options) (Report, error) {
-	srcs := make([][]*manifest.Source, len(gs))
+	srcs := make([][]*loader.Source, len(gs))
 	for i, g := range gs {
 		if g.chart && g.load.Helm.KubeVersion == "" {
 			// a chart's .Capabilities are the version it is linted against
 			g.load.Helm.KubeVersion = cmp.Or(g.options(opts).KubeVersion, kubeapi.KubeVersion)
 		}
 		var err error
-		if srcs[i], err = manifest.Collect(g.paths, g.load); err != nil {
+		if srcs[i], err = loader.Collect(g.paths, g.load); err != nil {
 			return Report{}, err
 		}
 	}
@@ -203,7 +204,7 @@ func (g group) options(opts Options) Options {
 
 // sharedCRDs loads the CustomResourceDefinitions of every group: plain
 // files that mention one, and the kustomizations of groups whose files do.
-func sharedCRDs(gs []group, srcs [][]*manifest.Source) ([]*manifest.Object, error) {
+func sharedCRDs(gs []group, srcs [][]*loader.Source) ([]*manifest.Object, error) {
 	var out []*manifest.Object
 	for i, g := range gs {
 		for _, s := range srcs[i] {
@@ -248,7 +249,7 @@ func mentionCRD(root string, files []string) bool {
 
 // chartGroup is the group of a helm project under root: its chart,
 // rendered with its settings (the kubeVersion is filled in by runGroups).
-func chartGroup(root string, pr project.Project, load manifest.Options) group {
+func chartGroup(root string, pr project.Project, load loader.Options) group {
 	load.Helm = pr.HelmOptions(root, "")
 	return group{paths: []string{pr.ChartPath(root)}, load: load, chart: true, kustomizedCRDs: !pr.Helm.SkipCRDs}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/lint/admission"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
 	"github.com/kubeplan/kubeplan/policies"
 )
 
@@ -40,7 +41,7 @@ var checks = []RuleInfo{
 	{ID: "helm-dependency", Severity: Error, Description: "a dependency Chart.yaml declares is missing from charts/ (kubeplan never downloads: run helm dependency build)"},
 	{ID: "helm-template", Severity: Error, Description: "a Helm template fails to render (a parse error, a nil pointer, required or fail), at the template's line:column"},
 	{ID: "helm-values-schema", Severity: Error, Description: "the values do not match the chart's values.schema.json, at the values key that set them"},
-	{ID: manifest.RuleHelmGenerated, Severity: Info, Description: "a Helm template calls a function that makes a new value at every render (randAlphaNum, uuidv4, genCA, genSignedCert, genPrivateKey, now...): when the object exists, plan and apply keep the live value of the fields it makes"},
+	{ID: helm.RuleGenerated, Severity: Info, Description: "a Helm template calls a function that makes a new value at every render (randAlphaNum, uuidv4, genCA, genSignedCert, genPrivateKey, now...): when the object exists, plan and apply keep the live value of the fields it makes"},
 	{ID: "helm-lookup", Severity: Warning, Description: "a Helm template calls lookup, which reads the cluster; rendering offline it returns an empty map"},
 	{ID: ruleInvalidMeta, Severity: Error, Description: "metadata the API server refuses: name, generateName or namespace not a valid DNS name for the kind, label keys and values, annotation keys, annotations over 256 KiB"},
 	{ID: manifest.RuleSOPSDecrypt, Severity: Error, Description: "a SOPS-encrypted file does not decrypt for plan or apply (no key given fits one of its recipients, or its MAC does not match: changed after it was encrypted)"},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/hpa"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/policies"
 )
 
@@ -13,14 +14,14 @@ import (
 // that may hold CustomResourceDefinitions are read first, so custom
 // resources are validated whatever order the files come in. The result is
 // the same as loading everything and calling Run.
-func runSources(srcs []*manifest.Source, opts Options) (Report, error) {
+func runSources(srcs []*loader.Source, opts Options) (Report, error) {
 	rep, _, err := runSourcesKeys(srcs, opts)
 	return rep, err
 }
 
 // runSourcesKeys is runSources that also returns the identity of every
 // named object, for checks across groups (crossDuplicates).
-func runSourcesKeys(srcs []*manifest.Source, opts Options) (Report, []identity, error) {
+func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, error) {
 	l, err := newLinter(opts)
 	if err != nil {
 		return Report{}, nil, err
@@ -178,7 +179,7 @@ func setKey(o *manifest.Object, namespace string) string {
 // records (streamDuplicates), and the others over the autoscalers and the
 // workloads setting replicas they scale, which alone are loaded again. A
 // clean set of any size costs nothing here.
-func setWideFindings(srcs []*manifest.Source, records []identity, opts Options) ([]Finding, error) {
+func setWideFindings(srcs []*loader.Source, records []identity, opts Options) ([]Finding, error) {
 	out, err := streamDuplicates(srcs, records, opts)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/lint/admission"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // vapRun evaluates ValidatingAdmissionPolicies: those of --policies and
@@ -73,7 +74,7 @@ func (v *vapRun) extra(in Input) ([]*manifest.Object, []Finding, error) {
 	if len(in.PolicyPaths) == 0 {
 		return nil, nil, nil
 	}
-	res, err := manifest.Load(in.PolicyPaths, manifest.Options{Concurrency: in.Load.Concurrency, Context: in.Load.Context})
+	res, err := loader.Load(in.PolicyPaths, loader.Options{Concurrency: in.Load.Concurrency, Context: in.Load.Context})
 	if err != nil {
 		return nil, nil, fmt.Errorf("--policies: %w", err)
 	}
@@ -189,7 +190,7 @@ func (v *vapRun) missingKinds(context []*manifest.Object) map[string]bool {
 // returns the objects keep selects; each batch also goes to the each
 // functions, then is dropped.
 func streamObjects(paths []string, in Input, concurrency int, keep func(*manifest.Object) bool, each ...func([]*manifest.Object)) ([]*manifest.Object, error) {
-	srcs, err := manifest.Collect(paths, in.Load)
+	srcs, err := loader.Collect(paths, in.Load)
 	if err != nil {
 		return nil, err
 	}

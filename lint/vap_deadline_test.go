@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // Policy evaluation shares the run's deadline: many objects times a
@@ -58,7 +58,7 @@ spec:
 		// Loading 21 small files takes milliseconds; judging 200 objects
 		// takes minutes: the deadline passes while policies are evaluated.
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		_, _, err := Check(Input{Paths: []string{dir}, KeepObjects: keep, Load: manifest.Options{Context: ctx}}, Options{})
+		_, _, err := Check(Input{Paths: []string{dir}, KeepObjects: keep, Load: loader.Options{Context: ctx}}, Options{})
 		cancel()
 		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "policy evaluation stopped at configmap/cm-") ||
 			!strings.Contains(err.Error(), filepath.Join(dir, "objects-")) || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy costly: context deadline exceeded") {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // TestArgumentLinkedOutOfCheckout: a PATH inside the checkout (the git
@@ -29,7 +29,7 @@ func TestArgumentLinkedOutOfCheckout(t *testing.T) {
 	t.Chdir(repo)
 	for _, p := range []string{"manifests/", "manifests", "manifests/cm.yaml", "./manifests/"} {
 		t.Run(p, func(t *testing.T) {
-			le, se := loadBoth(t, []string{p}, manifest.Options{})
+			le, se := loadBoth(t, []string{p}, loader.Options{})
 			wantRefused(t, le, se, p, "resolves to "+outside, "outside "+repo)
 			for _, err := range []error{le, se} {
 				if strings.Contains(err.Error(), "canary-outside") {
@@ -39,7 +39,7 @@ func TestArgumentLinkedOutOfCheckout(t *testing.T) {
 		})
 	}
 	for _, p := range []string{"alias/", "alias/cm.yaml"} {
-		res, err := manifest.Load([]string{p}, manifest.Options{})
+		res, err := loader.Load([]string{p}, loader.Options{})
 		if err != nil || len(res.Objects) != 1 || res.Objects[0].Name != "inside" {
 			t.Fatalf("%s, a link inside the checkout: %v, %v", p, res, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // badDir is the bad-input corpus; testdata/bad/README.md says what each
@@ -19,9 +20,9 @@ var badDir = filepath.Join("..", "testdata", "bad")
 
 // load runs manifest.Load on paths and fails the test on a panic or an
 // error (bad input is a Problem, never an error).
-func load(t *testing.T, paths ...string) *manifest.Result {
+func load(t *testing.T, paths ...string) *loader.Result {
 	t.Helper()
-	var res *manifest.Result
+	var res *loader.Result
 	var err error
 	func() {
 		defer func() {
@@ -29,7 +30,7 @@ func load(t *testing.T, paths ...string) *manifest.Result {
 				t.Fatalf("Load(%v) panicked: %v\n%s", paths, r, debug.Stack())
 			}
 		}()
-		res, err = manifest.Load(paths, manifest.Options{})
+		res, err = loader.Load(paths, loader.Options{})
 	}()
 	if err != nil {
 		t.Fatalf("Load(%v): %v", paths, err)

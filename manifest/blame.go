@@ -7,29 +7,29 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// blame is where a field of a built object was set when that is not the
+// Blame is where a field of a built object was set when that is not the
 // document the object came from: a patch or an entry of an overlay's
 // kustomization.
-type blame struct {
-	rel      string // the file, relative to the directory of the object's file
-	key, val *yaml.Node
-	line     int // added to the nodes' lines
-	col      int // added to the nodes' columns
+type Blame struct {
+	Rel      string // the file, relative to the directory of the object's file
+	Key, Val *yaml.Node
+	Line     int // added to the nodes' lines
+	Col      int // added to the nodes' columns
 }
 
-func (b *blame) pos(n *yaml.Node) Pos { return Pos{Line: n.Line + b.line, Col: n.Column + b.col} }
+func (b *Blame) pos(n *yaml.Node) Pos { return Pos{Line: n.Line + b.Line, Col: n.Column + b.Col} }
 
-func blameKey(path []string) string { return strings.Join(path, "\x00") }
+func BlameKey(path []string) string { return strings.Join(path, "\x00") }
 
 // blameFor is the blame of the field at path or of its closest blamed
 // ancestor (a subtree a patch added), nil when the object's own document
 // set it.
-func (o *Object) blameFor(path []string) (*blame, bool) {
-	if o.blame == nil {
+func (o *Object) blameFor(path []string) (*Blame, bool) {
+	if o.Blame == nil {
 		return nil, false
 	}
 	for i := len(path); i > 0; i-- {
-		if b := o.blame[blameKey(path[:i])]; b != nil {
+		if b := o.Blame[BlameKey(path[:i])]; b != nil {
 			return b, i == len(path)
 		}
 	}
@@ -40,7 +40,7 @@ func (o *Object) blameFor(path []string) (*blame, bool) {
 // of a kustomization (a patch, an images or namespace entry...) set it.
 func (o *Object) FileOf(path ...string) string {
 	if b, _ := o.blameFor(path); b != nil {
-		return filepath.Join(filepath.Dir(o.File), b.rel)
+		return filepath.Join(filepath.Dir(o.File), b.Rel)
 	}
 	return o.File
 }
@@ -51,9 +51,9 @@ func (o *Object) blameSpan(path []string) (start, end Pos, ok bool) {
 	if b == nil {
 		return Pos{}, Pos{}, false
 	}
-	n := b.key
-	if full && b.val != nil && b.val.Kind == yaml.ScalarNode || n == nil {
-		n = b.val
+	n := b.Key
+	if full && b.Val != nil && b.Val.Kind == yaml.ScalarNode || n == nil {
+		n = b.Val
 	}
 	start = b.pos(n)
 	end = start
@@ -73,17 +73,17 @@ func (o *Object) blameKeyPos(path []string) (Pos, bool) {
 	if b == nil {
 		return Pos{}, false
 	}
-	if b.key != nil {
-		return b.pos(b.key), true
+	if b.Key != nil {
+		return b.pos(b.Key), true
 	}
-	return b.pos(b.val), true
+	return b.pos(b.Val), true
 }
 
 // basePath is path as the object's own document has it: a patch may have
 // moved list items (see diffPaths).
 func (o *Object) basePath(path []string) []string {
-	for i := len(path); i > 0 && o.moved != nil; i-- {
-		if to, ok := o.moved[blameKey(path[:i])]; ok {
+	for i := len(path); i > 0 && o.Moved != nil; i-- {
+		if to, ok := o.Moved[BlameKey(path[:i])]; ok {
 			return append(append([]string(nil), to...), path[i:]...)
 		}
 	}
@@ -95,8 +95,8 @@ func (o *Object) basePath(path []string) []string {
 func (o *Object) Files() []string {
 	out := []string{o.File}
 	seen := map[string]bool{o.File: true}
-	for _, b := range o.blame {
-		f := filepath.Join(filepath.Dir(o.File), b.rel)
+	for _, b := range o.Blame {
+		f := filepath.Join(filepath.Dir(o.File), b.Rel)
 		if !seen[f] {
 			seen[f] = true
 			out = append(out, f)

@@ -70,11 +70,11 @@ func tooManyProblems(file string, line int) *Problem {
 		"more than %d problems in this file: the rest of it, from this line, is not read (fix the problems above first)", MaxFileProblems)}
 }
 
-// parseFileContext is parseFile that stops between documents once ctx is
+// ParseFileContext is parseFile that stops between documents once ctx is
 // done (a SOPS file, small by nature, is read whole).
-func parseFileContext(ctx context.Context, file string, data []byte, dec Decryption) ([]*Object, []*Problem) {
-	if maybeSOPS(data) {
-		return parseFile(file, data, dec)
+func ParseFileContext(ctx context.Context, file string, data []byte, dec Decryption) ([]*Object, []*Problem) {
+	if MaybeSOPS(data) {
+		return ParseFile(file, data, dec)
 	}
 	if f, ok := sops.Detect(data); ok && f != sops.FormatYAML && sops.FormatForPath(file) != sops.FormatYAML {
 		return nil, flatSOPSFile(file, data, f, dec)
@@ -82,17 +82,9 @@ func parseFileContext(ctx context.Context, file string, data []byte, dec Decrypt
 	return parseStream(ctx, file, data)
 }
 
-// context is the run's context (context.Background when none was given).
-func (o Options) context() context.Context {
-	if o.Context == nil {
-		return context.Background()
-	}
-	return o.Context
-}
-
-// stopped is ctx's cause once it is done, wrapped to say what stopped:
+// Stopped is ctx's cause once it is done, wrapped to say what stopped:
 // nil while it runs (or when ctx is nil).
-func stopped(ctx context.Context) error {
+func Stopped(ctx context.Context) error {
 	if ctx == nil || ctx.Err() == nil {
 		return nil
 	}
@@ -114,8 +106,8 @@ type loadBudget struct {
 
 type budgetKey struct{}
 
-// withBudget gives ctx a budget of units that parseStream charges.
-func withBudget(ctx context.Context, units int) context.Context {
+// WithBudget gives ctx a budget of units that parseStream charges.
+func WithBudget(ctx context.Context, units int) context.Context {
 	return context.WithValue(ctx, budgetKey{}, &loadBudget{left: units})
 }
 

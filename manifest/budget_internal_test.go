@@ -12,7 +12,7 @@ func TestLoadBudgetRefusesTheFileOverIt(t *testing.T) {
 	doc := "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  currency: EUR\n  region: europe-west\n"
 	data := []byte(strings.Repeat(doc, 2000)) // about 180 KiB, 26,000 units
 	units := parseUnits(data)
-	ctx := withBudget(context.Background(), units*2+10)
+	ctx := WithBudget(context.Background(), units*2+10)
 	for i, want := range []bool{true, true, false} {
 		objs, probs := parseStream(ctx, "set.yaml", data)
 		if want && (len(objs) != 2000 || len(probs) != 0) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/testing/bombcorpus"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // Every shape of the bomb corpus is refused unparsed, with one problem
@@ -96,11 +97,11 @@ func TestLoadStopsWithContext(t *testing.T) {
 	cause := errors.New("interrupted by SIGTERM")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(cause)
-	_, err := manifest.Load([]string{dir}, manifest.Options{Context: ctx})
+	_, err := loader.Load([]string{dir}, loader.Options{Context: ctx})
 	if !errors.Is(err, cause) || !strings.Contains(err.Error(), "loading stopped: interrupted by SIGTERM") {
 		t.Fatalf("Load after cancel: %v", err)
 	}
-	srcs, err := manifest.Collect([]string{dir}, manifest.Options{Context: ctx})
+	srcs, err := loader.Collect([]string{dir}, loader.Options{Context: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}

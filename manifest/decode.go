@@ -28,7 +28,7 @@ type decoder struct {
 // document's own size.
 const maxExpansion = 100_000
 
-func newDecoder(file string, lines *lineMap, ownNodes int) *decoder {
+func NewDecoder(file string, lines *lineMap, ownNodes int) *decoder {
 	return &decoder{file: file, lines: lines, budget: ownNodes + maxExpansion}
 }
 
@@ -39,7 +39,7 @@ func (d *decoder) problem(n *yaml.Node, rule, format string, args ...any) {
 	})
 }
 
-func (d *decoder) value(n *yaml.Node, depth int) any {
+func (d *decoder) Value(n *yaml.Node, depth int) any {
 	if d.exhausted {
 		return nil
 	}
@@ -66,13 +66,13 @@ func (d *decoder) value(n *yaml.Node, depth int) any {
 			d.alias = n
 			defer func() { d.alias = nil }()
 		}
-		return d.value(n.Alias, depth+1)
+		return d.Value(n.Alias, depth+1)
 	case yaml.MappingNode:
 		return d.mapping(n, depth)
 	case yaml.SequenceNode:
 		out := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			out[i] = d.value(c, depth+1)
+			out[i] = d.Value(c, depth+1)
 		}
 		return out
 	case yaml.ScalarNode:
@@ -81,7 +81,7 @@ func (d *decoder) value(n *yaml.Node, depth int) any {
 		if len(n.Content) == 0 {
 			return nil
 		}
-		return d.value(n.Content[0], depth)
+		return d.Value(n.Content[0], depth)
 	}
 	return nil
 }
@@ -101,16 +101,16 @@ func (d *decoder) mapping(n *yaml.Node, depth int) map[string]any {
 			d.problem(k, "duplicate-key", "duplicate key %q (first defined at line %d); YAML keeps only one of them, remove the other", key, d.lines.pos(first.Line, first.Column).Line)
 			continue
 		}
-		out[key] = d.value(v, depth+1)
+		out[key] = d.Value(v, depth+1)
 	}
 	// Merge keys ("<<: *base") fill in what the mapping does not set itself.
 	for _, m := range merges {
 		srcs := []*yaml.Node{m}
-		if dm := deref(m); dm != nil && dm.Kind == yaml.SequenceNode {
+		if dm := Deref(m); dm != nil && dm.Kind == yaml.SequenceNode {
 			srcs = dm.Content
 		}
 		for _, s := range srcs {
-			sv, ok := d.value(s, depth+1).(map[string]any)
+			sv, ok := d.Value(s, depth+1).(map[string]any)
 			if !ok {
 				if !d.exhausted {
 					d.problem(s, "invalid-yaml", "merge key \"<<\" needs a mapping or a list of mappings")
@@ -140,7 +140,7 @@ func keyString(k *yaml.Node) string {
 	if k.Kind == yaml.ScalarNode {
 		return k.Value
 	}
-	if k = deref(k); k != nil && k.Kind == yaml.ScalarNode {
+	if k = Deref(k); k != nil && k.Kind == yaml.ScalarNode {
 		return k.Value
 	}
 	return fmt.Sprintf("<%s key>", kindName(k))
@@ -205,13 +205,13 @@ func leadingZero(s string) bool {
 	return len(s) > 1 && s[0] == '0'
 }
 
-func countNodes(n *yaml.Node) int {
+func CountNodes(n *yaml.Node) int {
 	if n == nil {
 		return 0
 	}
 	c := 1
 	for _, ch := range n.Content {
-		c += countNodes(ch)
+		c += CountNodes(ch)
 	}
 	return c
 }

@@ -1,35 +1,27 @@
-// Package manifest loads Kubernetes manifests from files, directories,
-// standard input and kustomize directories into Objects that remember where
-// every field came from: file, document index, and line:column.
+// Package manifest is the core of manifest loading: the Object model that
+// remembers where every field came from (file, document index,
+// line:column), the Problem and Pos values that report bad input, and the
+// parsing of YAML streams (a fast path for plain documents, yaml.v3 for
+// the rest), SOPS-encrypted files included.
 //
-// Loading never panics on bad input. Problems with the input itself (invalid
-// YAML, duplicate keys, alias bombs, binary files, documents that are not
-// objects) are returned as *Problem values carrying file:line:col, so lint can
-// report them beside schema and policy findings. Only failures of the tool or
-// the environment (a path that does not exist, an unreadable directory) are
-// returned as errors.
+// Parsing never panics on bad input. Problems with the input itself
+// (invalid YAML, duplicate keys, alias bombs, binary files, documents that
+// are not objects) are returned as *Problem values carrying file:line:col,
+// so lint can report them beside schema and policy findings; a file or a
+// whole load parses within a budget of work (budget.go).
+//
+// The packages below it build on this core and are never imported by it:
+// manifest/helm renders charts, manifest/kustomize builds kustomizations
+// (with their helmCharts through manifest/helm), and manifest/loader turns
+// paths (files, directories, standard input, kustomizations, charts) into
+// Objects: Load and Collect are there. The exported helpers that only they
+// use (ParseFileContext, Chunk, SplitDocuments, NewDecoder, DecodeYAML,
+// Object.Tree, Blame, MaybeSOPS, DecryptFlat...) are their extension API,
+// not a way for other packages to parse.
 //
 // Nothing outside the input is read (internal/confine, through files.go):
-// every path is resolved and must stay inside its root (Options.Root, else
-// the checkout holding the argument, else the argument itself), only
-// regular files of at most MaxFileBytes are opened, and a refusal is an
-// error wrapping ErrRefused that names the file and where it points.
-// Kustomize builds see the disk through rootFS (kustomizefs.go), with the
-// same rules, and kustomizations and builtin plugin configs naming remote
-// files are refused before kustomize could fetch anything
-// (kustomizeremote.go, kustomizeplugin.go). Go's default HTTP transport
-// refuses every request kustomize or helm code makes (kustomizenet.go), so
-// nothing can reach the network from a build or a render.
-//
-// Helm charts (a directory holding Chart.yaml, or a packaged .tgz, named or
-// walked into) are rendered in-process as helm template would (helm.go and
-// the helm*.go files), reading through the same confined reader and never
-// the network; Options.Helm says with which release and values. Their
-// templates are never read as plain manifests. A chart renders within
-// MaxHelmOutputBytes and its time bound (helmbound.go, helmfuncs.go).
-// lookup reads what HelmOptions.Lookup returns (nothing without it), with
-// the data of Secrets withheld when HelmOptions.WithholdSecretData; a
-// chart that generates values or reads a Secret's data renders again, and
-// the fields that differ are marked in Object.Kept (helmkept.go,
-// helmgen.go, helmlookupfunc.go).
+// only regular files of at most MaxFileBytes are opened, and a refusal is
+// an error wrapping ErrRefused that names the file and where it points.
+// This package never walks directories, renders a chart, builds a
+// kustomization or reaches the network.
 package manifest

@@ -14,13 +14,13 @@ import (
 
 // slowDecode is the reference: yaml.v3 and the node decoder.
 func slowDecode(data []byte) (map[string]any, bool) {
-	n, next, err := decodeYAML(data)
+	n, next, err := DecodeYAML(data)
 	if err != nil || next != nil || n == nil || len(n.Content) == 0 || n.Content[0].Kind != yaml.MappingNode {
 		return nil, false
 	}
 	root := n.Content[0]
-	d := newDecoder("", newLineMap(chunk{data: data, line: 1}), countNodes(root))
-	m, _ := d.value(root, 0).(map[string]any)
+	d := NewDecoder("", NewLineMap(Chunk{Data: data, Line: 1}), CountNodes(root))
+	m, _ := d.Value(root, 0).(map[string]any)
 	if d.exhausted || len(d.problems) > 0 {
 		return nil, false
 	}
@@ -93,8 +93,8 @@ func TestFastDecodeOnTestdata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range splitDocuments(data) {
-			for _, part := range strings.Split(string(c.data), "\n-- ") {
+		for _, c := range SplitDocuments(data) {
+			for _, part := range strings.Split(string(c.Data), "\n-- ") {
 				if checkFast(t, []byte(part)) {
 					fast++
 				}

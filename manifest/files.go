@@ -3,6 +3,7 @@ package manifest
 import (
 	"io"
 	"io/fs"
+	"os"
 
 	"github.com/kubeplan/kubeplan/internal/confine"
 )
@@ -29,3 +30,9 @@ func tooBig(path string) error                             { return confine.TooB
 func readFile(path, root string) ([]byte, error)           { return confine.ReadFile(path, root) }
 func readLimited(name string, r io.Reader) ([]byte, error) { return confine.ReadLimited(name, r) }
 func repoTop(dir string) string                            { return confine.RepoTop(dir) }
+
+// FileExists reports whether p names something that is not a directory.
+func FileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 const cmDoc = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n"
@@ -61,11 +62,11 @@ func within(t *testing.T, f func()) {
 // loadBoth loads paths with Load and, as lint streams them, with Collect
 // and each Source's MayHoldCRD and Load; it returns the first error of
 // each way.
-func loadBoth(t *testing.T, paths []string, opts manifest.Options) (loadErr, streamErr error) {
+func loadBoth(t *testing.T, paths []string, opts loader.Options) (loadErr, streamErr error) {
 	t.Helper()
 	within(t, func() {
-		_, loadErr = manifest.Load(paths, opts)
-		srcs, err := manifest.Collect(paths, opts)
+		_, loadErr = loader.Load(paths, opts)
+		srcs, err := loader.Collect(paths, opts)
 		if err != nil {
 			streamErr = err
 			return
@@ -111,13 +112,13 @@ func TestSymlinkOutOfDirectoryRefused(t *testing.T) {
 		dir := filepath.Join(tmp, "repo", "rel")
 		write(t, filepath.Join(dir, "ok.yaml"), cmYAML("ok"))
 		symlink(t, "../../outside.yaml", filepath.Join(dir, "link.yaml"))
-		le, se := loadBoth(t, []string{dir}, manifest.Options{})
+		le, se := loadBoth(t, []string{dir}, loader.Options{})
 		wantRefused(t, le, se, filepath.Join(dir, "link.yaml"), outside)
 	})
 	t.Run("absolute", func(t *testing.T) {
 		dir := filepath.Join(tmp, "repo", "abs")
 		symlink(t, outside, filepath.Join(dir, "link.yaml"))
-		le, se := loadBoth(t, []string{dir}, manifest.Options{})
+		le, se := loadBoth(t, []string{dir}, loader.Options{})
 		wantRefused(t, le, se, filepath.Join(dir, "link.yaml"), outside)
 	})
 	t.Run("outside Options.Root", func(t *testing.T) {
@@ -125,11 +126,11 @@ func TestSymlinkOutOfDirectoryRefused(t *testing.T) {
 		dir := filepath.Join(tmp, "repo", "rooted")
 		symlink(t, "../app/ok.yaml", filepath.Join(dir, "in-repo.yaml"))
 		symlink(t, "../../outside.yaml", filepath.Join(dir, "out.yaml"))
-		le, se := loadBoth(t, []string{dir}, manifest.Options{Root: filepath.Join(tmp, "repo")})
+		le, se := loadBoth(t, []string{dir}, loader.Options{Root: filepath.Join(tmp, "repo")})
 		wantRefused(t, le, se, filepath.Join(dir, "out.yaml"), outside)
 	})
 	t.Run("argument outside Options.Root", func(t *testing.T) {
-		le, se := loadBoth(t, []string{outside}, manifest.Options{Root: filepath.Join(tmp, "repo")})
+		le, se := loadBoth(t, []string{outside}, loader.Options{Root: filepath.Join(tmp, "repo")})
 		wantRefused(t, le, se, outside)
 	})
 }
@@ -142,7 +143,7 @@ func TestSymlinkInsideRootRead(t *testing.T) {
 	symlink(t, "real/cm.yaml", filepath.Join(repo, "app", "link.yaml"))
 	symlink(t, "../shared/cm.yaml", filepath.Join(repo, "app", "up.yaml"))
 
-	res, err := manifest.Load([]string{filepath.Join(repo, "app")}, manifest.Options{Root: repo})
+	res, err := loader.Load([]string{filepath.Join(repo, "app")}, loader.Options{Root: repo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,12 +155,12 @@ func TestSymlinkInsideRootRead(t *testing.T) {
 		t.Fatalf("objects %s, want real,real,shared (link.yaml, real/cm.yaml, up.yaml)", got)
 	}
 	// Without Root the directory is its own root: up.yaml leaves it.
-	_, err = manifest.Load([]string{filepath.Join(repo, "app")}, manifest.Options{})
+	_, err = loader.Load([]string{filepath.Join(repo, "app")}, loader.Options{})
 	if !errors.Is(err, manifest.ErrRefused) || !strings.Contains(err.Error(), "up.yaml") {
 		t.Fatalf("want up.yaml refused without Root, got %v", err)
 	}
 	// A file argument is read as named, wherever it points.
-	res, err = manifest.Load([]string{filepath.Join(repo, "app", "up.yaml")}, manifest.Options{})
+	res, err = loader.Load([]string{filepath.Join(repo, "app", "up.yaml")}, loader.Options{})
 	if err != nil || len(res.Objects) != 1 {
 		t.Fatalf("file argument: %v %v", res, err)
 	}
@@ -173,10 +174,10 @@ func TestDevZeroRefused(t *testing.T) {
 	link := filepath.Join(dir, "zero.yaml")
 	symlink(t, "/dev/zero", link)
 	// In a directory: it leaves the directory.
-	le, se := loadBoth(t, []string{dir}, manifest.Options{})
+	le, se := loadBoth(t, []string{dir}, loader.Options{})
 	wantRefused(t, le, se, link, "/dev/zero")
 	// Named as an argument: read as named, so refused as a device.
-	le, se = loadBoth(t, []string{link}, manifest.Options{})
+	le, se = loadBoth(t, []string{link}, loader.Options{})
 	wantRefused(t, le, se, link, "character device")
 }
 
@@ -187,9 +188,9 @@ func TestFIFORefused(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		testkube.SkipUnlessCI(t, "cannot make a FIFO here: "+err.Error())
 	}
-	le, se := loadBoth(t, []string{dir}, manifest.Options{})
+	le, se := loadBoth(t, []string{dir}, loader.Options{})
 	wantRefused(t, le, se, fifo, "named pipe")
-	le, se = loadBoth(t, []string{fifo}, manifest.Options{})
+	le, se = loadBoth(t, []string{fifo}, loader.Options{})
 	wantRefused(t, le, se, fifo, "named pipe")
 }
 
@@ -205,7 +206,7 @@ func TestOversizedFileRefusedBeforeReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	le, se := loadBoth(t, []string{dir}, manifest.Options{})
+	le, se := loadBoth(t, []string{dir}, loader.Options{})
 	wantRefused(t, le, se, big, "MiB")
 }
 
@@ -221,11 +222,11 @@ func (e *endless) Read(p []byte) (int, error) {
 func TestStdinLimited(t *testing.T) {
 	for name, run := range map[string]func(io.Reader) error{
 		"Load": func(r io.Reader) error {
-			_, err := manifest.Load([]string{"-"}, manifest.Options{Stdin: r})
+			_, err := loader.Load([]string{"-"}, loader.Options{Stdin: r})
 			return err
 		},
 		"Collect": func(r io.Reader) error {
-			_, err := manifest.Collect([]string{"-"}, manifest.Options{Stdin: r})
+			_, err := loader.Collect([]string{"-"}, loader.Options{Stdin: r})
 			return err
 		},
 	} {
@@ -244,11 +245,11 @@ func TestStdinLimited(t *testing.T) {
 }
 
 // kustomizeProblem loads dir (a kustomization) and returns its one problem.
-func kustomizeProblem(t *testing.T, dir string, opts manifest.Options) *manifest.Problem {
+func kustomizeProblem(t *testing.T, dir string, opts loader.Options) *manifest.Problem {
 	t.Helper()
-	var res *manifest.Result
+	var res *loader.Result
 	var err error
-	within(t, func() { res, err = manifest.Load([]string{dir}, opts) })
+	within(t, func() { res, err = loader.Load([]string{dir}, opts) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestKustomizeSymlinkOutRefused(t *testing.T) {
 		dir := filepath.Join(repo, "file")
 		write(t, filepath.Join(dir, "kustomization.yaml"), "resources:\n- link.yaml\n")
 		symlink(t, "../../outside.yaml", filepath.Join(dir, "link.yaml"))
-		p := kustomizeProblem(t, dir, manifest.Options{})
+		p := kustomizeProblem(t, dir, loader.Options{})
 		if !strings.Contains(p.Message, "link.yaml") || !strings.Contains(p.Message, outside) {
 			t.Fatalf("message %q does not name the link and its target", p.Message)
 		}
@@ -286,7 +287,7 @@ func TestKustomizeSymlinkOutRefused(t *testing.T) {
 		dir := filepath.Join(repo, "base")
 		write(t, filepath.Join(dir, "kustomization.yaml"), "resources:\n- linked\n")
 		symlink(t, filepath.Join(tmp, "outbase"), filepath.Join(dir, "linked"))
-		p := kustomizeProblem(t, dir, manifest.Options{})
+		p := kustomizeProblem(t, dir, loader.Options{})
 		if !strings.Contains(p.Message, filepath.Join(tmp, "outbase")) || !strings.Contains(p.Message, "outside") {
 			t.Fatalf("message %q does not say the base is outside", p.Message)
 		}
@@ -295,7 +296,7 @@ func TestKustomizeSymlinkOutRefused(t *testing.T) {
 	t.Run("../ beyond the repository", func(t *testing.T) {
 		dir := filepath.Join(repo, "up")
 		write(t, filepath.Join(dir, "kustomization.yaml"), "resources:\n- ../../outbase\n")
-		p := kustomizeProblem(t, dir, manifest.Options{})
+		p := kustomizeProblem(t, dir, loader.Options{})
 		if !strings.Contains(p.Message, "outbase") || !strings.Contains(p.Message, "outside "+repo) {
 			t.Fatalf("message %q does not say outbase is outside the repository", p.Message)
 		}
@@ -307,13 +308,13 @@ func TestKustomizeSymlinkOutRefused(t *testing.T) {
 		symlink(t, outside, filepath.Join(repo, "b2", "link.yaml"))
 		dir := filepath.Join(repo, "o2")
 		write(t, filepath.Join(dir, "kustomization.yaml"), "resources:\n- ../b2\n")
-		p := kustomizeProblem(t, dir, manifest.Options{})
+		p := kustomizeProblem(t, dir, loader.Options{})
 		wantAt(t, p, filepath.Join(dir, "..", "b2", "kustomization.yaml"), 3, 3)
 	})
 	t.Run("kustomization file through a symlink", func(t *testing.T) {
 		dir := filepath.Join(repo, "kfile")
 		symlink(t, filepath.Join(tmp, "outbase", "kustomization.yaml"), filepath.Join(dir, "kustomization.yaml"))
-		p := kustomizeProblem(t, dir, manifest.Options{})
+		p := kustomizeProblem(t, dir, loader.Options{})
 		if !strings.Contains(p.Message, "outside") {
 			t.Fatalf("message %q", p.Message)
 		}
@@ -323,7 +324,7 @@ func TestKustomizeSymlinkOutRefused(t *testing.T) {
 		write(t, filepath.Join(repo, "shared", "cm.yaml"), cmYAML("shared"))
 		dir := filepath.Join(repo, "overlay")
 		write(t, filepath.Join(dir, "kustomization.yaml"), "namePrefix: o-\nresources:\n- ../shared\n")
-		res, err := manifest.Load([]string{dir}, manifest.Options{})
+		res, err := loader.Load([]string{dir}, loader.Options{})
 		if err != nil || len(res.Problems) != 0 || len(res.Objects) != 1 || res.Objects[0].Name != "o-shared" {
 			t.Fatalf("got %v %v", res, err)
 		}
@@ -387,7 +388,7 @@ func TestKustomizeRemoteRefused(t *testing.T) {
 				}
 				write(t, filepath.Join(dir, "kustomization.yaml"), kust)
 				write(t, filepath.Join(dir, "cm.yaml"), cmYAML("one"))
-				p := kustomizeProblem(t, dir, manifest.Options{AllowRemote: allow})
+				p := kustomizeProblem(t, dir, loader.Options{AllowRemote: allow})
 				if p.File != filepath.Join(dir, "kustomization.yaml") || p.Line != c.line || p.Col != c.col {
 					t.Errorf("at %s:%d:%d, want the entry at %d:%d", p.File, p.Line, p.Col, c.line, c.col)
 				}
@@ -404,7 +405,7 @@ func TestKustomizeRemoteRefused(t *testing.T) {
 		}
 		write(t, filepath.Join(dir, "overlay", "kustomization.yaml"), "resources:\n- ../base\n")
 		write(t, filepath.Join(dir, "base", "kustomization.yaml"), "resources:\n- "+url+"/x.yaml\n")
-		p := kustomizeProblem(t, filepath.Join(dir, "overlay"), manifest.Options{})
+		p := kustomizeProblem(t, filepath.Join(dir, "overlay"), loader.Options{})
 		if p.File != filepath.Join(dir, "base", "kustomization.yaml") || p.Line != 2 || !strings.Contains(p.Message, url+"/x.yaml") {
 			t.Errorf("got %v", p)
 		}

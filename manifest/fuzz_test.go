@@ -156,7 +156,7 @@ func checkParse(t *testing.T, data []byte) {
 	}
 }
 
-// FuzzSplit checks that splitDocuments accounts for every input line: the
+// FuzzSplit checks that SplitDocuments accounts for every input line: the
 // chunks, in order, with one separator line between each two, make up the
 // whole input, and each chunk says on which line it starts.
 func FuzzSplit(f *testing.F) {
@@ -179,7 +179,7 @@ func FuzzSplit(f *testing.F) {
 			}
 			return 0
 		}
-		chunks := splitDocuments(data)
+		chunks := SplitDocuments(data)
 		if len(chunks) == 0 {
 			t.Fatal("no chunks")
 		}
@@ -200,29 +200,29 @@ func FuzzSplit(f *testing.F) {
 				}
 				off = end
 			}
-			if c.line <= prevLine || c.line < 1 || c.line > len(starts)+1 {
-				t.Fatalf("chunk %d at line %d (previous %d, %d lines)", i, c.line, prevLine, len(starts))
+			if c.Line <= prevLine || c.Line < 1 || c.Line > len(starts)+1 {
+				t.Fatalf("chunk %d at line %d (previous %d, %d lines)", i, c.Line, prevLine, len(starts))
 			}
-			if c.line == len(starts)+1 {
+			if c.Line == len(starts)+1 {
 				// after a separator on the last line, without a newline:
 				// only an empty chunk at the very end can be there
-				if off != len(data) || len(c.data) != 0 || i != len(chunks)-1 {
-					t.Fatalf("chunk %d at line %d, after the last line", i, c.line)
+				if off != len(data) || len(c.Data) != 0 || i != len(chunks)-1 {
+					t.Fatalf("chunk %d at line %d, after the last line", i, c.Line)
 				}
-			} else if lineAt(off) != c.line {
-				t.Fatalf("chunk %d says line %d, starts at offset %d (line %d)", i, c.line, off, lineAt(off))
+			} else if lineAt(off) != c.Line {
+				t.Fatalf("chunk %d says line %d, starts at offset %d (line %d)", i, c.Line, off, lineAt(off))
 			}
-			if !bytes.Equal(data[off:off+len(c.data)], c.data) {
+			if !bytes.Equal(data[off:off+len(c.Data)], c.Data) {
 				t.Fatalf("chunk %d is not the input at offset %d", i, off)
 			}
 			// no separator is left inside a chunk
-			for _, l := range bytes.SplitAfter(c.data, []byte("\n")) {
+			for _, l := range bytes.SplitAfter(c.Data, []byte("\n")) {
 				if isSeparator(bytes.TrimRight(l, "\r\n")) {
 					t.Fatalf("chunk %d contains separator line %q", i, l)
 				}
 			}
-			off += len(c.data)
-			prevLine = c.line
+			off += len(c.Data)
+			prevLine = c.Line
 		}
 		if off != len(data) {
 			t.Fatalf("chunks cover %d of %d bytes", off, len(data))

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // TestKustomizePluginConfigRemoteRefused: a builtin generator or
@@ -48,7 +48,7 @@ func TestKustomizePluginConfigRemoteRefused(t *testing.T) {
 			write(t, filepath.Join(dir, "cm.yaml"), cmYAML("one"))
 			write(t, filepath.Join(dir, c.file), c.body)
 			for _, allow := range []bool{false, true} {
-				p := kustomizeProblem(t, dir, manifest.Options{AllowRemote: allow})
+				p := kustomizeProblem(t, dir, loader.Options{AllowRemote: allow})
 				wantAt(t, p, filepath.Join(dir, c.file), c.line, c.col)
 				if !strings.Contains(p.Message, url) || !strings.Contains(p.Message, "vendor") {
 					t.Errorf("message %q", p.Message)
@@ -60,7 +60,7 @@ func TestKustomizePluginConfigRemoteRefused(t *testing.T) {
 		dir := t.TempDir()
 		write(t, filepath.Join(dir, "kustomization.yaml"), "resources:\n- cm.yaml\ntransformers:\n- |\n  apiVersion: builtin\n  kind: PatchTransformer\n  metadata:\n    name: t\n  path: "+url+"/p.yaml\n")
 		write(t, filepath.Join(dir, "cm.yaml"), cmYAML("one"))
-		p := kustomizeProblem(t, dir, manifest.Options{})
+		p := kustomizeProblem(t, dir, loader.Options{})
 		wantAt(t, p, filepath.Join(dir, "kustomization.yaml"), 9, 9)
 		if !strings.Contains(p.Message, "PatchTransformer path names "+url) {
 			t.Errorf("message %q", p.Message)
@@ -72,7 +72,7 @@ func TestKustomizePluginConfigRemoteRefused(t *testing.T) {
 		write(t, filepath.Join(dir, "cm.yaml"), cmYAML("one"))
 		write(t, filepath.Join(dir, "gens", "kustomization.yaml"), "resources:\n- gen.yaml\n")
 		write(t, filepath.Join(dir, "gens", "gen.yaml"), "apiVersion: builtin\nkind: ConfigMapGenerator\nmetadata:\n  name: g\nfiles:\n- "+url+"/x\n")
-		p := kustomizeProblem(t, dir, manifest.Options{})
+		p := kustomizeProblem(t, dir, loader.Options{})
 		wantAt(t, p, filepath.Join(dir, "gens", "gen.yaml"), 6, 3)
 	})
 	if n := conns.Load(); n != 0 {
@@ -98,7 +98,7 @@ func TestKustomizeGeneratedPluginConfigRefused(t *testing.T) {
 	// a JSON 6902 patch needs a target
 	write(t, filepath.Join(dir, "gens", "kustomization.yaml"),
 		"resources:\n- gen.yaml\npatches:\n- path: url.yaml\n  target:\n    kind: ConfigMapGenerator\n")
-	p := kustomizeProblem(t, dir, manifest.Options{})
+	p := kustomizeProblem(t, dir, loader.Options{})
 	wantAt(t, p, filepath.Join(dir, "gens", "url.yaml"), 3, 10)
 	if !strings.Contains(p.Message, "kustomize tried to fetch "+url+"/x") {
 		t.Errorf("message %q", p.Message)
@@ -137,13 +137,13 @@ func TestKustomizeSCPNamedDirectory(t *testing.T) {
 	write(t, filepath.Join(dir, "kustomization.yaml"), "resources:\n- git@127.0.0.1:org/repo\n")
 	write(t, filepath.Join(dir, "git@127.0.0.1:org", "repo", "kustomization.yaml"), "resources: [cm.yaml]\n")
 	write(t, filepath.Join(dir, "git@127.0.0.1:org", "repo", "cm.yaml"), cmYAML("one"))
-	p := kustomizeProblem(t, dir, manifest.Options{})
+	p := kustomizeProblem(t, dir, loader.Options{})
 	wantAt(t, p, filepath.Join(dir, "kustomization.yaml"), 2, 3)
 	if !strings.Contains(p.Message, "remote kustomize resources are not fetched") {
 		t.Errorf("message %q", p.Message)
 	}
 	t.Chdir(dir)
-	res, err := manifest.Load([]string{"git@127.0.0.1:org/repo"}, manifest.Options{})
+	res, err := loader.Load([]string{"git@127.0.0.1:org/repo"}, loader.Options{})
 	if err != nil || len(res.Problems) != 0 || len(res.Objects) != 1 {
 		t.Fatalf("the directory built: %v %v %v", res, err, res.Problems)
 	}

@@ -12,7 +12,7 @@ import (
 // for a clean manifest is never.
 type lazySrc struct {
 	file string // the file it came from; re-read when data is nil
-	data []byte
+	Data []byte
 	off  int // byte offset of the document in file
 	n    int // its length
 	line int // file line of its first byte
@@ -22,21 +22,21 @@ type lazySrc struct {
 	lines *lineMap
 }
 
-func newLazy(file string, c chunk) *lazySrc {
-	return &lazySrc{file: file, data: c.data, off: c.off, n: len(c.data), line: c.line}
+func newLazy(file string, c Chunk) *lazySrc {
+	return &lazySrc{file: file, Data: c.Data, off: c.off, n: len(c.Data), line: c.Line}
 }
 
-// tree returns the position tree and line map, building them on first use.
+// Tree returns the position tree and line map, building them on first use.
 // It returns a nil root when the document cannot be read or parsed again
 // (the file changed meanwhile); positions then fall back to the document's
 // first line.
-func (o *Object) tree() (*yaml.Node, *lineMap) {
-	if o.root != nil || o.lazy == nil {
-		return o.root, o.lines
+func (o *Object) Tree() (*yaml.Node, *lineMap) {
+	if o.Root != nil || o.Lazy == nil {
+		return o.Root, o.Lines
 	}
-	z := o.lazy
+	z := o.Lazy
 	z.once.Do(func() {
-		data := z.data
+		data := z.Data
 		if data == nil {
 			// read as the first time: a regular file, bounded (the
 			// file may have been replaced since)
@@ -46,11 +46,11 @@ func (o *Object) tree() (*yaml.Node, *lineMap) {
 			}
 			data = all[z.off : z.off+z.n]
 		}
-		n, _, err := decodeYAML(data)
+		n, _, err := DecodeYAML(data)
 		if err != nil || n == nil || len(n.Content) == 0 {
 			return
 		}
-		z.root, z.lines = n.Content[0], newLineMap(chunk{data: data, line: z.line, off: z.off})
+		z.root, z.lines = n.Content[0], NewLineMap(Chunk{Data: data, Line: z.line, off: z.off})
 	})
 	return z.root, z.lines
 }
@@ -59,7 +59,7 @@ func (o *Object) tree() (*yaml.Node, *lineMap) {
 // blank or a comment.
 func (z *lazySrc) firstContent() Pos {
 	line := z.line
-	for rest := z.data; len(rest) > 0; line++ {
+	for rest := z.Data; len(rest) > 0; line++ {
 		l := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
 			l, rest = rest[:i], rest[i+1:]

@@ -21,17 +21,17 @@ type lineMap struct {
 	line, col []int
 }
 
-func newLineMap(c chunk) *lineMap {
-	m := &lineMap{off: c.line - 1}
-	if !hasOtherBreaks(c.data) {
+func NewLineMap(c Chunk) *lineMap {
+	m := &lineMap{off: c.Line - 1}
+	if !hasOtherBreaks(c.Data) {
 		return m
 	}
-	data := c.data
+	data := c.Data
 	i := 0
 	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
 		i = 3 // yaml.v3 drops the byte order mark; it is no column
 	}
-	fileLine, chars := c.line, 0
+	fileLine, chars := c.Line, 0
 	m.line, m.col = []int{0, fileLine}, []int{0, 0}
 	for i < len(data) {
 		r, size := utf8.DecodeRune(data[i:])

@@ -48,18 +48,18 @@ type Object struct {
 	// KeptLookedUp field as kept, never its value.
 	Kept []KeptField
 
-	// root is the mapping node the positions are looked up in; lines
+	// Root is the mapping node the positions are looked up in; lines
 	// turns its positions into file positions.
-	root  *yaml.Node
-	lines *lineMap
-	// lazy, when root is nil, is where the tree is parsed from the first
+	Root  *yaml.Node
+	Lines *lineMap
+	// Lazy, when root is nil, is where the tree is parsed from the first
 	// time a position is asked for (objects the fast decoder read).
-	lazy *lazySrc
-	// blame holds, by field path, the fields an overlay of a kustomization
+	Lazy *lazySrc
+	// Blame holds, by field path, the fields an overlay of a kustomization
 	// set (see FileOf).
-	blame map[string]*blame
-	// moved maps list items a patch moved to their path in the document.
-	moved map[string][]string
+	Blame map[string]*Blame
+	// Moved maps list items a patch moved to their path in the document.
+	Moved map[string][]string
 }
 
 // Group returns the API group ("" for the core group).
@@ -146,15 +146,15 @@ func (o *Object) stringMap(path ...string) map[string]string {
 
 // Start is the position of the object's first field.
 func (o *Object) Start() Pos {
-	if o.root == nil && o.lazy != nil && o.lazy.data != nil {
+	if o.Root == nil && o.Lazy != nil && o.Lazy.Data != nil {
 		// The first line with content: where the fast decoder's top-level
 		// mapping starts. No need to build the position tree for it.
-		return o.lazy.firstContent()
+		return o.Lazy.firstContent()
 	}
-	root, lines := o.tree()
+	root, lines := o.Tree()
 	if root == nil {
-		if o.lazy != nil {
-			return Pos{Line: o.lazy.line, Col: 1}
+		if o.Lazy != nil {
+			return Pos{Line: o.Lazy.line, Col: 1}
 		}
 		return Pos{Line: 1, Col: 1}
 	}
@@ -216,7 +216,7 @@ func (o *Object) pos(n *yaml.Node) Pos {
 	if n == nil {
 		return o.Start()
 	}
-	_, lines := o.tree()
+	_, lines := o.Tree()
 	return lines.pos(n.Line, n.Column)
 }
 
@@ -225,17 +225,17 @@ func (o *Object) pos(n *yaml.Node) Pos {
 // whether the whole path was found.
 func (o *Object) lookup(path []string) (key, val *yaml.Node, full bool) {
 	path = o.basePath(path)
-	root, _ := o.tree()
+	root, _ := o.Tree()
 	cur := root
 	key = root
 	for _, p := range path {
-		cur = deref(cur)
+		cur = Deref(cur)
 		if cur == nil {
 			return key, nil, false
 		}
 		switch cur.Kind {
 		case yaml.MappingNode:
-			k, v := mapEntry(cur, p)
+			k, v := MapEntry(cur, p)
 			if k == nil {
 				return key, nil, false
 			}
@@ -246,16 +246,16 @@ func (o *Object) lookup(path []string) (key, val *yaml.Node, full bool) {
 				return key, nil, false
 			}
 			cur = cur.Content[i]
-			key = deref(cur)
+			key = Deref(cur)
 		default:
 			return key, nil, false
 		}
 	}
-	return key, deref(cur), true
+	return key, Deref(cur), true
 }
 
-// mapEntry finds key p in mapping m, looking through merge keys.
-func mapEntry(m *yaml.Node, p string) (k, v *yaml.Node) {
+// MapEntry finds key p in mapping m, looking through merge keys.
+func MapEntry(m *yaml.Node, p string) (k, v *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == p && m.Content[i].ShortTag() != mergeTag {
 			return m.Content[i], m.Content[i+1]
@@ -265,7 +265,7 @@ func mapEntry(m *yaml.Node, p string) (k, v *yaml.Node) {
 		if m.Content[i].ShortTag() != mergeTag {
 			continue
 		}
-		src := deref(m.Content[i+1])
+		src := Deref(m.Content[i+1])
 		if src == nil {
 			continue
 		}
@@ -274,8 +274,8 @@ func mapEntry(m *yaml.Node, p string) (k, v *yaml.Node) {
 			srcs = src.Content
 		}
 		for _, s := range srcs {
-			if s = deref(s); s != nil && s.Kind == yaml.MappingNode {
-				if k, v := mapEntry(s, p); k != nil {
+			if s = Deref(s); s != nil && s.Kind == yaml.MappingNode {
+				if k, v := MapEntry(s, p); k != nil {
 					return k, v
 				}
 			}
@@ -284,7 +284,7 @@ func mapEntry(m *yaml.Node, p string) (k, v *yaml.Node) {
 	return nil, nil
 }
 
-func deref(n *yaml.Node) *yaml.Node {
+func Deref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
 		n = n.Alias
 	}

@@ -41,19 +41,19 @@ func parseStream(ctx context.Context, file string, data []byte) ([]*Object, []*P
 	var objs []*Object
 	var probs []*Problem
 	doc := 0
-	for _, c := range splitDocuments(data) {
+	for _, c := range SplitDocuments(data) {
 		if ctx.Err() != nil {
 			return objs, probs
 		}
 		if len(probs) >= MaxFileProblems {
-			return objs, append(probs, tooManyProblems(file, c.line))
+			return objs, append(probs, tooManyProblems(file, c.Line))
 		}
-		if len(bytes.TrimSpace(c.data)) == 0 {
+		if len(bytes.TrimSpace(c.Data)) == 0 {
 			continue
 		}
-		if len(c.data) > MaxDocumentBytes {
-			probs = append(probs, &Problem{File: file, Pos: Pos{c.line, 1}, Rule: "invalid-yaml",
-				Message: fmt.Sprintf("document is %.1f MiB; the API server refuses objects over 3 MiB, so this cannot be a Kubernetes object (split it)", float64(len(c.data))/(1<<20))})
+		if len(c.Data) > MaxDocumentBytes {
+			probs = append(probs, &Problem{File: file, Pos: Pos{c.Line, 1}, Rule: "invalid-yaml",
+				Message: fmt.Sprintf("document is %.1f MiB; the API server refuses objects over 3 MiB, so this cannot be a Kubernetes object (split it)", float64(len(c.Data))/(1<<20))})
 			doc++
 			continue
 		}
@@ -67,14 +67,14 @@ func parseStream(ctx context.Context, file string, data []byte) ([]*Object, []*P
 	return objs, probs
 }
 
-// decodeYAML parses the first YAML document of data into a node tree (nil
+// DecodeYAML parses the first YAML document of data into a node tree (nil
 // when there is none) and returns the next document if yaml.v3 finds one.
 // yaml.v3 recovers only its own errors; any other panic inside it becomes an
 // error here, so bad input can never crash the process.
-func decodeYAML(data []byte) (doc, next *yaml.Node, err error) {
+func DecodeYAML(data []byte) (doc, next *yaml.Node, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			doc, next, err = nil, nil, parserPanic{r}
+			doc, next, err = nil, nil, ParserPanic{r}
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -95,25 +95,25 @@ func decodeYAML(data []byte) (doc, next *yaml.Node, err error) {
 	return &n, &m, nil
 }
 
-// parserPanic is a panic inside yaml.v3, caught.
-type parserPanic struct{ v any }
+// ParserPanic is a panic inside yaml.v3, caught: Value is what it panicked with.
+type ParserPanic struct{ Value any }
 
-func (p parserPanic) Error() string {
-	return fmt.Sprintf("the YAML parser failed on this document (%v)", p.v)
+func (p ParserPanic) Error() string {
+	return fmt.Sprintf("the YAML parser failed on this document (%v)", p.Value)
 }
 
-func parseDocument(file string, doc int, c chunk) ([]*Object, []*Problem) {
-	if content, ok := fastDecode(c.data); ok {
+func parseDocument(file string, doc int, c Chunk) ([]*Object, []*Problem) {
+	if content, ok := fastDecode(c.Data); ok {
 		if objs, probs, done := fastObjects(file, doc, c, content); done {
 			return objs, probs
 		}
 	}
-	lines := newLineMap(c)
-	n, next, err := decodeYAML(c.data)
-	var pp parserPanic
+	lines := NewLineMap(c)
+	n, next, err := DecodeYAML(c.Data)
+	var pp ParserPanic
 	if errors.As(err, &pp) {
 		// no position known: the document's first line
-		return nil, []*Problem{{File: file, Pos: Pos{c.line, 1}, Rule: "invalid-yaml", Message: "invalid YAML: " + pp.Error()}}
+		return nil, []*Problem{{File: file, Pos: Pos{c.Line, 1}, Rule: "invalid-yaml", Message: "invalid YAML: " + pp.Error()}}
 	}
 	if err != nil {
 		return nil, []*Problem{yamlProblem(file, c, lines, err)}
@@ -143,8 +143,8 @@ func objectsOfNode(file string, doc int, lines *lineMap, n *yaml.Node) ([]*Objec
 		return nil, []*Problem{{File: file, Pos: lines.pos(root.Line, root.Column), Rule: "not-an-object",
 			Message: fmt.Sprintf("document is a %s, not a Kubernetes object (a mapping with apiVersion and kind)", kindName(root))}}
 	}
-	d := newDecoder(file, lines, countNodes(root))
-	content, _ := d.value(root, 0).(map[string]any)
+	d := NewDecoder(file, lines, CountNodes(root))
+	content, _ := d.Value(root, 0).(map[string]any)
 	if d.exhausted {
 		return nil, d.problems
 	}
@@ -156,9 +156,9 @@ func objectsOfNode(file string, doc int, lines *lineMap, n *yaml.Node) ([]*Objec
 	if tool := toolConfig(content); tool != "" {
 		return nil, append(d.problems, toolConfigProblem(file, content, root, lines, tool)) // never sent to a cluster
 	}
-	o := &Object{File: file, Doc: doc, Content: content, root: root, lines: lines}
+	o := &Object{File: file, Doc: doc, Content: content, Root: root, Lines: lines}
 	probs := d.problems
-	if p := o.fillIdentity(); p != nil {
+	if p := o.FillIdentity(); p != nil {
 		return nil, append(probs, p)
 	}
 	if items, ok := content["items"].([]any); ok && strings.HasSuffix(o.Kind, "List") {
@@ -170,7 +170,7 @@ func objectsOfNode(file string, doc int, lines *lineMap, n *yaml.Node) ([]*Objec
 // fastObjects makes the object of a document the fast decoder read. Its
 // positions are parsed later, and only if asked for. done is false for the
 // rare documents it leaves to the full path (lists).
-func fastObjects(file string, doc int, c chunk, content map[string]any) (objs []*Object, probs []*Problem, done bool) {
+func fastObjects(file string, doc int, c Chunk, content map[string]any) (objs []*Object, probs []*Problem, done bool) {
 	_, hasKind := content["kind"]
 	_, hasAPI := content["apiVersion"]
 	if !hasKind && !hasAPI {
@@ -184,15 +184,15 @@ func fastObjects(file string, doc int, c chunk, content map[string]any) (objs []
 			return nil, nil, false
 		}
 	}
-	o := &Object{File: file, Doc: doc, Content: content, lazy: newLazy(file, c)}
-	if p := o.fillIdentity(); p != nil {
+	o := &Object{File: file, Doc: doc, Content: content, Lazy: newLazy(file, c)}
+	if p := o.FillIdentity(); p != nil {
 		return nil, []*Problem{p}, true
 	}
 	return []*Object{o}, nil, true
 }
 
-// fillIdentity sets apiVersion, kind, name and namespace from Content.
-func (o *Object) fillIdentity() *Problem {
+// FillIdentity sets apiVersion, kind, name and namespace from Content.
+func (o *Object) FillIdentity() *Problem {
 	for _, f := range []string{"apiVersion", "kind"} {
 		v, ok := o.Content[f]
 		s, isStr := v.(string)
@@ -222,15 +222,15 @@ func expandList(list *Object, items []any, probs []*Problem) ([]*Object, []*Prob
 		m, ok := it.(map[string]any)
 		var node *yaml.Node
 		if itemsNode != nil && i < len(itemsNode.Content) {
-			node = deref(itemsNode.Content[i])
+			node = Deref(itemsNode.Content[i])
 		}
 		if !ok || node == nil {
 			probs = append(probs, &Problem{File: list.File, Pos: list.Pos("items", strconv.Itoa(i)), Rule: "not-an-object",
 				Message: fmt.Sprintf("items[%d] of %s is not an object", i, list.Kind)})
 			continue
 		}
-		o := &Object{File: list.File, Doc: list.Doc, Content: m, root: node, lines: list.lines}
-		if p := o.fillIdentity(); p != nil {
+		o := &Object{File: list.File, Doc: list.Doc, Content: m, Root: node, Lines: list.Lines}
+		if p := o.FillIdentity(); p != nil {
 			probs = append(probs, p)
 			continue
 		}
@@ -243,7 +243,7 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // yamlProblem turns a yaml.v3 error into a Problem at the right line, and
 // finds the column the parser does not report.
-func yamlProblem(file string, c chunk, lm *lineMap, err error) *Problem {
+func yamlProblem(file string, c Chunk, lm *lineMap, err error) *Problem {
 	msg := err.Error()
 	line := 0
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -255,11 +255,11 @@ func yamlProblem(file string, c chunk, lm *lineMap, err error) *Problem {
 			line++
 		}
 		// yaml.v3 lines can run ahead of the file's "\n" lines.
-		line = lm.pos(line, 1).Line - (c.line - 1)
+		line = lm.pos(line, 1).Line - (c.Line - 1)
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
-	lines := bytes.Split(c.data, []byte("\n"))
+	lines := bytes.Split(c.Data, []byte("\n"))
 	if line < 1 || line > len(lines) {
 		line = len(lines)
 		if line < 1 {
@@ -271,7 +271,7 @@ func yamlProblem(file string, c chunk, lm *lineMap, err error) *Problem {
 	}
 	text := lines[line-1]
 	col := 1 + len(text) - len(bytes.TrimLeft(text, " "))
-	if spot, ok := syntaxPos(c.data, line, msg); ok {
+	if spot, ok := syntaxPos(c.Data, line, msg); ok {
 		line, col = spot.line, spot.col
 		if spot.hint != "" {
 			msg += "; " + spot.hint
@@ -288,7 +288,7 @@ func yamlProblem(file string, c chunk, lm *lineMap, err error) *Problem {
 			}
 		}
 	}
-	return &Problem{File: file, Pos: Pos{line + c.line - 1, col}, Rule: "invalid-yaml",
+	return &Problem{File: file, Pos: Pos{line + c.Line - 1, col}, Rule: "invalid-yaml",
 		Message: "invalid YAML: " + msg}
 }
 

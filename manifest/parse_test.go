@@ -156,11 +156,11 @@ func TestLazyStartMatchesTree(t *testing.T) {
 	} {
 		objs, _ := Parse("x.yaml", []byte(src))
 		for _, o := range objs {
-			if o.lazy == nil {
+			if o.Lazy == nil {
 				t.Fatalf("%q: not decoded by the fast path", src)
 			}
 			fast := o.Start()
-			root, lines := o.tree()
+			root, lines := o.Tree()
 			if slow := lines.pos(root.Line, root.Column); fast != slow {
 				t.Errorf("%q: Start %v, tree says %v", src, fast, slow)
 			}

@@ -15,7 +15,7 @@ import (
 func (o *Object) ScalarSource(path ...string) (text string, plain, ok bool) {
 	var n *yaml.Node
 	if b, rest := o.blameRest(path); b != nil {
-		n = walkNode(b.val, rest)
+		n = walkNode(b.Val, rest)
 	} else if _, val, full := o.lookup(path); full {
 		n = val
 	}
@@ -28,9 +28,9 @@ func (o *Object) ScalarSource(path ...string) (text string, plain, ok bool) {
 
 // blameRest is the blame of the closest blamed ancestor of path (or path
 // itself) and the rest of path below it.
-func (o *Object) blameRest(path []string) (*blame, []string) {
-	for i := len(path); i > 0 && o.blame != nil; i-- {
-		if b := o.blame[blameKey(path[:i])]; b != nil {
+func (o *Object) blameRest(path []string) (*Blame, []string) {
+	for i := len(path); i > 0 && o.Blame != nil; i-- {
+		if b := o.Blame[BlameKey(path[:i])]; b != nil {
 			return b, path[i:]
 		}
 	}
@@ -40,13 +40,13 @@ func (o *Object) blameRest(path []string) (*blame, []string) {
 // walkNode follows path (map keys, list indexes) down from n.
 func walkNode(n *yaml.Node, path []string) *yaml.Node {
 	for _, p := range path {
-		n = deref(n)
+		n = Deref(n)
 		if n == nil {
 			return nil
 		}
 		switch n.Kind {
 		case yaml.MappingNode:
-			_, n = mapEntry(n, p)
+			_, n = MapEntry(n, p)
 		case yaml.SequenceNode:
 			i, err := strconv.Atoi(p)
 			if err != nil || i < 0 || i >= len(n.Content) {
@@ -57,5 +57,5 @@ func walkNode(n *yaml.Node, path []string) *yaml.Node {
 			return nil
 		}
 	}
-	return deref(n)
+	return Deref(n)
 }

@@ -39,24 +39,24 @@ type Decryption struct {
 	KeysErr error
 }
 
-// reveals reports whether SOPS values are decrypted in this run: to
+// Reveals reports whether SOPS values are decrypted in this run: to
 // apply them, or to verify the MACs (lint with a key at hand). Then what
 // the repository writes in the clear is noted (sops.SeenInClear).
-func (d Decryption) reveals() bool { return d.Decrypt || !d.Keys.Empty() }
+func (d Decryption) Reveals() bool { return d.Decrypt || !d.Keys.Empty() }
 
-// maybeSOPS is a cheap test for a file SOPS may have encrypted.
-func maybeSOPS(data []byte) bool {
+// MaybeSOPS is a cheap test for a file SOPS may have encrypted.
+func MaybeSOPS(data []byte) bool {
 	return bytes.Contains(data, []byte("\nsops:")) && bytes.Contains(data, []byte("ENC[AES256_GCM,"))
 }
 
-// parseFile is Parse for a file that may be SOPS-encrypted.
-func parseFile(file string, data []byte, dec Decryption) ([]*Object, []*Problem) {
-	if maybeSOPS(data) {
+// ParseFile is Parse for a file that may be SOPS-encrypted.
+func ParseFile(file string, data []byte, dec Decryption) ([]*Object, []*Problem) {
+	if MaybeSOPS(data) {
 		if objs, probs, ok := parseSOPS(file, data, dec); ok {
 			return objs, probs
 		}
 	}
-	if dec.reveals() {
+	if dec.Reveals() {
 		sops.SeenInClear(data)
 	}
 	return Parse(file, data)
@@ -87,10 +87,10 @@ func parseSOPS(file string, data []byte, dec Decryption) (objs []*Object, probs 
 	return objs, probs, true
 }
 
-// sopsPlain is a SOPS-encrypted file as kustomize reads it: its documents
+// SopsPlain is a SOPS-encrypted file as kustomize reads it: its documents
 // decrypted (dec.Decrypt) or with opaque values, without the "sops"
 // metadata, as YAML. ok is false for a file that is not SOPS-encrypted.
-func sopsPlain(file string, data []byte, dec Decryption) (out []byte, probs []*Problem, ok bool) {
+func SopsPlain(file string, data []byte, dec Decryption) (out []byte, probs []*Problem, ok bool) {
 	docs, probs, ok := readSOPS(file, data, dec)
 	if !ok || docs == nil {
 		return nil, probs, ok
@@ -125,18 +125,18 @@ func readSOPS(file string, data []byte, dec Decryption) (docs []sopsDoc, probs [
 		return nil, nil, false
 	}
 	var nodes []*yaml.Node
-	for _, c := range splitDocuments(data) {
-		if len(bytes.TrimSpace(c.data)) == 0 {
+	for _, c := range SplitDocuments(data) {
+		if len(bytes.TrimSpace(c.Data)) == 0 {
 			continue
 		}
-		n, next, err := decodeYAML(c.data)
+		n, next, err := DecodeYAML(c.Data)
 		if err != nil || next != nil {
 			return nil, nil, false
 		}
 		if n == nil || len(n.Content) == 0 {
 			continue
 		}
-		docs = append(docs, sopsDoc{node: n, lines: newLineMap(c), index: len(docs)})
+		docs = append(docs, sopsDoc{node: n, lines: NewLineMap(c), index: len(docs)})
 		nodes = append(nodes, n)
 	}
 	m := sops.Find(nodes)

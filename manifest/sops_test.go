@@ -1,4 +1,4 @@
-package manifest
+package manifest_test
 
 import (
 	"os"
@@ -10,6 +10,9 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/internal/sops/sopstest"
+	"github.com/kubeplan/kubeplan/internal/testing/filetree"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 func sopsFixtureKeys(t *testing.T) *sops.Keys {
@@ -25,13 +28,13 @@ func sopsFixtureKeys(t *testing.T) *sops.Keys {
 // Encrypted, without the sops metadata, its ENC values opaque strings of
 // their type.
 func TestSOPSAsInGit(t *testing.T) {
-	res, err := Load([]string{"../testdata/sops/db-credentials.regex.enc.yaml", "../testdata/sops/typed.suffix.enc.yaml", "../testdata/sops/multi.maconly.enc.yaml"}, Options{})
+	res, err := loader.Load([]string{"../testdata/sops/db-credentials.regex.enc.yaml", "../testdata/sops/typed.suffix.enc.yaml", "../testdata/sops/multi.maconly.enc.yaml"}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// typed.suffix.enc.yaml encrypts its apiVersion and kind (SOPS's
 	// default): one warning at the apiVersion, no object.
-	if len(res.Problems) != 1 || res.Problems[0].Rule != RuleSOPSIdentity || !res.Problems[0].Warning || res.Problems[0].Line != 1 || res.Problems[0].Col != 13 {
+	if len(res.Problems) != 1 || res.Problems[0].Rule != manifest.RuleSOPSIdentity || !res.Problems[0].Warning || res.Problems[0].Line != 1 || res.Problems[0].Col != 13 {
 		t.Fatalf("problems: %v", res.Problems)
 	}
 	if len(res.Objects) != 3 {
@@ -49,7 +52,7 @@ func TestSOPSAsInGit(t *testing.T) {
 	if pw, _ := db.Content["stringData"].(map[string]any)["DB_PASSWORD"].(string); !strings.HasPrefix(pw, "ENC[AES256_GCM,") {
 		t.Errorf("DB_PASSWORD = %q, want the encrypted value", pw)
 	}
-	if p := db.Pos("stringData", "DB_PASSWORD"); p != (Pos{12, 18}) {
+	if p := db.Pos("stringData", "DB_PASSWORD"); p != (manifest.Pos{Line: 12, Col: 18}) {
 		t.Errorf("DB_PASSWORD at %v", p)
 	}
 	// Encrypted non-string values read as values of their type.
@@ -64,7 +67,7 @@ func TestSOPSAsInGit(t *testing.T) {
 		}
 	}
 	text := "apiVersion: example.com/v1\nkind: Flags\nmetadata:\n    name: flags\n" + strings.Join(kept, "\n")
-	objs, probs := parseFile("typed.enc.yaml", []byte(text), Decryption{})
+	objs, probs := manifest.ParseFile("typed.enc.yaml", []byte(text), manifest.Decryption{})
 	if len(objs) != 1 || len(probs) != 0 {
 		t.Fatalf("typed: objects %d, problems %v", len(objs), probs)
 	}
@@ -80,8 +83,8 @@ func TestSOPSAsInGit(t *testing.T) {
 // Decrypted (plan, apply): the plaintext, at the encrypted file's
 // positions; a wrong key or a tampered file is one problem and no object.
 func TestSOPSDecrypted(t *testing.T) {
-	dec := Decryption{Decrypt: true, Keys: sopsFixtureKeys(t)}
-	res, err := Load([]string{"../testdata/sops/db-credentials.all.enc.yaml"}, Options{Decryption: dec})
+	dec := manifest.Decryption{Decrypt: true, Keys: sopsFixtureKeys(t)}
+	res, err := loader.Load([]string{"../testdata/sops/db-credentials.all.enc.yaml"}, loader.Options{Decryption: dec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,12 +100,12 @@ func TestSOPSDecrypted(t *testing.T) {
 	}
 
 	id, _ := age.GenerateX25519Identity()
-	wrong := Decryption{Decrypt: true, Keys: &sops.Keys{Age: []age.Identity{id}, Sources: []string{"test"}}}
-	res, err = Load([]string{"../testdata/sops/db-credentials.regex.enc.yaml"}, Options{Decryption: wrong})
+	wrong := manifest.Decryption{Decrypt: true, Keys: &sops.Keys{Age: []age.Identity{id}, Sources: []string{"test"}}}
+	res, err = loader.Load([]string{"../testdata/sops/db-credentials.regex.enc.yaml"}, loader.Options{Decryption: wrong})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Objects) != 0 || len(res.Problems) != 1 || res.Problems[0].Rule != RuleSOPSDecrypt {
+	if len(res.Objects) != 0 || len(res.Problems) != 1 || res.Problems[0].Rule != manifest.RuleSOPSDecrypt {
 		t.Fatalf("wrong key: objects %d, problems %v", len(res.Objects), res.Problems)
 	}
 	p := res.Problems[0]
@@ -119,11 +122,11 @@ func TestSOPSUnencryptedValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	data = []byte(strings.Replace(string(data), "stringData:\n", "stringData:\n    API_TOKEN: plain-token-value\n", 1))
-	objs, probs := parseFile("secret.enc.yaml", data, Decryption{})
+	objs, probs := manifest.ParseFile("secret.enc.yaml", data, manifest.Decryption{})
 	if len(objs) != 1 || len(probs) != 1 {
 		t.Fatalf("objects %d, problems %v", len(objs), probs)
 	}
-	if p := probs[0]; p.Rule != RuleSOPSUnencrypted || p.Line != 11 || p.Col != 16 || !strings.Contains(p.Message, "stringData.API_TOKEN") || strings.Contains(p.Message, "plain-token-value") {
+	if p := probs[0]; p.Rule != manifest.RuleSOPSUnencrypted || p.Line != 11 || p.Col != 16 || !strings.Contains(p.Message, "stringData.API_TOKEN") || strings.Contains(p.Message, "plain-token-value") {
 		t.Errorf("problem %d:%d %s %s", p.Line, p.Col, p.Rule, p.Message)
 	}
 }
@@ -144,21 +147,21 @@ func TestSOPSKustomizeOverlay(t *testing.T) {
 		}
 		return string(out)
 	}
-	writeFiles(t, dir, map[string]string{
+	filetree.Write(t, dir, map[string]string{
 		"base/kustomization.yaml":               "resources:\n  - deployment.yaml\n  - db-credentials.enc.yaml\n",
 		"base/deployment.yaml":                  "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n  selector:\n    matchLabels: {app: orders}\n  template:\n    metadata:\n      labels: {app: orders}\n    spec:\n      containers:\n        - name: orders\n          image: ghcr.io/example/orders:1.4.2\n          envFrom:\n            - secretRef: {name: db-credentials}\n",
 		"base/db-credentials.enc.yaml":          enc("apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\ntype: Opaque\nstringData:\n  DB_USER: orders\n  DB_PASSWORD: base-password\n"),
 		"overlays/prod/kustomization.yaml":      "namespace: shop-prod\nresources:\n  - ../../base\npatches:\n  - path: db-credentials.enc.yaml\n",
 		"overlays/prod/db-credentials.enc.yaml": enc("apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-credentials\nstringData:\n  DB_PASSWORD: prod-password\n"),
 	})
-	res, err := Load([]string{filepath.Join(dir, "overlays/prod")}, Options{Root: dir, Decryption: Decryption{Decrypt: true, Keys: &sops.Keys{Age: []age.Identity{id}}}})
+	res, err := loader.Load([]string{filepath.Join(dir, "overlays/prod")}, loader.Options{Root: dir, Decryption: manifest.Decryption{Decrypt: true, Keys: &sops.Keys{Age: []age.Identity{id}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Problems) > 0 {
 		t.Fatalf("problems: %v", res.Problems)
 	}
-	var secret *Object
+	var secret *manifest.Object
 	for _, o := range res.Objects {
 		if o.Kind == "Secret" {
 			secret = o
@@ -172,7 +175,7 @@ func TestSOPSKustomizeOverlay(t *testing.T) {
 		t.Errorf("stringData %v", sd)
 	}
 	// As in git (lint): the same overlay builds, with opaque values.
-	res, err = Load([]string{filepath.Join(dir, "overlays/prod")}, Options{Root: dir})
+	res, err = loader.Load([]string{filepath.Join(dir, "overlays/prod")}, loader.Options{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

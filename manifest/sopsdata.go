@@ -12,7 +12,7 @@ import (
 // encMarker starts every value SOPS encrypts.
 const encMarker = "ENC[AES256_GCM,"
 
-// sopsObjects is the last step of loading objects, for SOPS: a Secret
+// SopsObjects is the last step of loading objects, for SOPS: a Secret
 // whose data value is itself a SOPS document (the base64 of an encrypted
 // file, as Flux decrypts it) is decrypted into the format its key names
 // (dec.Decrypt), or verified when keys are at hand (lint). An object still
@@ -20,7 +20,7 @@ const encMarker = "ENC[AES256_GCM,"
 // kubeplan does not know) is a sops-decrypt problem and is dropped, so
 // nothing encrypted reaches the cluster; for lint such objects are marked
 // Encrypted (their values are not in the clear in git).
-func sopsObjects(objs []*Object, probs []*Problem, dec Decryption) ([]*Object, []*Problem) {
+func SopsObjects(objs []*Object, probs []*Problem, dec Decryption) ([]*Object, []*Problem) {
 	kept := objs[:0]
 	for _, o := range objs {
 		if o.Kind == "Secret" && allCiphertext(o) {
@@ -33,7 +33,7 @@ func sopsObjects(objs []*Object, probs []*Problem, dec Decryption) ([]*Object, [
 				continue
 			}
 		}
-		path, found := ciphertext(o)
+		path, found := Ciphertext(o)
 		if found == "" {
 			kept = append(kept, o)
 			continue
@@ -97,12 +97,12 @@ func secretDocuments(o *Object, dec Decryption) []*Problem {
 	return probs
 }
 
-// ciphertext finds a value SOPS encrypted, or its metadata, in o: an
+// Ciphertext finds a value SOPS encrypted, or its metadata, in o: an
 // ENC[...] string anywhere (in a Secret's data, base64-decoded too), a
 // top-level "sops" mapping, or the sops_* keys of a dotenv file's
 // metadata in a Secret's or ConfigMap's data. found is "" when there is
 // none.
-func ciphertext(o *Object) (path []string, found string) {
+func Ciphertext(o *Object) (path []string, found string) {
 	if m, ok := o.Content[sops.MetadataKey].(map[string]any); ok {
 		if _, ok := m["mac"]; ok {
 			return []string{sops.MetadataKey}, "SOPS metadata"
@@ -168,7 +168,7 @@ func findString(v any, path []string) []string {
 // manifest (a generator's input a pre-commit hook passes): no object, its
 // MAC verified when keys are at hand.
 func flatSOPSFile(file string, data []byte, format sops.Format, dec Decryption) []*Problem {
-	if _, p := decryptFlat(file, data, format, dec); p != nil {
+	if _, p := DecryptFlat(file, data, format, dec); p != nil {
 		return []*Problem{p}
 	}
 	return nil

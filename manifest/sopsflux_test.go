@@ -1,4 +1,4 @@
-package manifest
+package manifest_test
 
 import (
 	"encoding/base64"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/sops"
+	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // fluxFixture is a kustomization with every kind of SOPS input Flux
@@ -24,8 +26,8 @@ func fluxKeys(t *testing.T) *sops.Keys {
 }
 
 // byName indexes objects by kind/name.
-func byName(objs []*Object) map[string]*Object {
-	m := map[string]*Object{}
+func byName(objs []*manifest.Object) map[string]*manifest.Object {
+	m := map[string]*manifest.Object{}
 	for _, o := range objs {
 		m[o.Kind+"/"+o.Name] = o
 	}
@@ -33,7 +35,7 @@ func byName(objs []*Object) map[string]*Object {
 }
 
 // decodedData is a Secret's data decoded, or a ConfigMap's data.
-func decodedData(t *testing.T, o *Object) map[string]string {
+func decodedData(t *testing.T, o *manifest.Object) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	data, _ := o.Content["data"].(map[string]any)
@@ -57,7 +59,7 @@ func decodedData(t *testing.T, o *Object) map[string]string {
 }
 
 func TestSOPSFluxInputsDecrypted(t *testing.T) {
-	res, err := Load([]string{fluxFixture}, Options{Decryption: Decryption{Decrypt: true, Keys: fluxKeys(t)}})
+	res, err := loader.Load([]string{fluxFixture}, loader.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: fluxKeys(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func TestSOPSFluxInputsDecrypted(t *testing.T) {
 		t.Errorf("configMapGenerator input not decrypted: %q", cm["config.json"])
 	}
 	for _, o := range res.Objects {
-		if path, found := ciphertext(o); found != "" {
+		if path, found := manifest.Ciphertext(o); found != "" {
 			t.Errorf("%s/%s still holds %s at %v", o.Kind, o.Name, found, path)
 		}
 	}
@@ -180,7 +182,7 @@ func tamper(t *testing.T, file, drop string) {
 }
 
 func TestSOPSFluxInputsLint(t *testing.T) {
-	res, err := Load([]string{fluxFixture}, Options{})
+	res, err := loader.Load([]string{fluxFixture}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +198,7 @@ func TestSOPSFluxInputsLint(t *testing.T) {
 		}
 	}
 	// with the key at hand, lint verifies and finds nothing wrong
-	res, err = Load([]string{fluxFixture}, Options{Decryption: Decryption{Keys: fluxKeys(t)}})
+	res, err = loader.Load([]string{fluxFixture}, loader.Options{Decryption: manifest.Decryption{Keys: fluxKeys(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +210,7 @@ func TestSOPSFluxInputsLint(t *testing.T) {
 }
 
 func TestSOPSFluxNoKey(t *testing.T) {
-	res, err := Load([]string{fluxFixture}, Options{Decryption: Decryption{Decrypt: true, Keys: &sops.Keys{}}})
+	res, err := loader.Load([]string{fluxFixture}, loader.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: &sops.Keys{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,8 +219,8 @@ func TestSOPSFluxNoKey(t *testing.T) {
 	}
 	var seen []string
 	for _, p := range res.Problems {
-		if p.Rule != RuleSOPSDecrypt {
-			t.Errorf("problem %s [%s], want only %s", p.Error(), p.Rule, RuleSOPSDecrypt)
+		if p.Rule != manifest.RuleSOPSDecrypt {
+			t.Errorf("problem %s [%s], want only %s", p.Error(), p.Rule, manifest.RuleSOPSDecrypt)
 			continue
 		}
 		if !strings.Contains(p.Message, "no key was given") {
@@ -242,14 +244,14 @@ func TestSOPSFluxTamperedMAC(t *testing.T) {
 		t.Run(c.file, func(t *testing.T) {
 			base := copyFlux(t)
 			tamper(t, filepath.Join(base, c.file), c.drop)
-			for _, dec := range []Decryption{{Decrypt: true, Keys: fluxKeys(t)}, {Keys: fluxKeys(t)}} {
-				res, err := Load([]string{base}, Options{Decryption: dec, Root: filepath.Dir(base)})
+			for _, dec := range []manifest.Decryption{{Decrypt: true, Keys: fluxKeys(t)}, {Keys: fluxKeys(t)}} {
+				res, err := loader.Load([]string{base}, loader.Options{Decryption: dec, Root: filepath.Dir(base)})
 				if err != nil {
 					t.Fatal(err)
 				}
 				found := false
 				for _, p := range res.Problems {
-					if p.Rule == RuleSOPSDecrypt && filepath.Base(p.File) == c.at && strings.Contains(p.Message, "MAC does not match") && p.Line > 1 {
+					if p.Rule == manifest.RuleSOPSDecrypt && filepath.Base(p.File) == c.at && strings.Contains(p.Message, "MAC does not match") && p.Line > 1 {
 						found = true
 					}
 				}
@@ -292,7 +294,7 @@ func secretWithDocument(t *testing.T, drop string) string {
 
 func TestSOPSSecretDocument(t *testing.T) {
 	file := secretWithDocument(t, "")
-	res, err := Load([]string{file}, Options{Decryption: Decryption{Decrypt: true, Keys: fluxKeys(t)}})
+	res, err := loader.Load([]string{file}, loader.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: fluxKeys(t)}})
 	if err != nil || len(res.Problems) > 0 || len(res.Objects) != 1 {
 		t.Fatalf("%v %v %d", err, res.Problems, len(res.Objects))
 	}
@@ -302,7 +304,7 @@ func TestSOPSSecretDocument(t *testing.T) {
 	}
 	// lint: no problem without key; not Encrypted, for "other" is in
 	// the clear in git (plaintext-secret says so); Encrypted without it
-	res, _ = Load([]string{file}, Options{})
+	res, _ = loader.Load([]string{file}, loader.Options{})
 	if len(res.Problems) > 0 || len(res.Objects) != 1 || res.Objects[0].Encrypted {
 		t.Errorf("lint: %v, %d objects", res.Problems, len(res.Objects))
 	}
@@ -311,15 +313,15 @@ func TestSOPSSecretDocument(t *testing.T) {
 	if err := os.WriteFile(only, []byte(strings.Replace(string(b), "  other: b3RoZXI=\n", "", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, _ = Load([]string{only}, Options{})
+	res, _ = loader.Load([]string{only}, loader.Options{})
 	if len(res.Problems) > 0 || len(res.Objects) != 1 || !res.Objects[0].Encrypted {
 		t.Errorf("lint of a Secret holding only a SOPS document: %v, encrypted=%v", res.Problems, len(res.Objects) == 1 && res.Objects[0].Encrypted)
 	}
 
 	tampered := secretWithDocument(t, "DB_USER=")
-	for _, dec := range []Decryption{{Decrypt: true, Keys: fluxKeys(t)}, {Keys: fluxKeys(t)}} {
-		res, _ := Load([]string{tampered}, Options{Decryption: dec})
-		if len(res.Problems) != 1 || res.Problems[0].Rule != RuleSOPSDecrypt || res.Problems[0].Line != 7 ||
+	for _, dec := range []manifest.Decryption{{Decrypt: true, Keys: fluxKeys(t)}, {Keys: fluxKeys(t)}} {
+		res, _ := loader.Load([]string{tampered}, loader.Options{Decryption: dec})
+		if len(res.Problems) != 1 || res.Problems[0].Rule != manifest.RuleSOPSDecrypt || res.Problems[0].Line != 7 ||
 			!strings.Contains(res.Problems[0].Message, "MAC does not match") || !strings.Contains(res.Problems[0].Message, "data.app.env") {
 			t.Errorf("decrypt=%v tampered document: %v", dec.Decrypt, res.Problems)
 		}
@@ -328,7 +330,7 @@ func TestSOPSSecretDocument(t *testing.T) {
 		}
 	}
 	// without a key, plan refuses the ciphertext
-	res, _ = Load([]string{file}, Options{Decryption: Decryption{Decrypt: true, Keys: &sops.Keys{}}})
+	res, _ = loader.Load([]string{file}, loader.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: &sops.Keys{}}})
 	if len(res.Objects) != 0 || len(res.Problems) != 1 || !strings.Contains(res.Problems[0].Message, "no key was given") || res.Problems[0].Line != 7 {
 		t.Errorf("no key: %v, %d objects", res.Problems, len(res.Objects))
 	}
@@ -343,11 +345,11 @@ func TestSOPSCiphertextNeverApplied(t *testing.T) {
 	if err := os.WriteFile(file, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := Load([]string{file}, Options{Decryption: Decryption{Decrypt: true, Keys: fluxKeys(t)}})
-	if len(res.Objects) != 0 || len(res.Problems) != 1 || res.Problems[0].Rule != RuleSOPSDecrypt || res.Problems[0].Line != 7 || res.Problems[0].Col != 10 {
+	res, _ := loader.Load([]string{file}, loader.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: fluxKeys(t)}})
+	if len(res.Objects) != 0 || len(res.Problems) != 1 || res.Problems[0].Rule != manifest.RuleSOPSDecrypt || res.Problems[0].Line != 7 || res.Problems[0].Col != 10 {
 		t.Fatalf("plan of ciphertext: %v, %d objects", res.Problems, len(res.Objects))
 	}
-	res, _ = Load([]string{file}, Options{})
+	res, _ = loader.Load([]string{file}, loader.Options{})
 	if len(res.Problems) != 0 || len(res.Objects) != 1 || !res.Objects[0].Encrypted {
 		t.Errorf("lint of ciphertext: %v", res.Problems)
 	}
@@ -362,13 +364,13 @@ func TestSOPSMarkersInPlainManifest(t *testing.T) {
 	if err := os.WriteFile(file, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := Load([]string{file}, Options{})
+	res, _ := loader.Load([]string{file}, loader.Options{})
 	if len(res.Objects) != 1 || len(res.Problems) != 0 {
 		t.Errorf("lint: %d objects, %v", len(res.Objects), res.Problems)
 	}
 	// plan refuses it: it holds ciphertext (a copied ENC[...] value)
-	res, _ = Load([]string{file}, Options{Decryption: Decryption{Decrypt: true, Keys: fluxKeys(t)}})
-	if len(res.Objects) != 0 || len(res.Problems) != 1 || res.Problems[0].Rule != RuleSOPSDecrypt {
+	res, _ = loader.Load([]string{file}, loader.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: fluxKeys(t)}})
+	if len(res.Objects) != 0 || len(res.Problems) != 1 || res.Problems[0].Rule != manifest.RuleSOPSDecrypt {
 		t.Errorf("plan: %d objects, %v", len(res.Objects), res.Problems)
 	}
 }

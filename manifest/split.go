@@ -6,19 +6,19 @@ import (
 	"unicode/utf8"
 )
 
-// chunk is one YAML document of a stream: its bytes and the 1-based line
+// Chunk is one YAML document of a stream: its bytes and the 1-based line
 // its first byte is on.
-type chunk struct {
-	data []byte
-	line int
+type Chunk struct {
+	Data []byte
+	Line int
 	off  int // byte offset of data in the file
 }
 
-// splitDocuments cuts a YAML stream at "---" lines the way kubectl does: a
-// line starting with "---" followed by nothing but an optional comment. A
+// SplitDocuments cuts a YAML stream at "---" lines the way kubectl does: a
+// Line starting with "---" followed by nothing but an optional comment. A
 // "..." line ends a document too.
-func splitDocuments(data []byte) []chunk {
-	var out []chunk
+func SplitDocuments(data []byte) []Chunk {
+	var out []Chunk
 	start, startLine, line := 0, 1, 1
 	for i := 0; i < len(data); {
 		end := bytes.IndexByte(data[i:], '\n')
@@ -28,13 +28,13 @@ func splitDocuments(data []byte) []chunk {
 		}
 		l := bytes.TrimRight(data[i:next], "\r\n")
 		if isSeparator(l) {
-			out = append(out, chunk{data: data[start:i], line: startLine, off: start})
+			out = append(out, Chunk{Data: data[start:i], Line: startLine, off: start})
 			start, startLine = next, line+1
 		}
 		i = next
 		line++
 	}
-	out = append(out, chunk{data: data[start:], line: startLine, off: start})
+	out = append(out, Chunk{Data: data[start:], Line: startLine, off: start})
 	return out
 }
 
@@ -56,7 +56,7 @@ func checkText(file string, data []byte) *Problem {
 			Message: "file is UTF-16 encoded; save it as UTF-8"}
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return &Problem{File: file, Pos: offsetPos(data, i), Rule: "invalid-yaml",
+		return &Problem{File: file, Pos: OffsetPos(data, i), Rule: "invalid-yaml",
 			Message: fmt.Sprintf("binary data (NUL byte at offset %d): this is not a YAML or JSON file", i)}
 	}
 	if !utf8.Valid(data) {
@@ -68,15 +68,15 @@ func checkText(file string, data []byte) *Problem {
 			}
 			i += size
 		}
-		return &Problem{File: file, Pos: offsetPos(data, i), Rule: "invalid-yaml",
+		return &Problem{File: file, Pos: OffsetPos(data, i), Rule: "invalid-yaml",
 			Message: fmt.Sprintf("invalid UTF-8 (byte 0x%02x at offset %d); YAML files must be UTF-8 text", data[i], i)}
 	}
 	return nil
 }
 
-// offsetPos converts a byte offset to a 1-based line and column (columns
+// OffsetPos converts a byte offset to a 1-based line and column (columns
 // count characters).
-func offsetPos(data []byte, off int) Pos {
+func OffsetPos(data []byte, off int) Pos {
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
 	ls := bytes.LastIndexByte(data[:off], '\n') + 1
 	return Pos{Line: line, Col: 1 + utf8.RuneCount(data[ls:off])}

@@ -100,7 +100,7 @@ func toolConfig(content map[string]any) string {
 // toolConfigProblem is the info Problem of a tool's configuration
 // document, at its kind.
 func toolConfigProblem(file string, content map[string]any, root *yaml.Node, lines *lineMap, tool string) *Problem {
-	o := &Object{File: file, Content: content, root: root, lines: lines}
+	o := &Object{File: file, Content: content, Root: root, Lines: lines}
 	av, _ := content["apiVersion"].(string)
 	kind, _ := content["kind"].(string)
 	pos := o.Pos("kind")

@@ -12,6 +12,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -64,7 +65,7 @@ func writeSet(t *testing.T, files map[string]string) string {
 
 func load(t *testing.T, dir string) []*manifest.Object {
 	t.Helper()
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
+	res, err := loader.Load([]string{dir}, loader.Options{})
 	if err != nil || len(res.Problems) > 0 {
 		t.Fatalf("loading %s: %v %v", dir, err, res.Problems)
 	}

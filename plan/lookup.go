@@ -31,7 +31,7 @@ const (
 )
 
 // Lookup is a chart's lookup function over the run's own client
-// (manifest.HelmLookup): what helm install and upgrade read, and nothing
+// (helm.Lookup): what helm install and upgrade read, and nothing
 // more. It only GETs and LISTs (never watches), with the run's identity,
 // so it reads only what that identity may read; a lookup the identity is
 // forbidden is an error naming what to grant, not an empty answer (which

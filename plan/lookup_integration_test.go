@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
-var _ manifest.HelmLookup = (*plan.Lookup)(nil)
+var _ helm.Lookup = (*plan.Lookup)(nil)
 
 // TestIntegrationLookup reads through a chart's lookup as the narrow edit
 // identity: a Secret by name, a list, a missing object, what the identity

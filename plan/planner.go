@@ -41,7 +41,7 @@ type Options struct {
 	// them.
 	Pending Pending
 	// SecretDataWithheld says the charts were rendered without the data
-	// of the Secrets their lookups read (manifest.HelmOptions
+	// of the Secrets their lookups read (helm.Options
 	// WithholdSecretData, plan): a field marked KeptLookedUp holds a
 	// placeholder, which is never applied: Change.Object holds
 	// HiddenLookup there (apply of a saved plan reads it live again, see

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 func TestPlaintextSecret(t *testing.T) {
@@ -92,7 +94,7 @@ func TestPlaintextSecretCharts(t *testing.T) {
 		{"../testdata/charts/webhook", nil, nil},
 		{"../testdata/charts/database", []string{"../testdata/charts/database/values-literal.yaml"}, []string{"data", "password"}},
 	} {
-		res, err := manifest.Load([]string{tc.chart}, manifest.Options{Helm: manifest.HelmOptions{ValuesFiles: tc.values}})
+		res, err := loader.Load([]string{tc.chart}, loader.Options{Helm: helm.Options{ValuesFiles: tc.values}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // Kind is how a project is read.
@@ -194,7 +195,7 @@ func walk(root string, exclude []string) (*tree, error) {
 		if err != nil {
 			return fmt.Errorf("walking %s: %w", path, err)
 		}
-		if path != root && manifest.Excluded(rel(path), exclude) {
+		if path != root && loader.Excluded(rel(path), exclude) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -265,7 +266,7 @@ func HasProjects(root string, opts Options) (bool, error) {
 		if !d.IsDir() {
 			return nil
 		}
-		if path != root && (skipName(d.Name()) || manifest.Excluded(path, opts.Exclude)) {
+		if path != root && (skipName(d.Name()) || loader.Excluded(path, opts.Exclude)) {
 			return filepath.SkipDir
 		}
 		if kustomizationFile(path) != "" || path != root && isChart(path) {

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
 )
 
-// Helm is a Helm chart, rendered (see manifest.HelmOptions).
+// Helm is a Helm chart, rendered (see helm.Options).
 const Helm Kind = "helm"
 
 // HelmSettings say how a helm project's chart is rendered. Chart comes
@@ -36,11 +36,11 @@ type HelmSettings struct {
 // HelmOptions are the manifest loader's options for p's chart, with the
 // values files under root; kubeVersion is used when p sets none. The zero
 // value for a project that is no chart.
-func (p Project) HelmOptions(root, kubeVersion string) manifest.HelmOptions {
+func (p Project) HelmOptions(root, kubeVersion string) helm.Options {
 	if p.Helm == nil {
-		return manifest.HelmOptions{}
+		return helm.Options{}
 	}
-	h := manifest.HelmOptions{
+	h := helm.Options{
 		ReleaseName: p.Helm.ReleaseName,
 		Namespace:   p.Namespace,
 		Set:         slices.Clone(p.Helm.Set),

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/kustomize"
 )
 
 // maxKustomizationBytes bounds one kustomization file: it lists paths.
@@ -62,7 +63,7 @@ func readKustomization(path string) *kustomization {
 	if err != nil {
 		return k
 	}
-	info := manifest.ReadKustomizationInfo(data)
+	info := kustomize.ReadInfo(data)
 	k.component, k.namespace = info.Component, info.Namespace
 	k.charts, k.helmFiles = helmRefs(data)
 	for _, r := range info.Refs {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -23,7 +24,7 @@ func (e *LintError) Error() string {
 // it (workspace.ProjectLint). namespace is what namespace-mismatch checks
 // against ("" for none); lookup is what a chart's lookup reads (nil:
 // nothing, as in lint).
-func (o *Options) load(p project.Project, namespace string, lookup manifest.HelmLookup) ([]*manifest.Object, error) {
+func (o *Options) load(p project.Project, namespace string, lookup helm.Lookup) ([]*manifest.Object, error) {
 	li, lo, err := o.Workspace.ProjectLint(p, namespace, lookup, o.Plan.SecretDataWithheld)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/workspace"
@@ -145,7 +146,7 @@ func (o *Options) objects(cls *clusters, p project.Project, namespace string) ([
 	if o.Plan.AllowOtherNamespaces {
 		namespace = ""
 	}
-	var lookup manifest.HelmLookup
+	var lookup helm.Lookup
 	if o.Lookup {
 		if l := cls.lookup(p); l != nil {
 			lookup = l

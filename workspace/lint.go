@@ -7,6 +7,8 @@ import (
 	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // Set is a set of manifests to lint: what to read and what it is for.
@@ -19,7 +21,7 @@ type Set struct {
 	// Lookup is what a chart's lookup reads (nil: nothing, as in helm
 	// template); Withhold keeps the data of looked-up Secrets from the
 	// templates (plan).
-	Lookup   manifest.HelmLookup
+	Lookup   helm.Lookup
 	Withhold bool
 }
 
@@ -51,7 +53,7 @@ func (w *Workspace) Lint(s Set) (lint.Input, lint.Options, error) {
 	}
 	in := lint.Input{
 		Paths: s.Paths,
-		Load: manifest.Options{Exclude: w.exclude(), Stdin: w.o.Stdin, Concurrency: ov.Concurrency, Context: w.o.Context,
+		Load: loader.Options{Exclude: w.exclude(), Stdin: w.o.Stdin, Concurrency: ov.Concurrency, Context: w.o.Context,
 			Root: w.o.Checkout, Decryption: w.decryption()},
 		CRDPaths:    append(cfg.CRDPaths(), ov.CRDs...),
 		PolicyPaths: append(cfg.PolicyPaths(), ov.Policies...),
@@ -62,7 +64,7 @@ func (w *Workspace) Lint(s Set) (lint.Input, lint.Options, error) {
 	}
 	// A chart among the paths renders as helm template -n NAMESPACE
 	// --kube-version would: .Release.Namespace is the set's namespace.
-	in.Load.Helm = manifest.HelmOptions{Namespace: s.Namespace, KubeVersion: opts.KubeVersion, Lookup: s.Lookup, WithholdSecretData: s.Lookup != nil && s.Withhold}
+	in.Load.Helm = helm.Options{Namespace: s.Namespace, KubeVersion: opts.KubeVersion, Lookup: s.Lookup, WithholdSecretData: s.Lookup != nil && s.Withhold}
 	return in, opts, nil
 }
 

@@ -7,7 +7,8 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -19,7 +20,7 @@ import (
 // from it), and the root its files are confined to.
 //
 // The project of a plain invocation (Single) is its paths read as a set.
-func (w *Workspace) ProjectLint(p project.Project, namespace string, lookup manifest.HelmLookup, withhold bool) (lint.Input, lint.Options, error) {
+func (w *Workspace) ProjectLint(p project.Project, namespace string, lookup helm.Lookup, withhold bool) (lint.Input, lint.Options, error) {
 	if w.isSingle {
 		return w.Lint(Set{Paths: w.single, Namespace: namespace, Lookup: lookup, Withhold: withhold})
 	}
@@ -57,7 +58,7 @@ func (w *Workspace) ProjectLint(p project.Project, namespace string, lookup mani
 		// chart values files; plain files are read only below the root.
 		li.Load.Root = root
 		if p.Kind == project.Kustomize || p.Kind == project.Helm {
-			if li.Load.Root, err = manifest.DirRoot(root); err != nil {
+			if li.Load.Root, err = loader.DirRoot(root); err != nil {
 				return li, lo, err
 			}
 		}

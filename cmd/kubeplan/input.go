@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
 	"github.com/kubeplan/kubeplan/workspace"
 )
 
@@ -30,7 +30,7 @@ type inputFlags struct {
 	// reads (nil for lint: lookup is empty, as in helm template); plan
 	// sets withhold: the data of looked-up Secrets is kept from the
 	// templates.
-	lookup   manifest.HelmLookup
+	lookup   helm.Lookup
 	withhold bool
 }
 

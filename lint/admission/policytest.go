@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // TestFileName is the name of a policy test file: kubeplan policy test
@@ -229,7 +230,7 @@ func runTestFile(file, root string, rep *TestReport) {
 				full[i] = filepath.Join(dir, p)
 			}
 		}
-		res, err := manifest.Load(full, manifest.Options{Root: root})
+		res, err := loader.Load(full, loader.Options{Root: root})
 		if err != nil {
 			rep.Problems = append(rep.Problems, &manifest.Problem{File: file, Rule: Rule, Message: fmt.Sprintf("%s: %v", what, err)})
 			return nil

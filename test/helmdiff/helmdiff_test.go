@@ -22,6 +22,8 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/internal/testing/publicdata"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/helm"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // helmCLI is the reference: the helm CLI v4.3.1, built from the Go module
@@ -224,7 +226,7 @@ func compare(t *testing.T, bin, chartPath string, values, served, builtin []stri
 	if len(values) > 0 {
 		what = filepath.Base(values[0])
 	}
-	res, err := manifest.Load([]string{chartPath}, manifest.Options{Helm: manifest.HelmOptions{
+	res, err := loader.Load([]string{chartPath}, loader.Options{Helm: helm.Options{
 		ReleaseName: release, Namespace: namespace, ValuesFiles: values, KubeVersion: kubeVersion, APIVersions: builtin}})
 	if err != nil {
 		t.Errorf("with %s: kubeplan: %v", what, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/sops"
 	"github.com/kubeplan/kubeplan/internal/testing/publicdata"
 	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 const (
@@ -141,7 +142,7 @@ func TestDecryptEqualsSOPS(t *testing.T) {
 // load builds dir as plan and apply do (decrypting with keyFiles).
 func load(t *testing.T, dir string, keyFiles ...string) map[string]*manifest.Object {
 	t.Helper()
-	res, err := manifest.Load([]string{dir}, manifest.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: keys(t, keyFiles...)}})
+	res, err := loader.Load([]string{dir}, loader.Options{Decryption: manifest.Decryption{Decrypt: true, Keys: keys(t, keyFiles...)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +381,7 @@ func TestTamperedMACRefusedByBoth(t *testing.T) {
 				t.Errorf("kubeplan decrypts the tampered file: %v", err)
 			}
 			for _, dec := range []manifest.Decryption{{Decrypt: true, Keys: keys(t, ageKey)}, {Keys: keys(t, ageKey)}} {
-				res, err := manifest.Load([]string{base}, manifest.Options{Decryption: dec, Root: filepath.Dir(base)})
+				res, err := loader.Load([]string{base}, loader.Options{Decryption: dec, Root: filepath.Dir(base)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/render"
 )
 
@@ -54,10 +54,10 @@ func BenchmarkLintCorpus(b *testing.B) {
 func BenchmarkLoadCorpus(b *testing.B) {
 	dir := benchCorpus(b)
 	b.ReportAllocs()
-	var res *manifest.Result
+	var res *loader.Result
 	for b.Loop() {
 		var err error
-		if res, err = manifest.Load([]string{dir}, manifest.Options{}); err != nil {
+		if res, err = loader.Load([]string{dir}, loader.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

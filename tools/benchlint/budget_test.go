@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // The full 20,000-object corpus loads whole, as plan keeps it: no file is
@@ -14,7 +14,7 @@ func TestCorpusWithinLoadBounds(t *testing.T) {
 	if _, err := generate(dir, params{Resources: 20000, Files: 2000, Seed: 1, Generator: generatorVersion}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
+	res, err := loader.Load([]string{dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 )
 
 // The kubeflow-shaped corpus (46 MiB, 34 MiB of CRDs) loads whole, as
@@ -16,7 +16,7 @@ func TestCorpusWithinLoadBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := manifest.Load([]string{dir}, manifest.Options{})
+	res, err := loader.Load([]string{dir}, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest"
+	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -52,7 +52,7 @@ func TestGeneratedRepository(t *testing.T) {
 	if n != s.objects() {
 		t.Errorf("flat: %d objects, want %d", n, s.objects())
 	}
-	loaded, err := manifest.Load([]string{flat}, manifest.Options{})
+	loaded, err := loader.Load([]string{flat}, loader.Options{})
 	if err != nil || len(loaded.Problems) > 0 {
 		t.Fatalf("loading the flat directory: %v %+v", err, loaded)
 	}
