@@ -38,31 +38,14 @@ func newServeCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve --source URL [--ref BRANCH] [--path DIR] [--project NAME ... | --all]",
 		Short: "Reconcile the projects of a git repository continuously, from inside the cluster",
-		Long: `Run as a reconciler, typically in a pod as a ServiceAccount (in-cluster config when no
---kubeconfig is given): every project of kubeplan.yaml (or those named by --project) is linted,
-planned and applied from the git source at its own interval (the project's interval: in
-kubeplan.yaml, else --interval), --concurrency projects at a time per cluster, in dependsOn order.
-The source is fetched once per round; at an unchanged revision a round only reads the cluster,
-and a round that finds everything in sync writes nothing.
+		Long: `Run as a reconciler, typically in a pod as a ServiceAccount: every project of kubeplan.yaml
+(or those --project names) is linted, planned and applied from the git --source at its own
+interval, --concurrency at a time per cluster, in dependsOn order. --listen serves /metrics,
+/healthz and /readyz. Cluster credentials come only from --clusters (or KUBEPLAN_CLUSTERS) and
+the pod's ServiceAccount; git credentials from files read at every fetch. SIGTERM or Ctrl-C:
+the runs under way finish, and serve exits 0.
 
-Each project's ApplySet has its lock (a Lease): a replica that finds it held waits until it is
-released or expires (at most the project's interval), then runs the project again.
-
---listen serves /metrics (Prometheus), /healthz and /readyz (ready once the source was fetched and
-the cluster answers). A run that wrote, pruned or failed is recorded as an Event on the ApplySet
-parent (reasons ReconciliationSucceeded, Pruned, ReconciliationFailed).
-
-Cluster credentials come from serve's own configuration, never from the repository: a project
-naming a cluster (cluster: in kubeplan.yaml) runs only when --clusters (or KUBEPLAN_CLUSTERS) maps
-that name; without a map only the projects naming no cluster run, as the pod's ServiceAccount
-(see docs/config.md, "Clusters").
-
-Git credentials come from files, read again at every fetch so a rotated Secret is used:
---git-token-file for https, --git-ssh-key-file with --git-known-hosts-file for ssh (ssh without
-known_hosts is refused).
-
-SIGTERM or Ctrl-C: the runs under way finish (writes are never interrupted), no other starts,
-the HTTP server stops, and serve exits 0.
+Reference: docs/serve.md, docs/config.md ("Clusters"), docs/notifications.md.
 
 ` + exitCodesHelp,
 		Example: `  kubeplan serve --source https://github.com/acme/deploy.git --ref main --git-token-file /etc/git/token
