@@ -118,26 +118,12 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 }
 
 // serveConnector connects a project to its cluster: a project naming a
-// cluster (cluster: in kubeplan.yaml) only through serve's own map
-// (--clusters, KUBEPLAN_CLUSTERS), refused when the map does not hold the
-// name; else the command line's kubeconfig, else (in a pod, with none)
-// the pod's ServiceAccount.
+// cluster only through serve's own map (--clusters, KUBEPLAN_CLUSTERS);
+// else the command line's kubeconfig, else (in a pod, with none) the
+// pod's ServiceAccount (kube.Connector).
 func serveConnector(base *genericclioptions.ConfigFlags, clusters kube.Clusters) func(p project.Project) (*kube.Client, string, error) {
-	return func(p project.Project) (*kube.Client, string, error) {
-		if p.ClusterName == "" && deref(base.KubeConfig) == "" && deref(base.APIServer) == "" && kube.InPod() {
-			c, err := kube.InCluster()
-			return c, "", err
-		}
-		kf, err := projectFlags(base, clusters, p)
-		if err != nil {
-			return nil, p.Cluster(), err
-		}
-		c, err := kube.Connect(kf)
-		if err != nil {
-			return nil, p.Cluster(), err
-		}
-		return c, clusterLabel(kf, p), nil
-	}
+	c := kube.Connector{Base: base, Clusters: clusters, PodFallback: true}
+	return func(p project.Project) (*kube.Client, string, error) { return c.Connect(p.ClusterName, p.ClusterAt) }
 }
 
 // serveNotifier builds the notifier of --notify-webhook and
