@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/kubeplan/kubeplan/notify"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/serve"
 	"github.com/kubeplan/kubeplan/source"
 	"github.com/kubeplan/kubeplan/workspace"
@@ -75,19 +75,8 @@ Reference: docs/serve.md, docs/config.md ("Clusters"), docs/notifications.md.
 }
 
 func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
-	if f.git.source == "" {
-		return errors.New("serve needs --source: the git repository to reconcile from")
-	}
-	if f.all && len(f.projects) > 0 {
-		return errors.New("give either --all or --project, not both")
-	}
-	switch f.o.Notify.Format {
-	case "json", "slack", "teams":
-	default:
-		return fmt.Errorf("unknown --notify-format %q: want json, slack or teams", f.o.Notify.Format)
-	}
-	if f.o.Interval < time.Second {
-		return fmt.Errorf("--interval %s is too short: at least 1s", f.o.Interval)
+	if err := f.check(); err != nil {
+		return err
 	}
 	o := f.o
 	o.Source = source.Git{URL: f.git.source, Ref: f.git.ref, Path: f.git.path, Files: f.auth}
@@ -117,6 +106,25 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 	})
 }
 
+// check refuses flags that do not go together or are out of range.
+func (f *serveFlags) check() error {
+	if f.git.source == "" {
+		return errors.New("serve needs --source: the git repository to reconcile from")
+	}
+	if f.all && len(f.projects) > 0 {
+		return errors.New("give either --all or --project, not both")
+	}
+	switch f.o.Notify.Format {
+	case "json", "slack", "teams":
+	default:
+		return fmt.Errorf("unknown --notify-format %q: want json, slack or teams", f.o.Notify.Format)
+	}
+	if f.o.Interval < time.Second {
+		return fmt.Errorf("--interval %s is too short: at least 1s", f.o.Interval)
+	}
+	return nil
+}
+
 // serveConnector connects a project to its cluster: a project naming a
 // cluster only through serve's own map (--clusters, KUBEPLAN_CLUSTERS);
 // else the command line's kubeconfig, else (in a pod, with none) the
@@ -131,28 +139,15 @@ func serveConnector(base *genericclioptions.ConfigFlags, clusters kube.Clusters)
 // in the ConfigMap kubeplan-notify of the pod's namespace, so a restart
 // neither repeats nor forgets a failure's notification.
 func serveNotifier(s streams, f *serveFlags) (*notify.Notifier, error) {
-	n := f.o.Notify
-	if n.Webhook == "" && n.GitHubRepository == "" {
-		return nil, nil
-	}
-	cfg := notify.Config{Webhook: n.Webhook, Format: n.Format, GitHubRepository: n.GitHubRepository}
-	if n.GitHubRepository != "" {
-		if n.GitHubTokenFile == "" {
-			return nil, errors.New("--github-repository needs --github-token-file")
-		}
-		b, err := os.ReadFile(n.GitHubTokenFile)
-		if err != nil {
-			return nil, fmt.Errorf("--github-token-file: %w", err)
-		}
-		cfg.GitHubToken = strings.TrimSpace(string(b))
-	}
-	cfg.GitHubAPI = s.env()("GITHUB_API_URL") // GitHub Enterprise; empty: api.github.com
+	var state func() (notify.State, error)
 	if kube.InPod() && deref(f.kube.KubeConfig) == "" {
-		c, err := kube.InCluster()
-		if err != nil {
-			return nil, err
+		state = func() (notify.State, error) {
+			c, err := kube.InCluster()
+			if err != nil {
+				return nil, err
+			}
+			return notify.ConfigMapState{Client: c.Dynamic, Namespace: c.Namespace, Name: "kubeplan-notify"}, nil
 		}
-		cfg.State = notify.ConfigMapState{Client: c.Dynamic, Namespace: c.Namespace, Name: "kubeplan-notify"}
 	}
-	return notify.New(cfg, nil)
+	return f.o.Notify.Notifier(render.NotifyWords{}, s.env()("GITHUB_API_URL"), state) // GITHUB_API_URL: GitHub Enterprise
 }
