@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -120,4 +122,23 @@ func (s streams) interruptedBy() os.Signal {
 	s.sig.mu.Lock()
 	defer s.sig.mu.Unlock()
 	return s.sig.sig
+}
+
+// interruptExit reports a run a signal interrupted, whatever it would
+// have said, on stderr and exits 1; ok is false when no signal came.
+func (s streams) interruptExit(err error) (code int, ok bool) {
+	sig := s.interruptedBy()
+	if sig == nil {
+		return 0, false
+	}
+	msg := err.Error()
+	if errors.As(err, new(exitError)) {
+		msg = interrupted{sig}.Error()
+	} else if !strings.Contains(msg, "interrupted by") {
+		msg = interrupted{sig}.Error() + ": " + msg
+	}
+	s.sig.mu.Lock()
+	fmt.Fprintf(s.err, "kubeplan: %s; stopped%s\n", msg, s.sig.nothingWritten())
+	s.sig.mu.Unlock()
+	return exitFailed, true
 }

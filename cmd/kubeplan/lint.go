@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -62,15 +63,9 @@ docs/projects.md (--all, --project, --changed-since), docs/policies.md, docs/act
 }
 
 func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
-	format := f.output
-	if !cmd.Flags().Changed("output") {
-		format = "text"
-		if s.githubMode() {
-			format = "github"
-		}
-	}
-	if !slices.Contains(render.LintFormats(), format) {
-		return fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.LintFormats(), ", "))
+	format, err := f.format(cmd, s)
+	if err != nil {
+		return err
 	}
 	if f.listRules {
 		return render.Rules(s.out, format, lint.Rules())
@@ -78,27 +73,12 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	// SIGINT or SIGTERM stops loading, rendering and lint within 2 s, with
 	// exit 1 and no report.
 	ctx := s.stopOnSignal(cmd)
-	ws, err := f.input.open(cmd, s, nil, workspace.Options{})
+	in, opts, none, err := lintInput(cmd, s, f, args)
 	if err != nil {
 		return err
 	}
-	in, opts, err := f.input.set(ws, args, f.namespace)
-	if err != nil {
-		return err
-	}
-	if f.changedSince != "" || len(f.projects) > 0 || f.all {
-		var depCRDs []string
-		if in.ProjectRoot, in.Projects, depCRDs, err = lintProjects(cmd, s, f, args); err != nil {
-			return err
-		}
-		in.Paths = nil
-		in.CRDPaths = append(in.CRDPaths, depCRDs...)
-		if len(in.Projects) == 0 {
-			// nothing to lint: an empty report, not the current directory
-			return render.Lint(s.out, format, lint.Report{}, render.LintOptions{ToolVersion: kubeplanVersion(), Rules: lint.Rules()})
-		}
-	} else if err := declaredFirst(cmd, s, f, args, &in); err != nil {
-		return err
+	if none { // nothing to lint: an empty report, not the current directory
+		return render.Lint(s.out, format, lint.Report{}, render.LintOptions{ToolVersion: kubeplanVersion(), Rules: lint.Rules()})
 	}
 	var gh *ghview.Lint
 	if format == "github" || s.githubMode() {
@@ -110,8 +90,60 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := showLint(ctx, s, format, rep, gh); err != nil {
+		return err
+	}
+	if rep.Count(lint.Error) > 0 {
+		return exitError{exitFailed}
+	}
+	return nil
+}
+
+// format is --output, else github in GitHub Actions, else text.
+func (f *lintFlags) format(cmd *cobra.Command, s streams) (string, error) {
+	format := f.output
+	if !cmd.Flags().Changed("output") {
+		format = "text"
+		if s.githubMode() {
+			format = "github"
+		}
+	}
+	if !slices.Contains(render.LintFormats(), format) {
+		return "", fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.LintFormats(), ", "))
+	}
+	return format, nil
+}
+
+// lintInput is what lint reads, from kubeplan.yaml and the flags: with a
+// project flag the projects selected (none: an empty selection), else
+// the projects kubeplan.yaml declares under the paths and the paths no
+// declared project covers.
+func lintInput(cmd *cobra.Command, s streams, f *lintFlags, args []string) (lint.Input, lint.Options, bool, error) {
+	ws, err := f.input.open(cmd, s, nil, workspace.Options{})
+	if err != nil {
+		return lint.Input{}, lint.Options{}, false, err
+	}
+	in, opts, err := f.input.set(ws, args, f.namespace)
+	if err != nil {
+		return in, opts, false, err
+	}
+	if f.changedSince == "" && len(f.projects) == 0 && !f.all {
+		return in, opts, false, declaredFirst(cmd, s, f, args, &in)
+	}
+	var depCRDs []string
+	if in.ProjectRoot, in.Projects, depCRDs, err = lintProjects(cmd, s, f, args); err != nil {
+		return in, opts, false, err
+	}
+	in.Paths = nil
+	in.CRDPaths = append(in.CRDPaths, depCRDs...)
+	return in, opts, len(in.Projects) == 0, nil
+}
+
+// showLint writes the report as format, and to the GitHub view gh when
+// not nil; an interrupted run writes nothing.
+func showLint(ctx context.Context, s streams, format string, rep lint.Report, gh *ghview.Lint) error {
 	ro := render.LintOptions{Color: format == "text" && s.color(s.out), ToolVersion: kubeplanVersion(), Rules: lint.Rules()}
-	if err := s.writing(ctx, func() error {
+	return s.writing(ctx, func() error {
 		if err := render.Lint(s.out, format, rep, ro); err != nil {
 			return err
 		}
@@ -119,13 +151,7 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 			return gh.Done(rep)
 		}
 		return nil
-	}); err != nil {
-		return err
-	}
-	if rep.Count(lint.Error) > 0 {
-		return exitError{exitFailed}
-	}
-	return nil
+	})
 }
 
 // lintProjects are the projects under PATH (one, or the current

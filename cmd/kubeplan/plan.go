@@ -74,12 +74,9 @@ docs/action.md.
 func planFormats() []string { return append(render.PlanFormats(), "github") }
 
 func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
-	format := f.output
-	if format == "github" {
-		format = "text" // GitHub mode comes from GITHUB_ACTIONS=true; see --help
-	}
-	if !slices.Contains(render.PlanFormats(), format) {
-		return fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(planFormats(), ", "))
+	format, err := f.format()
+	if err != nil {
+		return err
 	}
 	if err := f.git.check(args); err != nil {
 		return err
@@ -96,26 +93,16 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	}
 	var gh *ghview.Run
 	if s.githubMode() {
-		token := f.githubToken
-		if token == "" {
-			token = s.env()("GITHUB_TOKEN")
-		}
-		gh = ghview.NewRun(s.env(), s.err, ghview.RunOptions{Token: token, Comment: f.comment, Version: kubeplanVersion(), Single: true,
-			Secrets: []string{deref(f.cluster.kube.BearerToken), f.git.password()}, Cluster: kube.ContextName(f.cluster.kube), Namespace: client.Namespace, ApplySet: applySetName(as)})
+		gh = singleRunView(s, f, client, as)
 	}
 	r, err := planSingle(ctx, cmd, s, f, client, as, args, gh)
 	if err != nil {
-		if gh != nil && ctx.Err() == nil { // an interrupted plan writes nothing
-			gh.Failed(ctx, err)
-		}
-		return err
+		return failedIn(ctx, gh, err)
 	}
 	pl := r.Projects[0].Plan
 	if err := s.writing(ctx, func() error {
-		if f.out != "" {
-			if err := plan.Save(f.out, pl); err != nil {
-				return err
-			}
+		if err := savePlan(f.out, pl); err != nil {
+			return err
 		}
 		return showSinglePlan(ctx, s, format, r, gh)
 	}); err != nil {
@@ -125,6 +112,38 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 		return exitError{exitChanges}
 	}
 	return nil
+}
+
+// format is --output; github is text (GitHub mode comes from
+// GITHUB_ACTIONS=true; see --help).
+func (f *planFlags) format() (string, error) {
+	format := f.output
+	if format == "github" {
+		format = "text"
+	}
+	if !slices.Contains(render.PlanFormats(), format) {
+		return "", fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(planFormats(), ", "))
+	}
+	return format, nil
+}
+
+// savePlan writes the plan to --out, when given.
+func savePlan(out string, pl *plan.Plan) error {
+	if out == "" {
+		return nil
+	}
+	return plan.Save(out, pl)
+}
+
+// singleRunView is GitHub mode for a plain plan: one comment per
+// cluster, namespace and ApplySet.
+func singleRunView(s streams, f *planFlags, client *kube.Client, as *applyset.Parent) *ghview.Run {
+	token := f.githubToken
+	if token == "" {
+		token = s.env()("GITHUB_TOKEN")
+	}
+	return ghview.NewRun(s.env(), s.err, ghview.RunOptions{Token: token, Comment: f.comment, Version: kubeplanVersion(), Single: true,
+		Secrets: []string{deref(f.cluster.kube.BearerToken), f.git.password()}, Cluster: kube.ContextName(f.cluster.kube), Namespace: client.Namespace, ApplySet: applySetName(as)})
 }
 
 // planSingle reads the source and runs it as the one project its flags

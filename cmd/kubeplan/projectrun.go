@@ -37,10 +37,7 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	if err != nil {
 		return nil, err
 	}
-	root := "."
-	if len(src.paths) > 0 {
-		root = src.paths[0]
-	}
+	root := src.top()
 	if git.source != "" {
 		render.Planning(s.err, src.rev)
 	}
@@ -59,16 +56,18 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	if err != nil {
 		return nil, err
 	}
-	return &projectRun{
-		src:      src,
-		projects: ps,
-		scope:    ws.ConfigFile(), // the config there would be: kubeplan comment assumes it too
-		opts: run.Options{
-			Workspace: ws,
-			Connect:   cf.connector(clusters, src.root, root, gitCheckout(root)),
-			Plan:      cf.planOptions(&kube.Client{}, nil, src.revision(), nil),
-		},
-	}, nil
+	opts := run.Options{Workspace: ws, Connect: cf.connector(clusters, src.root, root, gitCheckout(root)),
+		Plan: cf.planOptions(&kube.Client{}, nil, src.revision(), nil)}
+	// scope: the config there would be; kubeplan comment assumes it too
+	return &projectRun{src: src, projects: ps, scope: ws.ConfigFile(), opts: opts}, nil
+}
+
+// top is the directory whose projects run: the first path, else ".".
+func (s manifestSource) top() string {
+	if len(s.paths) > 0 {
+		return s.paths[0]
+	}
+	return "."
 }
 
 // connector connects to a project's cluster (kube.Connector): for a

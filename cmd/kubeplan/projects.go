@@ -33,24 +33,7 @@ Reference: docs/projects.md, docs/config.md.
   kubeplan projects -o json deploy/
   kubeplan projects --changed-since origin/main -o json`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(render.ProjectsFormats(), f.output) {
-				return fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.ProjectsFormats(), ", "))
-			}
-			root, err := workspace.RootOf(args)
-			if err != nil {
-				return err
-			}
-			ws, err := f.config.open(cmd, s, &selectFlags{changedSince: f.changedSince}, workspace.Options{Root: root})
-			if err != nil {
-				return err
-			}
-			ps, _, err := ws.Select()
-			if err != nil {
-				return err
-			}
-			return render.Projects(s.out, f.output, ps)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runProjects(cmd, s, f, args) },
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ProjectsFormats(), ", "))
@@ -58,4 +41,23 @@ Reference: docs/projects.md, docs/config.md.
 	fl.StringVar(&f.changedSince, "changed-since", "", "only the projects a change since this git revision affects (e.g. origin/main)")
 	fl.StringVar(&f.config.configFile, "config", "", configFlagHelp)
 	return cmd
+}
+
+func runProjects(cmd *cobra.Command, s streams, f *projectsFlags, args []string) error {
+	if !slices.Contains(render.ProjectsFormats(), f.output) {
+		return fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.ProjectsFormats(), ", "))
+	}
+	root, err := workspace.RootOf(args)
+	if err != nil {
+		return err
+	}
+	ws, err := f.config.open(cmd, s, &selectFlags{changedSince: f.changedSince}, workspace.Options{Root: root})
+	if err != nil {
+		return err
+	}
+	ps, _, err := ws.Select()
+	if err != nil {
+		return err
+	}
+	return render.Projects(s.out, f.output, ps)
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log"
 	"os"
-	"strings"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
@@ -100,18 +99,8 @@ func Main(args []string, s streams) int {
 	if err == nil {
 		return exitOK
 	}
-	if sig := s.interruptedBy(); sig != nil {
-		// An interrupted run exits 1, whatever it would have said.
-		msg := err.Error()
-		if errors.As(err, new(exitError)) {
-			msg = interrupted{sig}.Error()
-		} else if !strings.Contains(msg, "interrupted by") {
-			msg = interrupted{sig}.Error() + ": " + msg
-		}
-		s.sig.mu.Lock()
-		fmt.Fprintf(s.err, "kubeplan: %s; stopped%s\n", msg, s.sig.nothingWritten())
-		s.sig.mu.Unlock()
-		return exitFailed
+	if code, ok := s.interruptExit(err); ok {
+		return code
 	}
 	var ee exitError
 	if errors.As(err, &ee) {
