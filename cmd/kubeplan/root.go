@@ -12,6 +12,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/internal/interrupt"
 	"github.com/kubeplan/kubeplan/internal/term"
 	"github.com/kubeplan/kubeplan/render"
 )
@@ -43,7 +44,7 @@ type streams struct {
 	terminal, errTerminal bool
 	// sig stops the verbs that ask on SIGINT or SIGTERM (stopOnSignal);
 	// nil in tests that run Main in-process.
-	sig *interrupter
+	sig *interrupt.Stopper
 }
 
 // progress is the view of the engine's progress on stderr: a bar on a
