@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -9,7 +8,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
-	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -64,11 +63,7 @@ func gitCheckout(dir string) string {
 	if err != nil {
 		return ""
 	}
-	root := config.RepoRoot(abs)
-	if _, err := os.Lstat(filepath.Join(root, ".git")); err != nil {
-		return ""
-	}
-	return root
+	return confine.RepoTop(abs)
 }
 
 // connect builds the client (see kube.Connect; no request yet; a

@@ -23,19 +23,13 @@ func newCommentCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "comment DIR|FILE...",
 		Short: "Merge the project plans of separate jobs (plan --out DIR) into one pull-request comment",
-		Long: `Merge project plans written by kubeplan plan --all|--project|--changed-since --out DIR, in
-separate jobs (a GitHub Actions matrix, one job per cluster), into the one plan comment of the
-run: a table of every project, then a folded section each.
+		Long: `Merge the project plans kubeplan plan --all|--project|--changed-since --out DIR wrote in
+separate jobs (NAME.kubeplan.json files, or directories holding them) into the one plan comment
+of the run. In GitHub Actions on a pull request it creates or updates that comment (give the
+same --config as the plan jobs: it names the comment's scope); elsewhere it prints the merged
+plan. The exit code is 1 when a project failed or was skipped.
 
-Each argument is a project plan file (NAME.kubeplan.json) or a directory holding them, directly
-or one level down (as actions/download-artifact leaves them). A project found twice is an error.
-
-In GitHub Actions (GITHUB_ACTIONS=true) on a pull request, with a token (--github-token or
-$GITHUB_TOKEN), the comment is created or updated, the job summary written, and the outputs
-has-changes and summary set, as kubeplan plan does; its scope is the repository, the config
-file (--config, default kubeplan.yaml) and the workflow, so give the same config as the plan
-jobs. Elsewhere it prints the merged plan (markdown, or --output text or json) to stdout.
-The exit code is 1 when a project failed or was skipped, as in the jobs that planned it.
+Reference: docs/projects.md, docs/action.md.
 
 ` + exitCodesHelp,
 		Example: `  kubeplan comment plans/

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,56 +30,15 @@ func newLintCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lint [PATH...]",
 		Short: "Check manifests offline: YAML, schemas, CRDs, removed APIs and footgun policies",
-		Long: `Lint Kubernetes manifests without touching any network or cluster.
+		Long: `Lint Kubernetes manifests without touching any network or cluster: YAML, schemas, CRDs,
+apiVersions removed in --kube-version, footgun rules and ValidatingAdmissionPolicies (--policies).
+PATH is a file, a directory, a kustomize directory or - (standard input); default the current
+directory. Nothing outside the checkout is read. Every finding names file:line:col; a rule is
+skipped for one object with the annotation kubeplan.dev/ignore: RULE,RULE. Settings come from
+kubeplan.yaml (or --config). In GitHub Actions the output is annotations and a step summary.
 
-PATH may be a file, a directory (read recursively: .yaml, .yml, .json), a kustomize
-directory (one with kustomization.yaml, built in-process), or - for standard input.
-Without PATH the current directory is linted. Nothing outside the checkout (the git work
-tree holding the working directory) is read: a PATH inside it, and every file kubeplan.yaml,
---crds, --policies, values files and schema $refs name, must resolve inside it, symbolic links
-followed, and be a regular file of at most 64 MiB. A directory holding several projects (overlays,
-bases, Components: see kubeplan projects) is linted project by project: bases and Components are
-built only in the overlays that use them, and duplicate-object compares objects within a project.
-When kubeplan.yaml declares projects (projects:), PATH lints the declared ones it holds or that
-read a file in it, and a file PATH (a values file, a patch, a chart template, as the pre-commit
-hook passes them) the declared projects that read it: each with its settings, a chart with its
-values files and release name; a PATH no declared project reads is linted as it is.
-With --all, --project or --changed-since the projects are those kubeplan projects lists (the
-ones kubeplan.yaml declares), each linted with its kubeVersion and namespace, and
-duplicate-object also compares projects that apply to one cluster and namespace.
-
-Every finding names file:line:col. Objects are validated against the Kubernetes ` + "1.37" + `
-schemas built into kubeplan, custom resources against the CustomResourceDefinitions in the
-set or in --crds, and apiVersions against what --kube-version serves.
-
-ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1) and their bindings, in the set,
-in --policies or under policies: in kubeplan.yaml, judge every object as the API server would
-judge its CREATE (rule admission-policy): a Deny binding's failure is an error, Warn a warning,
-Audit an info, with the API server's message. Parameters (paramRef) and the Namespaces that
-namespaceSelector matches come from the set and the policy files. Expressions on authorizer or
-request.userInfo are not evaluable offline (an info). kubeplan policy test runs a policy's test
-cases (kubeplan-test.yaml).
-
-Skip a rule for one object with the annotation
-  kubeplan.dev/ignore: image-latest,replicas-zero
-
-Settings are read from kubeplan.yaml, found by walking up from the working directory to the
-root of the git repository (or --config); paths in it are relative to the file (docs/config.md
-describes every key, and the projects it may declare):
-  kubeVersion: "1.35"          # like --kube-version
-  exclude: ["charts/**"]       # like --exclude
-  crds: ["crds/"]              # like --crds
-  policies: ["policies/"]      # like --policies
-  ignoreMissingSchemas: false  # like --ignore-missing-schemas
-  rules:                       # off, error, warning or info per rule id
-    image-latest: warning
-
-In GitHub Actions (GITHUB_ACTIONS=true) the default output is github: annotations on the
-lines, errors first, at most 10 errors and 10 warnings (GitHub shows no more per step) and a
-notice counting the rest. With -o github or in GitHub Actions, the full report is also appended
-to $GITHUB_STEP_SUMMARY and the outputs errors, warnings and summary are written to
-$GITHUB_OUTPUT. Every Secret value in the manifests is registered with ::add-mask:: (on stderr)
-before anything is printed.
+Reference: docs/lint.md (what is read, rules, formats), docs/config.md (kubeplan.yaml),
+docs/projects.md (--all, --project, --changed-since), docs/policies.md, docs/action.md.
 
 ` + exitCodesHelp,
 		Example: `  kubeplan lint deploy/
@@ -103,15 +63,9 @@ before anything is printed.
 }
 
 func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
-	format := f.output
-	if !cmd.Flags().Changed("output") {
-		format = "text"
-		if s.githubMode() {
-			format = "github"
-		}
-	}
-	if !slices.Contains(render.LintFormats(), format) {
-		return fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.LintFormats(), ", "))
+	format, err := f.format(cmd, s)
+	if err != nil {
+		return err
 	}
 	if f.listRules {
 		return render.Rules(s.out, format, lint.Rules())
@@ -119,27 +73,12 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	// SIGINT or SIGTERM stops loading, rendering and lint within 2 s, with
 	// exit 1 and no report.
 	ctx := s.stopOnSignal(cmd)
-	ws, err := f.input.open(cmd, s, nil, workspace.Options{})
+	in, opts, none, err := lintInput(cmd, s, f, args)
 	if err != nil {
 		return err
 	}
-	in, opts, err := f.input.set(ws, args, f.namespace)
-	if err != nil {
-		return err
-	}
-	if f.changedSince != "" || len(f.projects) > 0 || f.all {
-		var depCRDs []string
-		if in.ProjectRoot, in.Projects, depCRDs, err = lintProjects(cmd, s, f, args); err != nil {
-			return err
-		}
-		in.Paths = nil
-		in.CRDPaths = append(in.CRDPaths, depCRDs...)
-		if len(in.Projects) == 0 {
-			// nothing to lint: an empty report, not the current directory
-			return render.Lint(s.out, format, lint.Report{}, render.LintOptions{ToolVersion: kubeplanVersion(), Rules: lint.Rules()})
-		}
-	} else if err := declaredFirst(cmd, s, f, args, &in); err != nil {
-		return err
+	if none { // nothing to lint: an empty report, not the current directory
+		return render.Lint(s.out, format, lint.Report{}, render.LintOptions{ToolVersion: kubeplanVersion(), Rules: lint.Rules()})
 	}
 	var gh *ghview.Lint
 	if format == "github" || s.githubMode() {
@@ -151,8 +90,60 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := showLint(ctx, s, format, rep, gh); err != nil {
+		return err
+	}
+	if rep.Count(lint.Error) > 0 {
+		return exitError{exitFailed}
+	}
+	return nil
+}
+
+// format is --output, else github in GitHub Actions, else text.
+func (f *lintFlags) format(cmd *cobra.Command, s streams) (string, error) {
+	format := f.output
+	if !cmd.Flags().Changed("output") {
+		format = "text"
+		if s.githubMode() {
+			format = "github"
+		}
+	}
+	if !slices.Contains(render.LintFormats(), format) {
+		return "", fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.LintFormats(), ", "))
+	}
+	return format, nil
+}
+
+// lintInput is what lint reads, from kubeplan.yaml and the flags: with a
+// project flag the projects selected (none: an empty selection), else
+// the projects kubeplan.yaml declares under the paths and the paths no
+// declared project covers.
+func lintInput(cmd *cobra.Command, s streams, f *lintFlags, args []string) (lint.Input, lint.Options, bool, error) {
+	ws, err := f.input.open(cmd, s, nil, workspace.Options{})
+	if err != nil {
+		return lint.Input{}, lint.Options{}, false, err
+	}
+	in, opts, err := f.input.set(ws, args, f.namespace)
+	if err != nil {
+		return in, opts, false, err
+	}
+	if f.changedSince == "" && len(f.projects) == 0 && !f.all {
+		return in, opts, false, declaredFirst(cmd, s, f, args, &in)
+	}
+	var depCRDs []string
+	if in.ProjectRoot, in.Projects, depCRDs, err = lintProjects(cmd, s, f, args); err != nil {
+		return in, opts, false, err
+	}
+	in.Paths = nil
+	in.CRDPaths = append(in.CRDPaths, depCRDs...)
+	return in, opts, len(in.Projects) == 0, nil
+}
+
+// showLint writes the report as format, and to the GitHub view gh when
+// not nil; an interrupted run writes nothing.
+func showLint(ctx context.Context, s streams, format string, rep lint.Report, gh *ghview.Lint) error {
 	ro := render.LintOptions{Color: format == "text" && s.color(s.out), ToolVersion: kubeplanVersion(), Rules: lint.Rules()}
-	if err := s.writing(ctx, func() error {
+	return s.writing(ctx, func() error {
 		if err := render.Lint(s.out, format, rep, ro); err != nil {
 			return err
 		}
@@ -160,13 +151,7 @@ func runLint(cmd *cobra.Command, s streams, f *lintFlags, args []string) error {
 			return gh.Done(rep)
 		}
 		return nil
-	}); err != nil {
-		return err
-	}
-	if rep.Count(lint.Error) > 0 {
-		return exitError{exitFailed}
-	}
-	return nil
+	})
 }
 
 // lintProjects are the projects under PATH (one, or the current

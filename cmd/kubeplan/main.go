@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 
+	"github.com/kubeplan/kubeplan/internal/interrupt"
 	"github.com/kubeplan/kubeplan/internal/term"
 )
 
@@ -16,5 +17,5 @@ func main() {
 		os.Stderr = null
 	}
 	os.Exit(Main(os.Args[1:], streams{in: os.Stdin, out: os.Stdout, err: stderr, getenv: os.Getenv,
-		terminal: term.IsTerminal(os.Stdin), errTerminal: term.IsTerminal(stderr), sig: newInterrupter(stderr)}))
+		terminal: term.IsTerminal(os.Stdin), errTerminal: term.IsTerminal(stderr), sig: interrupt.New(stderr)}))
 }

@@ -21,10 +21,7 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 		gh = newRunView(s, f.githubToken, f.comment, pr, f.cluster.kube.BearerToken, f.git.password())
 	}
 	if err != nil {
-		if gh != nil && ctx.Err() == nil { // an interrupted plan writes nothing
-			gh.Failed(ctx, err)
-		}
-		return err
+		return failedIn(ctx, gh, err)
 	}
 	obs := runObserver{done: progressLines(s, "planned")}
 	// Charts' lookups read each project's cluster, without the Secrets' data.
@@ -38,10 +35,7 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 		err = context.Cause(ctx) // projects an interrupt stopped
 	}
 	if err != nil {
-		if gh != nil && ctx.Err() == nil {
-			gh.Failed(ctx, err)
-		}
-		return err
+		return failedIn(ctx, gh, err)
 	}
 	return s.writing(ctx, func() error {
 		if f.out != "" {
@@ -54,6 +48,15 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 		}
 		return reportPlans(ctx, s, format, r, gh, f.detailedExitcode)
 	})
+}
+
+// failedIn shows err in the GitHub view gh, when not nil, and returns
+// it; an interrupted plan writes nothing.
+func failedIn(ctx context.Context, gh *ghview.Run, err error) error {
+	if gh != nil && ctx.Err() == nil {
+		gh.Failed(ctx, err)
+	}
+	return err
 }
 
 // reportPlans shows a run's plans as format and in its GitHub view (gh,

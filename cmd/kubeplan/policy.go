@@ -25,26 +25,11 @@ func newPolicyTestCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "test DIR",
 		Short: "Run the kubeplan-test.yaml cases under DIR: each policy's verdict on each resource",
-		Long: `Run every kubeplan-test.yaml under DIR (or the one file DIR names). A test names the
-files holding ValidatingAdmissionPolicies, their bindings and parameter objects, the files
-holding the objects to judge (Namespaces among them feed namespaceSelector), and the verdict
-expected of each policy on each object, judged offline as kubeplan lint judges them:
+		Long: `Run every kubeplan-test.yaml under DIR (or the one file DIR names): the verdict expected of
+each ValidatingAdmissionPolicy on each resource, judged offline as kubeplan lint judges them.
+Prints a line per case and the counts. Nothing outside the checkout is read.
 
-  apiVersion: kubeplan.dev/v1alpha1
-  kind: PolicyTest
-  policies: [policy.yaml]          # relative to this file
-  resources: [resources.yaml]
-  results:
-    - policy: require-run-as-non-root   # the ValidatingAdmissionPolicy's name
-      binding: require-run-as-non-root  # optional: one binding of several
-      resource: Deployment/web          # KIND/NAME or NAMESPACE/KIND/NAME
-      result: fail                      # pass, fail (any action) or skip (not matched)
-      message: "..."                    # optional, with fail: the API server's message
-
-Prints a line per case and the counts; a case that does not hold names the file:line of its
-entry. A policy that does not compile is an error at its file:line:col. DIR, the test files
-and every file they name must resolve inside the checkout (the git work tree holding the
-working directory), symbolic links followed; one leading out is refused, never read.
+Reference: docs/policies.md ("Testing policies").
 
 Exit codes: 0 every case holds; 1 a case does not hold, a policy or test file is invalid, or
 DIR cannot be read.`,

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
@@ -39,10 +37,7 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	if err != nil {
 		return nil, err
 	}
-	root := "."
-	if len(src.paths) > 0 {
-		root = src.paths[0]
-	}
+	root := src.top()
 	if git.source != "" {
 		render.Planning(s.err, src.rev)
 	}
@@ -61,53 +56,27 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	if err != nil {
 		return nil, err
 	}
-	return &projectRun{
-		src:      src,
-		projects: ps,
-		scope:    ws.ConfigFile(), // the config there would be: kubeplan comment assumes it too
-		opts: run.Options{
-			Workspace: ws,
-			Connect:   cf.connector(clusters, src.root, root, gitCheckout(root)),
-			Plan:      cf.planOptions(&kube.Client{}, nil, src.revision(), nil),
-		},
-	}, nil
+	opts := run.Options{Workspace: ws, Connect: cf.connector(clusters, src.root, root, gitCheckout(root)),
+		Plan: cf.planOptions(&kube.Client{}, nil, src.revision(), nil)}
+	// scope: the config there would be; kubeplan comment assumes it too
+	return &projectRun{src: src, projects: ps, scope: ws.ConfigFile(), opts: opts}, nil
 }
 
-// connector connects to a project's cluster: for a project naming a
-// cluster (cluster: in kubeplan.yaml), the kubeconfig and context the
-// runner maps it to in clusters, refusing a name it does not map before
-// anything is read or connected; else the command line's. Kubeconfig
-// files are checked against checkouts (kube.CheckKubeconfigs).
+// top is the directory whose projects run: the first path, else ".".
+func (s manifestSource) top() string {
+	if len(s.paths) > 0 {
+		return s.paths[0]
+	}
+	return "."
+}
+
+// connector connects to a project's cluster (kube.Connector): for a
+// project naming a cluster, the kubeconfig and context the runner maps it
+// to in clusters, refusing a name it does not map; else the command
+// line's. Kubeconfig files are checked against checkouts.
 func (f *clusterFlags) connector(clusters kube.Clusters, checkouts ...string) run.Connector {
-	return func(p project.Project) (*kube.Client, string, error) {
-		kf, err := projectFlags(f.kube, clusters, p)
-		if err != nil {
-			return nil, p.Cluster(), err
-		}
-		c, err := kube.Connect(kf, checkouts...)
-		if err != nil {
-			return nil, p.Cluster(), err
-		}
-		return c, clusterLabel(kf, p), nil
-	}
-}
-
-// clusterLabel names p's cluster in reports: the name kubeplan.yaml gives
-// it, else the kubeconfig context the flags select.
-func clusterLabel(kf *genericclioptions.ConfigFlags, p project.Project) string {
-	if p.ClusterName != "" {
-		return p.ClusterName
-	}
-	return kube.ContextName(kf)
-}
-
-// projectFlags are the connection flags of p: its cluster name through
-// clusters, else base's.
-func projectFlags(base *genericclioptions.ConfigFlags, clusters kube.Clusters, p project.Project) (*genericclioptions.ConfigFlags, error) {
-	if p.ClusterName == "" {
-		return kube.ForCluster(base, "", ""), nil
-	}
-	return clusters.Flags(base, p.ClusterName, p.ClusterAt)
+	c := kube.Connector{Base: f.kube, Clusters: clusters, Checkouts: checkouts}
+	return func(p project.Project) (*kube.Client, string, error) { return c.Connect(p.ClusterName, p.ClusterAt) }
 }
 
 // progressLines prints, in a terminal, one line on stderr as each project
@@ -119,9 +88,8 @@ func progressLines(s streams, verb string) func(run.ProjectReport) {
 	return func(pr run.ProjectReport) { _ = render.RunProgress(s.err, verb, pr) }
 }
 
-// newRunView is GitHub mode for a run over projects. Its comment's scope
-// is the repository, the config file and the workflow: runs of other
-// configs or workflows (against other clusters) keep their own comments.
+// newRunView is GitHub mode for a run over projects, its comment scoped
+// to the repository, the config file and the workflow (ghview.Scope).
 func newRunView(s streams, token string, comment bool, pr *projectRun, bearer *string, gitPassword string) *ghview.Run {
 	if token == "" {
 		token = s.env()("GITHUB_TOKEN")
@@ -131,24 +99,5 @@ func newRunView(s streams, token string, comment bool, pr *projectRun, bearer *s
 		cfg = pr.scope
 	}
 	return ghview.NewRun(s.env(), s.err, ghview.RunOptions{Token: token, Comment: comment, Version: kubeplanVersion(),
-		Secrets: []string{deref(bearer), gitPassword}, Scope: commentScope(s, cfg)})
-}
-
-// commentScope is "owner/repo:kubeplan.yaml@workflow": the config named
-// relative to the root of the git repository holding it.
-func commentScope(s streams, config string) string {
-	return s.env()("GITHUB_REPOSITORY") + ":" + repoRelative(config) + "@" + s.env()("GITHUB_WORKFLOW")
-}
-
-// repoRelative is path relative to the root of the git repository holding
-// it (config.RepoRoot), with "/".
-func repoRelative(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.ToSlash(path)
-	}
-	if rel, err := filepath.Rel(config.RepoRoot(filepath.Dir(abs)), abs); err == nil {
-		return filepath.ToSlash(rel)
-	}
-	return filepath.ToSlash(filepath.Clean(path))
+		Secrets: []string{deref(bearer), gitPassword}, Scope: ghview.Scope(s.env(), cfg)})
 }

@@ -6,13 +6,13 @@ import (
 	"io"
 	"log"
 	"os"
-	"strings"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
 	"k8s.io/klog/v2"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/internal/interrupt"
 	"github.com/kubeplan/kubeplan/internal/term"
 	"github.com/kubeplan/kubeplan/render"
 )
@@ -44,7 +44,7 @@ type streams struct {
 	terminal, errTerminal bool
 	// sig stops the verbs that ask on SIGINT or SIGTERM (stopOnSignal);
 	// nil in tests that run Main in-process.
-	sig *interrupter
+	sig *interrupt.Stopper
 }
 
 // progress is the view of the engine's progress on stderr: a bar on a
@@ -100,18 +100,8 @@ func Main(args []string, s streams) int {
 	if err == nil {
 		return exitOK
 	}
-	if sig := s.interruptedBy(); sig != nil {
-		// An interrupted run exits 1, whatever it would have said.
-		msg := err.Error()
-		if errors.As(err, new(exitError)) {
-			msg = interrupted{sig}.Error()
-		} else if !strings.Contains(msg, "interrupted by") {
-			msg = interrupted{sig}.Error() + ": " + msg
-		}
-		s.sig.mu.Lock()
-		fmt.Fprintf(s.err, "kubeplan: %s; stopped%s\n", msg, s.sig.nothingWritten())
-		s.sig.mu.Unlock()
-		return exitFailed
+	if code, ok := s.interruptExit(err); ok {
+		return code
 	}
 	var ee exitError
 	if errors.As(err, &ee) {

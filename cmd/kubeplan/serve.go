@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -39,31 +38,14 @@ func newServeCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve --source URL [--ref BRANCH] [--path DIR] [--project NAME ... | --all]",
 		Short: "Reconcile the projects of a git repository continuously, from inside the cluster",
-		Long: `Run as a reconciler, typically in a pod as a ServiceAccount (in-cluster config when no
---kubeconfig is given): every project of kubeplan.yaml (or those named by --project) is linted,
-planned and applied from the git source at its own interval (the project's interval: in
-kubeplan.yaml, else --interval), --concurrency projects at a time per cluster, in dependsOn order.
-The source is fetched once per round; at an unchanged revision a round only reads the cluster,
-and a round that finds everything in sync writes nothing.
+		Long: `Run as a reconciler, typically in a pod as a ServiceAccount: every project of kubeplan.yaml
+(or those --project names) is linted, planned and applied from the git --source at its own
+interval, --concurrency at a time per cluster, in dependsOn order. --listen serves /metrics,
+/healthz and /readyz. Cluster credentials come only from --clusters (or KUBEPLAN_CLUSTERS) and
+the pod's ServiceAccount; git credentials from files read at every fetch. SIGTERM or Ctrl-C:
+the runs under way finish, and serve exits 0.
 
-Each project's ApplySet has its lock (a Lease): a replica that finds it held waits until it is
-released or expires (at most the project's interval), then runs the project again.
-
---listen serves /metrics (Prometheus), /healthz and /readyz (ready once the source was fetched and
-the cluster answers). A run that wrote, pruned or failed is recorded as an Event on the ApplySet
-parent (reasons ReconciliationSucceeded, Pruned, ReconciliationFailed).
-
-Cluster credentials come from serve's own configuration, never from the repository: a project
-naming a cluster (cluster: in kubeplan.yaml) runs only when --clusters (or KUBEPLAN_CLUSTERS) maps
-that name; without a map only the projects naming no cluster run, as the pod's ServiceAccount
-(see docs/config.md, "Clusters").
-
-Git credentials come from files, read again at every fetch so a rotated Secret is used:
---git-token-file for https, --git-ssh-key-file with --git-known-hosts-file for ssh (ssh without
-known_hosts is refused).
-
-SIGTERM or Ctrl-C: the runs under way finish (writes are never interrupted), no other starts,
-the HTTP server stops, and serve exits 0.
+Reference: docs/serve.md, docs/config.md ("Clusters"), docs/notifications.md.
 
 ` + exitCodesHelp,
 		Example: `  kubeplan serve --source https://github.com/acme/deploy.git --ref main --git-token-file /etc/git/token
@@ -93,19 +75,8 @@ the HTTP server stops, and serve exits 0.
 }
 
 func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
-	if f.git.source == "" {
-		return errors.New("serve needs --source: the git repository to reconcile from")
-	}
-	if f.all && len(f.projects) > 0 {
-		return errors.New("give either --all or --project, not both")
-	}
-	switch f.o.Notify.Format {
-	case "json", "slack", "teams":
-	default:
-		return fmt.Errorf("unknown --notify-format %q: want json, slack or teams", f.o.Notify.Format)
-	}
-	if f.o.Interval < time.Second {
-		return fmt.Errorf("--interval %s is too short: at least 1s", f.o.Interval)
+	if err := f.check(); err != nil {
+		return err
 	}
 	o := f.o
 	o.Source = source.Git{URL: f.git.source, Ref: f.git.ref, Path: f.git.path, Files: f.auth}
@@ -135,27 +106,32 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 	})
 }
 
-// serveConnector connects a project to its cluster: a project naming a
-// cluster (cluster: in kubeplan.yaml) only through serve's own map
-// (--clusters, KUBEPLAN_CLUSTERS), refused when the map does not hold the
-// name; else the command line's kubeconfig, else (in a pod, with none)
-// the pod's ServiceAccount.
-func serveConnector(base *genericclioptions.ConfigFlags, clusters kube.Clusters) func(p project.Project) (*kube.Client, string, error) {
-	return func(p project.Project) (*kube.Client, string, error) {
-		if p.ClusterName == "" && deref(base.KubeConfig) == "" && deref(base.APIServer) == "" && kube.InPod() {
-			c, err := kube.InCluster()
-			return c, "", err
-		}
-		kf, err := projectFlags(base, clusters, p)
-		if err != nil {
-			return nil, p.Cluster(), err
-		}
-		c, err := kube.Connect(kf)
-		if err != nil {
-			return nil, p.Cluster(), err
-		}
-		return c, clusterLabel(kf, p), nil
+// check refuses flags that do not go together or are out of range.
+func (f *serveFlags) check() error {
+	if f.git.source == "" {
+		return errors.New("serve needs --source: the git repository to reconcile from")
 	}
+	if f.all && len(f.projects) > 0 {
+		return errors.New("give either --all or --project, not both")
+	}
+	switch f.o.Notify.Format {
+	case "json", "slack", "teams":
+	default:
+		return fmt.Errorf("unknown --notify-format %q: want json, slack or teams", f.o.Notify.Format)
+	}
+	if f.o.Interval < time.Second {
+		return fmt.Errorf("--interval %s is too short: at least 1s", f.o.Interval)
+	}
+	return nil
+}
+
+// serveConnector connects a project to its cluster: a project naming a
+// cluster only through serve's own map (--clusters, KUBEPLAN_CLUSTERS);
+// else the command line's kubeconfig, else (in a pod, with none) the
+// pod's ServiceAccount (kube.Connector).
+func serveConnector(base *genericclioptions.ConfigFlags, clusters kube.Clusters) func(p project.Project) (*kube.Client, string, error) {
+	c := kube.Connector{Base: base, Clusters: clusters, PodFallback: true}
+	return func(p project.Project) (*kube.Client, string, error) { return c.Connect(p.ClusterName, p.ClusterAt) }
 }
 
 // serveNotifier builds the notifier of --notify-webhook and
@@ -163,28 +139,15 @@ func serveConnector(base *genericclioptions.ConfigFlags, clusters kube.Clusters)
 // in the ConfigMap kubeplan-notify of the pod's namespace, so a restart
 // neither repeats nor forgets a failure's notification.
 func serveNotifier(s streams, f *serveFlags) (*notify.Notifier, error) {
-	n := f.o.Notify
-	if n.Webhook == "" && n.GitHubRepository == "" {
-		return nil, nil
-	}
-	cfg := notify.Config{Webhook: n.Webhook, Format: n.Format, GitHubRepository: n.GitHubRepository, Words: render.NotifyWords{}}
-	if n.GitHubRepository != "" {
-		if n.GitHubTokenFile == "" {
-			return nil, errors.New("--github-repository needs --github-token-file")
-		}
-		b, err := os.ReadFile(n.GitHubTokenFile)
-		if err != nil {
-			return nil, fmt.Errorf("--github-token-file: %w", err)
-		}
-		cfg.GitHubToken = strings.TrimSpace(string(b))
-	}
-	cfg.GitHubAPI = s.env()("GITHUB_API_URL") // GitHub Enterprise; empty: api.github.com
+	var state func() (notify.State, error)
 	if kube.InPod() && deref(f.kube.KubeConfig) == "" {
-		c, err := kube.InCluster()
-		if err != nil {
-			return nil, err
+		state = func() (notify.State, error) {
+			c, err := kube.InCluster()
+			if err != nil {
+				return nil, err
+			}
+			return notify.ConfigMapState{Client: c.Dynamic, Namespace: c.Namespace, Name: "kubeplan-notify"}, nil
 		}
-		cfg.State = notify.ConfigMapState{Client: c.Dynamic, Namespace: c.Namespace, Name: "kubeplan-notify"}
 	}
-	return notify.New(cfg, nil)
+	return f.o.Notify.Notifier(render.NotifyWords{}, s.env()("GITHUB_API_URL"), state) // GITHUB_API_URL: GitHub Enterprise
 }

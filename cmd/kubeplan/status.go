@@ -31,20 +31,11 @@ func newStatusCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show what the cluster runs for an ApplySet: revision, times, result, members and their health",
-		Long: `Show what the ApplySet's parent records about the last runs and every member with its health
-(kstatus):
+		Long: `Show what the ApplySet's parent records about the last runs (revision, applied, checked,
+result) and every member with its health. Read-only, and it never reads Secrets. With
+--project, --all or --changed-since [PATH], the status of each selected project.
 
-  Revision  the git commit last applied (+dirty: from a work tree with changes)
-  Applied   when a run last wrote an object
-  Checked   when a run last compared the cluster with the source (to the minute)
-  Result    ok or failed, with the error of a failed run
-
-Read-only, and it never reads Secrets: it works with the built-in view role. Secret members
-are counted out of the list.
-
-With --project, --all or --changed-since [PATH], the status of each selected project of the
-repository (its own cluster, namespace and ApplySet, see kubeplan projects): a table, then the
-failed ones' errors.
+Reference: docs/apply.md ("kubeplan status"), docs/output.md (JSON).
 
 ` + exitCodesHelp,
 		Example: `  kubeplan status -n store --applyset configmap/gitops-applyset

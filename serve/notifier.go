@@ -1,0 +1,40 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/kubeplan/kubeplan/notify"
+)
+
+// Notifier builds the notifier n asks for, nil when it names neither a
+// webhook nor a GitHub repository. Its notifications say words; the
+// GitHub token is read from GitHubTokenFile (trimmed); githubAPI is the
+// GitHub API's URL ("" for api.github.com). state, when not nil, gives
+// where the notifier keeps its per-project state across restarts.
+func (n NotifyOptions) Notifier(words notify.Words, githubAPI string, state func() (notify.State, error)) (*notify.Notifier, error) {
+	if n.Webhook == "" && n.GitHubRepository == "" {
+		return nil, nil
+	}
+	cfg := notify.Config{Webhook: n.Webhook, Format: n.Format, GitHubRepository: n.GitHubRepository, GitHubAPI: githubAPI, Words: words}
+	if n.GitHubRepository != "" {
+		if n.GitHubTokenFile == "" {
+			return nil, errors.New("--github-repository needs --github-token-file")
+		}
+		b, err := os.ReadFile(n.GitHubTokenFile)
+		if err != nil {
+			return nil, fmt.Errorf("--github-token-file: %w", err)
+		}
+		cfg.GitHubToken = strings.TrimSpace(string(b))
+	}
+	if state != nil {
+		s, err := state()
+		if err != nil {
+			return nil, err
+		}
+		cfg.State = s
+	}
+	return notify.New(cfg, nil)
+}
