@@ -13,14 +13,6 @@ import (
 // included: the command only wires flags to one engine call and one view.
 const maxFuncLines = 40
 
-// notYetShort are the functions of plain apply, being moved onto run.Apply
-// in parallel (issue 27): they leave this list as they get short, and
-// nothing joins it.
-var notYetShort = map[string]bool{
-	"apply.go:newApplyCmd": true, "apply.go:runApply": true, "apply.go:once": true, "apply.go:plan": true,
-	"apply_projects.go:applyProjects": true,
-}
-
 // Every function (declared or literal) of the product files is at most
 // maxFuncLines lines long, from its signature to its closing brace.
 func TestNoLongFunctions(t *testing.T) {
@@ -45,7 +37,7 @@ func TestNoLongFunctions(t *testing.T) {
 			}
 			checked++
 			lines := fset.Position(body.Rbrace).Line - fset.Position(n.Pos()).Line + 1
-			if lines > maxFuncLines && !notYetShort[name+":"+fn] {
+			if lines > maxFuncLines {
 				t.Errorf("%s: %s is %d lines long (at most %d): move its logic to an engine package or its output to render", fset.Position(n.Pos()), fn, lines, maxFuncLines)
 			}
 			return true
