@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest/helm"
 	"github.com/kubeplan/kubeplan/workspace"
 )
 
@@ -26,12 +25,6 @@ type inputFlags struct {
 	// environment variables.
 	decrypt  bool
 	keyFiles []string
-	// lookup, set by plan and apply for one run, is what a chart's lookup
-	// reads (nil for lint: lookup is empty, as in helm template); plan
-	// sets withhold: the data of looked-up Secrets is kept from the
-	// templates.
-	lookup   helm.Lookup
-	withhold bool
 }
 
 // addDecrypt adds --decryption-key-file, for the verbs that send objects
@@ -95,10 +88,11 @@ func (f *inputFlags) open(cmd *cobra.Command, s streams, sel *selectFlags, wo wo
 }
 
 // set is lint's input for the paths, meant for namespace ("" when not
-// known), from kubeplan.yaml and the flags; a chart's lookup reads what
-// the verb set (plan and apply).
+// known), from kubeplan.yaml and the flags. Only lint reads a set this
+// way, so a chart's lookup is empty, as in helm template (plan and apply
+// go through run, whose lookup reads the cluster).
 func (f *inputFlags) set(ws *workspace.Workspace, paths []string, namespace string) (lint.Input, lint.Options, error) {
-	return ws.Lint(workspace.Set{Paths: paths, Namespace: namespace, Lookup: f.lookup, Withhold: f.withhold})
+	return ws.Lint(workspace.Set{Paths: paths, Namespace: namespace})
 }
 
 // configFlagHelp is the help of --config.
