@@ -14,14 +14,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/run"
 )
 
 type applyFlags struct {
-	input       inputFlags
-	git         gitFlags
-	cluster     clusterFlags
+	input       arguments.Input
+	git         arguments.Git
+	cluster     arguments.Cluster
 	output      string
 	wait        bool
 	timeout     time.Duration
@@ -30,7 +31,7 @@ type applyFlags struct {
 	drift       string
 	autoApprove bool
 	replace     []string
-	sel         selectFlags
+	sel         arguments.Select
 }
 
 func newApplyCmd(s streams) *cobra.Command {
@@ -38,7 +39,7 @@ func newApplyCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "apply [PATH... | PLANFILE]",
 		Short: "Make the cluster match the manifests: all or nothing, ordered, pruning only what left the set",
-		Long:  applyHelp + exitCodesHelp,
+		Long:  applyHelp + arguments.ExitCodesHelp(),
 		Example: `  kubeplan apply -n store --applyset configmap/gitops-applyset manifests/
   kubeplan apply tfplan
   kubeplan apply -n store --applyset configmap/gitops-applyset --replace deployment/web manifests/
@@ -46,11 +47,11 @@ func newApplyCmd(s streams) *cobra.Command {
   kubeplan apply --all --auto-approve`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
 	}
-	f.input.add(cmd)
-	f.input.addDecrypt(cmd)
-	f.cluster.add(cmd)
+	f.input.Bind(cmd.Flags())
+	f.input.BindDecrypt(cmd.Flags())
+	f.cluster.Bind(cmd.Flags())
 	fl := cmd.Flags()
-	f.git.add(fl, "apply")
+	f.git.Bind(fl, "apply")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ApplyFormats(), ", "))
 	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bounds the whole run: plan, writes, prune and the health wait")
@@ -58,7 +59,7 @@ func newApplyCmd(s streams) *cobra.Command {
 	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
 	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
 	fl.BoolVar(&f.autoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
-	f.sel.add(fl, "apply")
+	f.sel.Bind(fl, "apply")
 	fl.StringArrayVar(&f.replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
 	return cmd
 }
@@ -123,7 +124,7 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 	if f.drift != "repair" && f.drift != "report" {
 		return fmt.Errorf("unknown --drift %q: want repair or report", f.drift)
 	}
-	if err := f.git.check(args); err != nil {
+	if err := f.git.Check(args); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -153,7 +154,7 @@ func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error
 // runner is one run of the command: over projects, or of the one project
 // its flags make.
 func (f *applyFlags) runner(cmd *cobra.Command, s streams, args []string) (func(context.Context) error, error) {
-	if f.sel.on() {
+	if f.sel.On() {
 		return func(ctx context.Context) error { return applyProjects(ctx, cmd, s, f, args) }, nil
 	}
 	a, err := newSingleApply(cmd, s, f, args)
@@ -165,9 +166,9 @@ func (f *applyFlags) runner(cmd *cobra.Command, s streams, args []string) (func(
 
 // applyOptions are the apply settings of every project of the run.
 func (f *applyFlags) applyOptions(s streams, deadline time.Time, view *render.ProgressView) apply.Options {
-	o := apply.Options{FieldManager: f.cluster.fieldManager, Version: kubeplanVersion(), Concurrency: f.cluster.concurrency,
+	o := apply.Options{FieldManager: f.cluster.FieldManager, Version: kubeplanVersion(), Concurrency: f.cluster.Concurrency,
 		AllowEmpty: f.allowEmpty, Wait: f.wait, Timeout: f.timeout, Deadline: deadline, Replace: f.replace,
-		LockDuration: lockDuration(s), Adopt: f.cluster.adopt}
+		LockDuration: lockDuration(s), Adopt: f.cluster.Adopt}
 	if view != nil {
 		o.Reporter = view
 	}

@@ -26,7 +26,7 @@ func applyProjects(ctx context.Context, cmd *cobra.Command, s streams, f *applyF
 	var gh *ghview.Run
 	obs := runObserver{}
 	if s.githubMode() {
-		gh = newRunView(s, "", false, pr, f.cluster.kube.BearerToken, f.git.password())
+		gh = newRunView(s, "", false, pr, f.cluster.Kube.BearerToken, f.git.Password())
 		obs.loaded = gh.Loaded
 	}
 	if f.drift == "report" {

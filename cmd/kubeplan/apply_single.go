@@ -31,14 +31,14 @@ type singleApply struct {
 }
 
 func newSingleApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) (*singleApply, error) {
-	client, as, err := f.cluster.connect()
+	client, as, err := connect(&f.cluster)
 	if err != nil {
 		return nil, err
 	}
 	a := &singleApply{cmd: cmd, s: s, f: f, args: args, client: client, as: as}
 	if s.githubMode() {
 		a.gh = ghview.NewRun(s.env(), s.err, ghview.RunOptions{Token: s.env()("GITHUB_TOKEN"), Single: true,
-			Secrets: []string{deref(f.cluster.kube.BearerToken), f.git.password()}, Namespace: client.Namespace, ApplySet: applySetName(as)})
+			Secrets: []string{f.cluster.Token(), f.git.Password()}, Namespace: client.Namespace, ApplySet: applySetName(as)})
 	}
 	return a, nil
 }
@@ -62,14 +62,14 @@ func (a *singleApply) once(ctx context.Context) error {
 	}
 	var r *run.Report
 	if err != nil {
-		err = errors.Join(err, run.RecordFailure(ctx, a.client, a.as, a.f.cluster.fieldManager, err))
+		err = errors.Join(err, run.RecordFailure(ctx, a.client, a.as, a.f.cluster.FieldManager, err))
 		r = &run.Report{Version: run.FormatVersion, Single: true, Projects: []run.ProjectReport{{Status: run.Failed, Error: err.Error(), Err: err}}}
 	} else {
 		o := run.ApplyOptions{Options: opts, Apply: a.f.applyOptions(a.s, deadline, view)}
 		if opts.Saved == nil { // a saved plan was reviewed when it was made
 			o.Approve = a.f.approve(a.s, view)
 		}
-		r, _ = run.Apply(ctx, []project.Project{{ApplySet: a.f.cluster.applySet}}, o)
+		r, _ = run.Apply(ctx, []project.Project{{ApplySet: a.f.cluster.ApplySet}}, o)
 	}
 	view.Close() // the bar ends before the result is printed
 	return a.show(ctx, r, rev)
@@ -85,7 +85,7 @@ func (a *singleApply) options(ctx context.Context, view *render.ProgressView) (r
 	// A chart's lookup reads the cluster, Secrets' data included (apply
 	// writes what the chart derives from it), once per run.
 	opts := run.Options{Connect: connected(a.client), Observer: obs, Lookup: true, Single: true,
-		Plan: a.f.cluster.planOptions(a.client, a.as, "", nil)}
+		Plan: a.f.cluster.PlanOptions(a.client.Namespace, a.as, "")}
 	if len(a.args) == 1 {
 		sp, err := plan.Detect(a.args[0])
 		if err != nil || sp != nil {
@@ -96,16 +96,16 @@ func (a *singleApply) options(ctx context.Context, view *render.ProgressView) (r
 			return opts, nil, err
 		}
 	}
-	src, err := a.f.git.checkout(ctx, a.args)
+	src, err := checkout(ctx, &a.f.git, a.args)
 	if err != nil {
 		return opts, nil, err
 	}
 	a.cmd.SetContext(ctx) // loading, lint and policies share the run's deadline and signal
-	ws, err := a.f.input.open(a.cmd, a.s, nil, workspace.Options{Checkout: src.root})
+	ws, err := a.s.open(a.cmd.Context(), &a.f.input, nil, workspace.Options{Checkout: src.root})
 	if err != nil {
 		return opts, nil, err
 	}
-	ws.Single(src.paths, a.f.cluster.applySet)
+	ws.Single(src.paths, a.f.cluster.ApplySet)
 	opts.Workspace, opts.Plan.Revision = ws, src.revision()
 	return opts, src.rev, nil
 }
@@ -113,7 +113,7 @@ func (a *singleApply) options(ctx context.Context, view *render.ProgressView) (r
 // report is --drift=report: run.Plan, the plan shown, exit 2 when it has
 // changes; nothing is recorded.
 func (a *singleApply) report(planCtx context.Context, opts run.Options) error {
-	r, err := run.Plan(planCtx, []project.Project{{ApplySet: a.f.cluster.applySet}}, opts)
+	r, err := run.Plan(planCtx, []project.Project{{ApplySet: a.f.cluster.ApplySet}}, opts)
 	if r, err = singleReport(planCtx, a.s, r, err); err != nil {
 		return err
 	}

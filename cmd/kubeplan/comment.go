@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/run"
 )
@@ -31,7 +32,7 @@ plan. The exit code is 1 when a project failed or was skipped.
 
 Reference: docs/projects.md, docs/action.md.
 
-` + exitCodesHelp,
+` + arguments.ExitCodesHelp(),
 		Example: `  kubeplan comment plans/
   kubeplan comment -o text plans/dev plans/prod`,
 		Args: cobra.MinimumNArgs(1),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
@@ -16,7 +17,7 @@ import (
 )
 
 type lintFlags struct {
-	input        inputFlags
+	input        arguments.Input
 	output       string
 	namespace    string
 	listRules    bool
@@ -40,7 +41,7 @@ kubeplan.yaml (or --config). In GitHub Actions the output is annotations and a s
 Reference: docs/lint.md (what is read, rules, formats), docs/config.md (kubeplan.yaml),
 docs/projects.md (--all, --project, --changed-since), docs/policies.md, docs/action.md.
 
-` + exitCodesHelp,
+` + arguments.ExitCodesHelp(),
 		Example: `  kubeplan lint deploy/
   kubeplan lint --output sarif . > kubeplan.sarif
   kubeplan lint --policies policies/ deploy/
@@ -48,8 +49,8 @@ docs/projects.md (--all, --project, --changed-since), docs/policies.md, docs/act
   kubeplan lint --list-rules`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLint(cmd, s, f, args) },
 	}
-	f.input.add(cmd)
-	f.input.addKeyFile(cmd)
+	f.input.Bind(cmd.Flags())
+	f.input.BindKeyFile(cmd.Flags())
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", "", "output format: "+strings.Join(render.LintFormats(), ", ")+" (default text, or github when GITHUB_ACTIONS=true)")
 	fl.StringVarP(&f.namespace, "namespace", "n", "", "namespace the manifests are meant for (enables namespace-mismatch)")
@@ -57,8 +58,8 @@ docs/projects.md (--all, --project, --changed-since), docs/policies.md, docs/act
 	fl.StringArrayVar(&f.projects, "project", nil, "lint only this project, by the name kubeplan projects shows (repeatable)")
 	fl.BoolVar(&f.all, "all", false, "lint every project under PATH (the default for a directory; with --changed-since or --project it narrows)")
 	fl.BoolVar(&f.listRules, "list-rules", false, "list every rule with its id, default severity and description, then exit")
-	fl.StringArrayVar(&f.input.policies, "policies", nil, "file or directory of ValidatingAdmissionPolicies, their bindings, parameter objects and the CRDs of their paramKinds to judge the manifests with (repeatable); policies the API server would refuse are errors (docs/policies.md)")
-	fl.IntVar(&f.input.concurrency, "concurrency", 0, "files and objects checked in parallel (default: number of CPUs)")
+	fl.StringArrayVar(&f.input.Policies, "policies", nil, "file or directory of ValidatingAdmissionPolicies, their bindings, parameter objects and the CRDs of their paramKinds to judge the manifests with (repeatable); policies the API server would refuse are errors (docs/policies.md)")
+	fl.IntVar(&f.input.Concurrency, "concurrency", 0, "files and objects checked in parallel (default: number of CPUs)")
 	return cmd
 }
 
@@ -119,11 +120,11 @@ func (f *lintFlags) format(cmd *cobra.Command, s streams) (string, error) {
 // the projects kubeplan.yaml declares under the paths and the paths no
 // declared project covers.
 func lintInput(cmd *cobra.Command, s streams, f *lintFlags, args []string) (lint.Input, lint.Options, bool, error) {
-	ws, err := f.input.open(cmd, s, nil, workspace.Options{})
+	ws, err := s.open(cmd.Context(), &f.input, nil, workspace.Options{})
 	if err != nil {
 		return lint.Input{}, lint.Options{}, false, err
 	}
-	in, opts, err := f.input.set(ws, args, f.namespace)
+	in, opts, err := ws.Lint(workspace.Set{Paths: args, Namespace: f.namespace})
 	if err != nil {
 		return in, opts, false, err
 	}
@@ -163,8 +164,8 @@ func lintProjects(cmd *cobra.Command, s streams, f *lintFlags, args []string) (r
 	if root, err = workspace.RootOf(args); err != nil {
 		return "", nil, nil, err
 	}
-	sel := selectFlags{projects: f.projects, all: f.all, changedSince: f.changedSince}
-	ws, err := f.input.open(cmd, s, &sel, workspace.Options{From: root, Root: root})
+	sel := arguments.Select{Projects: f.projects, All: f.all, ChangedSince: f.changedSince}
+	ws, err := s.open(cmd.Context(), &f.input, &sel, workspace.Options{From: root, Root: root})
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -184,7 +185,7 @@ func declaredFirst(cmd *cobra.Command, s streams, f *lintFlags, args []string, i
 	if !ok {
 		return nil
 	}
-	ws, err := f.input.open(cmd, s, nil, workspace.Options{From: from})
+	ws, err := s.open(cmd.Context(), &f.input, nil, workspace.Options{From: from})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
@@ -19,15 +20,15 @@ import (
 )
 
 type planFlags struct {
-	input            inputFlags
-	git              gitFlags
-	cluster          clusterFlags
+	input            arguments.Input
+	git              arguments.Git
+	cluster          arguments.Cluster
 	out              string
 	output           string
 	detailedExitcode bool
 	githubToken      string
 	comment          bool
-	sel              selectFlags
+	sel              arguments.Select
 }
 
 func newPlanCmd(s streams) *cobra.Command {
@@ -47,7 +48,7 @@ step outputs and a pull-request comment (--comment).
 Reference: docs/plan.md, docs/plan-output.md, docs/projects.md, docs/helm.md, docs/sops.md,
 docs/action.md.
 
-` + exitCodesHelp,
+` + arguments.ExitCodesHelp(),
 		Example: `  kubeplan plan -n store --applyset configmap/gitops-applyset manifests/
   kubeplan plan -n store --applyset configmap/gitops-applyset -o markdown manifests/ > plan.md
   kubeplan plan -n store --applyset configmap/gitops-applyset --out tfplan --detailed-exitcode manifests/
@@ -56,16 +57,16 @@ docs/action.md.
   kubeplan plan --changed-since origin/main --out plans/`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runPlan(cmd, s, f, args) },
 	}
-	f.input.add(cmd)
-	f.input.addDecrypt(cmd)
-	f.cluster.add(cmd)
+	f.input.Bind(cmd.Flags())
+	f.input.BindDecrypt(cmd.Flags())
+	f.cluster.Bind(cmd.Flags())
 	fl := cmd.Flags()
-	f.git.add(fl, "plan")
+	f.git.Bind(fl, "plan")
 	fl.StringVar(&f.out, "out", "", "also write the plan to this file, for kubeplan apply PLANFILE (holds Secret values: keep it private); over projects, a directory of one file per project, for kubeplan comment")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(planFormats(), ", ")+" (github: text, the GitHub Actions extras come with GITHUB_ACTIONS=true)")
 	fl.BoolVar(&f.detailedExitcode, "detailed-exitcode", false, "exit 2 when the plan has changes, 0 when it has none (1 stays any error)")
 	fl.StringVar(&f.githubToken, "github-token", "", "token for the pull-request comment in GitHub Actions (default $GITHUB_TOKEN)")
-	f.sel.add(fl, "plan")
+	f.sel.Bind(fl, "plan")
 	fl.BoolVar(&f.comment, "comment", true, "in GitHub Actions on a pull_request event with a token: create or update the plan comment on the pull request")
 	return cmd
 }
@@ -78,16 +79,16 @@ func runPlan(cmd *cobra.Command, s streams, f *planFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := f.git.check(args); err != nil {
+	if err := f.git.Check(args); err != nil {
 		return err
 	}
 	// SIGINT or SIGTERM stops every phase (loading, rendering, lint,
 	// requests) within 2 s, with exit 1 and nothing written.
 	ctx := s.stopOnSignal(cmd)
-	if f.sel.on() {
+	if f.sel.On() {
 		return planProjects(ctx, cmd, s, f, format, args)
 	}
-	client, as, err := f.cluster.connect()
+	client, as, err := connect(&f.cluster)
 	if err != nil {
 		return err
 	}
@@ -143,7 +144,7 @@ func singleRunView(s streams, f *planFlags, client *kube.Client, as *applyset.Pa
 		token = s.env()("GITHUB_TOKEN")
 	}
 	return ghview.NewRun(s.env(), s.err, ghview.RunOptions{Token: token, Comment: f.comment, Version: kubeplanVersion(), Single: true,
-		Secrets: []string{deref(f.cluster.kube.BearerToken), f.git.password()}, Cluster: kube.ContextName(f.cluster.kube), Namespace: client.Namespace, ApplySet: applySetName(as)})
+		Secrets: []string{f.cluster.Token(), f.git.Password()}, Cluster: kube.ContextName(f.cluster.Kube), Namespace: client.Namespace, ApplySet: applySetName(as)})
 }
 
 // planSingle reads the source and runs it as the one project its flags
@@ -151,18 +152,18 @@ func singleRunView(s streams, f *planFlags, client *kube.Client, as *applyset.Pa
 // client's namespace and the ApplySet as. Lint's errors are shown on
 // stderr; the error is the project's.
 func planSingle(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags, client *kube.Client, as *applyset.Parent, args []string, gh *ghview.Run) (*run.Report, error) {
-	src, err := f.git.checkout(ctx, args)
+	src, err := checkout(ctx, &f.git, args)
 	if err != nil {
 		return nil, err
 	}
-	if f.git.source != "" {
+	if f.git.Source != "" {
 		render.Planning(s.err, src.rev)
 	}
-	ws, err := f.input.open(cmd, s, nil, workspace.Options{Checkout: src.root})
+	ws, err := s.open(cmd.Context(), &f.input, nil, workspace.Options{Checkout: src.root})
 	if err != nil {
 		return nil, err
 	}
-	p := ws.Single(src.paths, f.cluster.applySet)
+	p := ws.Single(src.paths, f.cluster.ApplySet)
 	view := s.progress()
 	defer view.Close()
 	obs := runObserver{view: view}
@@ -170,7 +171,7 @@ func planSingle(ctx context.Context, cmd *cobra.Command, s streams, f *planFlags
 		obs.loaded = gh.Loaded
 	}
 	opts := run.Options{Workspace: ws, Connect: connected(client), Observer: obs,
-		Plan: f.cluster.planOptions(client, as, src.revision(), nil), Lookup: true}
+		Plan: f.cluster.PlanOptions(client.Namespace, as, src.revision()), Lookup: true}
 	// A chart's lookup reads the cluster, without the Secrets' data.
 	opts.Plan.SecretDataWithheld = true
 	r, err := run.Plan(ctx, []project.Project{p}, opts)

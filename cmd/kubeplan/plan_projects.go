@@ -18,7 +18,7 @@ func planProjects(ctx context.Context, cmd *cobra.Command, s streams, f *planFla
 	var gh *ghview.Run
 	pr, err := newProjectRun(ctx, cmd, s, &f.sel, &f.input, &f.git, &f.cluster, args)
 	if s.githubMode() {
-		gh = newRunView(s, f.githubToken, f.comment, pr, f.cluster.kube.BearerToken, f.git.password())
+		gh = newRunView(s, f.githubToken, f.comment, pr, f.cluster.Kube.BearerToken, f.git.Password())
 	}
 	if err != nil {
 		return failedIn(ctx, gh, err)

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/internal/config"
-	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
@@ -26,29 +26,29 @@ type projectRun struct {
 // newProjectRun reads the source (local ROOT or --source), opens its
 // workspace, selects the projects and builds the options every project
 // shares.
-func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *selectFlags, in *inputFlags, git *gitFlags, cf *clusterFlags, args []string) (*projectRun, error) {
-	if err := sel.refuseSetFlags(cmd, "namespace", "applyset"); err != nil {
+func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *arguments.Select, in *arguments.Input, git *arguments.Git, cf *arguments.Cluster, args []string) (*projectRun, error) {
+	if err := sel.RefuseSetFlags("namespace", "applyset"); err != nil {
 		return nil, err
 	}
 	if _, err := workspace.RootOf(args); err != nil {
 		return nil, err
 	}
-	src, err := git.checkout(ctx, args)
+	src, err := checkout(ctx, git, args)
 	if err != nil {
 		return nil, err
 	}
 	root := src.top()
-	if git.source != "" {
+	if git.Source != "" {
 		render.Planning(s.err, src.rev)
 	}
-	ws, err := in.open(cmd, s, sel, workspace.Options{From: root, Root: root, Checkout: src.root})
+	ws, err := s.open(cmd.Context(), in, sel, workspace.Options{From: root, Root: root, Checkout: src.root})
 	if err != nil {
 		return nil, err
 	}
 	if _, _, err := ws.Lint(workspace.Set{}); err != nil { // a bad setting fails the run, not each project
 		return nil, err
 	}
-	clusters, err := clusterMap(s, cf.clusters)
+	clusters, err := clusterMap(s, cf.Clusters)
 	if err != nil {
 		return nil, err
 	}
@@ -56,8 +56,8 @@ func newProjectRun(ctx context.Context, cmd *cobra.Command, s streams, sel *sele
 	if err != nil {
 		return nil, err
 	}
-	opts := run.Options{Workspace: ws, Connect: cf.connector(clusters, src.root, root, gitCheckout(root)),
-		Plan: cf.planOptions(&kube.Client{}, nil, src.revision(), nil)}
+	opts := run.Options{Workspace: ws, Connect: connector(cf, clusters, src.root, root, gitCheckout(root)),
+		Plan: cf.PlanOptions("", nil, src.revision())}
 	// scope: the config there would be; kubeplan comment assumes it too
 	return &projectRun{src: src, projects: ps, scope: ws.ConfigFile(), opts: opts}, nil
 }
@@ -68,15 +68,6 @@ func (s manifestSource) top() string {
 		return s.paths[0]
 	}
 	return "."
-}
-
-// connector connects to a project's cluster (kube.Connector): for a
-// project naming a cluster, the kubeconfig and context the runner maps it
-// to in clusters, refusing a name it does not map; else the command
-// line's. Kubeconfig files are checked against checkouts.
-func (f *clusterFlags) connector(clusters kube.Clusters, checkouts ...string) run.Connector {
-	c := kube.Connector{Base: f.kube, Clusters: clusters, Checkouts: checkouts}
-	return func(p project.Project) (*kube.Client, string, error) { return c.Connect(p.ClusterName, p.ClusterAt) }
 }
 
 // progressLines prints, in a terminal, one line on stderr as each project

@@ -7,13 +7,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/workspace"
 )
 
 type projectsFlags struct {
 	output       string
-	config       inputFlags
+	config       arguments.Input
 	changedSince string
 }
 
@@ -28,7 +29,7 @@ their settings. --changed-since REF lists only those a change since REF affects.
 
 Reference: docs/projects.md, docs/config.md.
 
-` + exitCodesHelp,
+` + arguments.ExitCodesHelp(),
 		Example: `  kubeplan projects
   kubeplan projects -o json deploy/
   kubeplan projects --changed-since origin/main -o json`,
@@ -37,9 +38,9 @@ Reference: docs/projects.md, docs/config.md.
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ProjectsFormats(), ", "))
-	fl.StringArrayVar(&f.config.exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
+	fl.StringArrayVar(&f.config.Exclude, "exclude", nil, "glob of paths not to read (repeatable; ** matches directories)")
 	fl.StringVar(&f.changedSince, "changed-since", "", "only the projects a change since this git revision affects (e.g. origin/main)")
-	fl.StringVar(&f.config.configFile, "config", "", configFlagHelp)
+	fl.StringVar(&f.config.ConfigFile, "config", "", arguments.ConfigFlagHelp)
 	return cmd
 }
 
@@ -51,7 +52,7 @@ func runProjects(cmd *cobra.Command, s streams, f *projectsFlags, args []string)
 	if err != nil {
 		return err
 	}
-	ws, err := f.config.open(cmd, s, &selectFlags{changedSince: f.changedSince}, workspace.Options{Root: root})
+	ws, err := s.open(cmd.Context(), &f.config, &arguments.Select{ChangedSince: f.changedSince}, workspace.Options{Root: root})
 	if err != nil {
 		return err
 	}

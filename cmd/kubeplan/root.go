@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/klog/v2"
 
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/interrupt"
 	"github.com/kubeplan/kubeplan/internal/term"
@@ -23,13 +24,6 @@ const (
 	exitFailed  = 1 // any error: bad flag, unreadable path, unreachable cluster, lint findings, failed apply, a signal
 	exitChanges = 2 // only with plan --detailed-exitcode or apply --drift=report: changes present
 )
-
-// exitCodesHelp ends every verb's --help.
-const exitCodesHelp = `Exit codes (every verb):
-  0  success, or no changes
-  1  any error: a bad flag, an unreadable path, an unreachable cluster, lint findings, a failed apply,
-     SIGINT or SIGTERM (lint and plan stop within 2 s and write nothing)
-  2  only with plan --detailed-exitcode or apply --drift=report: changes present`
 
 // streams are the command's input, outputs and environment: data to out,
 // progress and errors to err. Nothing else of the process is read, so
@@ -118,7 +112,7 @@ func newRoot(s streams) *cobra.Command {
 		Long: `kubeplan keeps Kubernetes namespaces equal to what a git repository says:
 lint before commit, plan on every pull request, apply on merge and on a schedule.
 
-` + exitCodesHelp,
+` + arguments.ExitCodesHelp(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

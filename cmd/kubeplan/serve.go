@@ -13,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/notify"
 	"github.com/kubeplan/kubeplan/plan"
@@ -24,7 +25,7 @@ import (
 )
 
 type serveFlags struct {
-	git      gitFlags
+	git      arguments.Git
 	auth     source.AuthFiles
 	kube     *genericclioptions.ConfigFlags
 	projects []string
@@ -47,7 +48,7 @@ the runs under way finish, and serve exits 0.
 
 Reference: docs/serve.md, docs/config.md ("Clusters"), docs/notifications.md.
 
-` + exitCodesHelp,
+` + arguments.ExitCodesHelp(),
 		Example: `  kubeplan serve --source https://github.com/acme/deploy.git --ref main --git-token-file /etc/git/token
   kubeplan serve --source git@github.com:acme/deploy.git --git-ssh-key-file /etc/git/identity --git-known-hosts-file /etc/git/known_hosts --project shop-prod --interval 5m
   kubeplan serve --source https://github.com/acme/deploy.git --clusters prod=/etc/kubeplan/prod.kubeconfig`,
@@ -57,10 +58,10 @@ Reference: docs/serve.md, docs/config.md ("Clusters"), docs/notifications.md.
 	f.kube = kube.Flags()
 	f.kube.AddFlags(cmd.Flags())
 	fl := cmd.Flags()
-	f.git.add(fl, "reconcile")
+	f.git.Bind(fl, "reconcile")
 	fl.StringArrayVar(&f.projects, "project", nil, "reconcile this project, by the name kubeplan projects shows (repeatable; default: all)")
 	fl.BoolVar(&f.all, "all", false, "reconcile every project of the repository (the default)")
-	addClustersFlag(fl, &f.clusters)
+	arguments.BindClusters(fl, &f.clusters)
 	fl.DurationVar(&f.o.Interval, "interval", serve.DefaultInterval, "how often a project is reconciled, unless its kubeplan.yaml entry sets interval:")
 	fl.IntVar(&f.o.Concurrency, "concurrency", serve.DefaultConcurrency, "projects run at once per cluster")
 	fl.StringVar(&f.o.Listen, "listen", ":8080", "address of /metrics, /healthz and /readyz (empty: none)")
@@ -79,7 +80,7 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 		return err
 	}
 	o := f.o
-	o.Source = source.Git{URL: f.git.source, Ref: f.git.ref, Path: f.git.path, Files: f.auth}
+	o.Source = source.Git{URL: f.git.Source, Ref: f.git.Ref, Path: f.git.Path, Files: f.auth}
 	if err := o.Source.CheckFiles(); err != nil {
 		return err
 	}
@@ -108,7 +109,7 @@ func runServe(cmd *cobra.Command, s streams, f *serveFlags) error {
 
 // check refuses flags that do not go together or are out of range.
 func (f *serveFlags) check() error {
-	if f.git.source == "" {
+	if f.git.Source == "" {
 		return errors.New("serve needs --source: the git repository to reconcile from")
 	}
 	if f.all && len(f.projects) > 0 {

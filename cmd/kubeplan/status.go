@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/project"
@@ -21,8 +22,8 @@ type statusFlags struct {
 	kube     *genericclioptions.ConfigFlags
 	applySet string
 	output   string
-	sel      selectFlags
-	config   inputFlags
+	sel      arguments.Select
+	config   arguments.Input
 	clusters []string // --clusters: the runner's cluster map
 }
 
@@ -37,7 +38,7 @@ result) and every member with its health. Read-only, and it never reads Secrets.
 
 Reference: docs/apply.md ("kubeplan status"), docs/output.md (JSON).
 
-` + exitCodesHelp,
+` + arguments.ExitCodesHelp(),
 		Example: `  kubeplan status -n store --applyset configmap/gitops-applyset
   kubeplan status -n store --applyset configmap/gitops-applyset -o json
   kubeplan status --all`,
@@ -48,9 +49,9 @@ Reference: docs/apply.md ("kubeplan status"), docs/output.md (JSON).
 	fl := cmd.Flags()
 	fl.StringVar(&f.applySet, "applyset", "", "the ApplySet, as configmap/NAME or secret/NAME (required without --project, --all or --changed-since)")
 	fl.StringVarP(&f.output, "output", "o", "text", "output format: text or json")
-	f.sel.add(fl, "show")
-	addClustersFlag(fl, &f.clusters)
-	fl.StringVar(&f.config.configFile, "config", "", "config file, with --project, --all or --changed-since (default: kubeplan.yaml found walking up to the repository root)")
+	f.sel.Bind(fl, "show")
+	arguments.BindClusters(fl, &f.clusters)
+	fl.StringVar(&f.config.ConfigFile, "config", "", "config file, with --project, --all or --changed-since (default: kubeplan.yaml found walking up to the repository root)")
 	return cmd
 }
 
@@ -59,7 +60,7 @@ func runStatus(cmd *cobra.Command, s streams, f *statusFlags, args []string) err
 		return fmt.Errorf("unknown --output %q: want text or json", f.output)
 	}
 	ctx := s.stopOnSignal(cmd)
-	if f.sel.on() {
+	if f.sel.On() {
 		return statusProjects(ctx, cmd, s, f, args)
 	}
 	if len(args) > 0 {
@@ -102,10 +103,10 @@ func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statu
 	if err != nil {
 		return err
 	}
-	if err := f.sel.refuseSetFlags(cmd, "namespace", "applyset"); err != nil {
+	if err := f.sel.RefuseSetFlags("namespace", "applyset"); err != nil {
 		return err
 	}
-	ws, err := f.config.open(cmd, s, &f.sel, workspace.Options{From: root, Root: root})
+	ws, err := s.open(cmd.Context(), &f.config, &f.sel, workspace.Options{From: root, Root: root})
 	if err != nil {
 		return err
 	}
@@ -117,8 +118,8 @@ func statusProjects(ctx context.Context, cmd *cobra.Command, s streams, f *statu
 	if err != nil {
 		return err
 	}
-	cf := clusterFlags{kube: f.kube}
-	r := run.ReadStatus(ctx, ps, cf.connector(clusters, root, gitCheckout(root)), 0)
+	cf := arguments.Cluster{Kube: f.kube}
+	r := run.ReadStatus(ctx, ps, connector(&cf, clusters, root, gitCheckout(root)), 0)
 	if err := render.RunStatus(s.out, f.output, r); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/render"
 )
@@ -27,7 +28,7 @@ instead of waiting for the Lease to expire.
 A live apply renews its lock every third of the Lease's duration; unlock refuses while the
 holder keeps renewing it, and deletes the Lease only if it is still the version it read.
 
-` + exitCodesHelp,
+` + arguments.ExitCodesHelp(),
 		Example: `  kubeplan unlock -n store --applyset configmap/gitops-applyset`,
 		Args:    cobra.NoArgs,
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runUnlock(s, f) },

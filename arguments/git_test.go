@@ -1,4 +1,4 @@
-package main
+package arguments
 
 import "testing"
 
@@ -9,7 +9,7 @@ func TestSourcePassword(t *testing.T) {
 		"/srv/git/shop.git":                              "",
 		"":                                               "",
 	} {
-		if got := (&gitFlags{source: in}).password(); got != want {
+		if got := (&Git{Source: in}).Password(); got != want {
 			t.Errorf("password of %q = %q, want %q", in, got, want)
 		}
 	}
