@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
-	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
 // healthPodLister lists the pods in the object's namespace matching a selector.
@@ -19,7 +19,7 @@ type healthPodLister func(labels.Selector) ([]unstructured.Unstructured, error)
 
 // healthAssess computes the health of live object u, listing its pods (through
 // list, only when it is not healthy) to say why.
-func healthAssess(ref plan.Ref, u *unstructured.Unstructured, list healthPodLister) Result {
+func healthAssess(ref kube.Ref, u *unstructured.Unstructured, list healthPodLister) Result {
 	res := Result{Ref: ref}
 	ks, err := status.Compute(u)
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
 // healthCurrentKinds are the kinds kstatus (sigs.k8s.io/cli-utils
@@ -39,7 +39,7 @@ var healthCurrentKinds = map[schema.GroupKind]bool{
 // unknown), is Current by kstatus without waiting: one of
 // healthCurrentKinds, or a Service of a type other than LoadBalancer (only
 // a LoadBalancer waits, for its ingress address).
-func healthCurrentOnWrite(ref plan.Ref, obj map[string]any) bool {
+func healthCurrentOnWrite(ref kube.Ref, obj map[string]any) bool {
 	gk := schema.GroupKind{Group: ref.Group, Kind: ref.Kind}
 	if healthCurrentKinds[gk] {
 		return true

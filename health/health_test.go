@@ -20,7 +20,6 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
-	"github.com/kubeplan/kubeplan/plan"
 )
 
 // healthObj parses a YAML fixture.
@@ -52,9 +51,9 @@ func healthInts(v any) any {
 	return v
 }
 
-func healthRefOf(u *unstructured.Unstructured) plan.Ref {
+func healthRefOf(u *unstructured.Unstructured) kube.Ref {
 	gvk := u.GroupVersionKind()
-	return plan.Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: u.GetNamespace(), Name: u.GetName()}
+	return kube.Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: u.GetNamespace(), Name: u.GetName()}
 }
 
 // healthPods is a lister over fixed pods that records the selector asked for.
@@ -318,8 +317,8 @@ func TestHealthPodReason(t *testing.T) {
 }
 
 func TestHealthUnhealthyError(t *testing.T) {
-	web := plan.Ref{Group: "apps", Version: "v1", Kind: "Deployment", Name: "web"}
-	job := plan.Ref{Group: "batch", Version: "v1", Kind: "Job", Name: "migrate"}
+	web := kube.Ref{Group: "apps", Version: "v1", Kind: "Deployment", Name: "web"}
+	job := kube.Ref{Group: "batch", Version: "v1", Kind: "Job", Name: "migrate"}
 	e := &UnhealthyError{Timeout: true, After: 5*time.Minute + 30*time.Millisecond, Err: context.DeadlineExceeded, Results: []Result{
 		{Ref: web, Status: InProgress, Message: "1/3 available: ImagePullBackOff"},
 		{Ref: job, Status: InProgress, Message: "0/1 succeeded"},
@@ -368,8 +367,8 @@ func healthSetup(t *testing.T) (*testkube.Cluster, string, *kube.Client) {
 	return c, ns, healthClient(t, c, ns)
 }
 
-func healthDeployRef(ns, name string) plan.Ref {
-	return plan.Ref{Group: "apps", Version: "v1", Kind: "Deployment", Namespace: ns, Name: name}
+func healthDeployRef(ns, name string) kube.Ref {
+	return kube.Ref{Group: "apps", Version: "v1", Kind: "Deployment", Namespace: ns, Name: name}
 }
 
 func TestIntegrationHealthDeploymentBecomesCurrent(t *testing.T) {
@@ -378,7 +377,7 @@ func TestIntegrationHealthDeploymentBecomesCurrent(t *testing.T) {
 	var mu sync.Mutex
 	var progress [][]Result
 	start := time.Now()
-	res, err := Wait(t.Context(), cl, []plan.Ref{healthDeployRef(ns, "web")}, WaitOptions{
+	res, err := Wait(t.Context(), cl, []kube.Ref{healthDeployRef(ns, "web")}, WaitOptions{
 		Timeout:  60 * time.Second,
 		Interval: 250 * time.Millisecond,
 		Progress: func(p []Result) { mu.Lock(); progress = append(progress, p); mu.Unlock() },
@@ -402,7 +401,7 @@ func TestIntegrationHealthDeploymentBecomesCurrent(t *testing.T) {
 func TestIntegrationHealthImagePullTimesOut(t *testing.T) {
 	c, ns, cl := healthSetup(t)
 	healthApply(t, c, ns, testkube.Deployment("bad", "nginx:doesnotexist", 3)+"---\n"+healthConfigMap)
-	refs := []plan.Ref{
+	refs := []kube.Ref{
 		{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: ns, Name: "settings"},
 		healthDeployRef(ns, "bad"),
 	}
@@ -444,7 +443,7 @@ spec:
   selector: {app: web}
   ports: [{port: 80}]
 `)
-	refs := []plan.Ref{
+	refs := []kube.Ref{
 		{Version: "v1", Kind: "ConfigMap", Namespace: ns, Name: "settings"},
 		{Version: "v1", Kind: "Service", Name: "web"}, // namespace from the client
 	}
@@ -475,7 +474,7 @@ spec:
       containers:
       - {name: main, image: busybox, command: ["true"]}
 `)
-	ref := plan.Ref{Group: "batch", Version: "v1", Kind: "Job", Namespace: ns, Name: "migrate"}
+	ref := kube.Ref{Group: "batch", Version: "v1", Kind: "Job", Namespace: ns, Name: "migrate"}
 	gvr := schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}
 	// Watch the Job from the side: did kstatus ever call it Current before
 	// it was Complete, and when did it become Complete?
@@ -504,7 +503,7 @@ spec:
 			time.Sleep(50 * time.Millisecond)
 		}
 	}()
-	res, err := Wait(t.Context(), cl, []plan.Ref{ref}, WaitOptions{Timeout: 60 * time.Second, Interval: 200 * time.Millisecond})
+	res, err := Wait(t.Context(), cl, []kube.Ref{ref}, WaitOptions{Timeout: 60 * time.Second, Interval: 200 * time.Millisecond})
 	returned := time.Now()
 	if err != nil {
 		t.Fatal(err)
@@ -545,7 +544,7 @@ func TestIntegrationHealthCancelReturnsPromptly(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(500*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := Wait(ctx, cl, []plan.Ref{healthDeployRef(ns, "stuck")}, WaitOptions{Timeout: time.Minute, Interval: 2 * time.Second})
+	_, err := Wait(ctx, cl, []kube.Ref{healthDeployRef(ns, "stuck")}, WaitOptions{Timeout: time.Minute, Interval: 2 * time.Second})
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("returned %s after the start, cancelled after 0.5s", d)
 	}

@@ -6,14 +6,13 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/plan"
 )
 
 // Assess checks every ref once, without waiting: the health `status` shows.
 // It reads one LIST per resource and namespace (a GET per object where
 // listing is forbidden), and the pods of a namespace once when one of its
 // workloads is not ready.
-func Assess(ctx context.Context, c *kube.Client, refs []plan.Ref) []Result {
+func Assess(ctx context.Context, c *kube.Client, refs []kube.Ref) []Result {
 	r := &healthReader{c: c}
 	s := newHealthState(c, refs, "")
 	var groups []*healthGroup

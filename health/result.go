@@ -3,7 +3,7 @@ package health
 import (
 	"sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
-	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
 // Health statuses. All but Complete are kstatus's.
@@ -20,7 +20,7 @@ const (
 
 // Result is the health of one object.
 type Result struct {
-	Ref plan.Ref `json:"ref"`
+	Ref kube.Ref `json:"ref"`
 	// Status is the kstatus status (Current, InProgress, Failed,
 	// Terminating, NotFound, Unknown), or Complete for a finished Job.
 	Status string `json:"status"`

@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/plan"
 )
 
 // healthNoAnswer is the message of an object whose resource has not been
@@ -27,7 +26,7 @@ var healthPodsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 // sent, applied by one goroutine.
 type healthState struct {
 	c        *kube.Client
-	refs     []plan.Ref
+	refs     []kube.Ref
 	keys     []healthKey
 	located  []bool
 	locErr   []error
@@ -43,7 +42,7 @@ type healthState struct {
 	startGroup func(*healthGroup)
 }
 
-func newHealthState(c *kube.Client, refs []plan.Ref, selector string) *healthState {
+func newHealthState(c *kube.Client, refs []kube.Ref, selector string) *healthState {
 	return &healthState{c: c, refs: refs, selector: selector,
 		keys: make([]healthKey, len(refs)), located: make([]bool, len(refs)), locErr: make([]error, len(refs)),
 		objs: map[healthKey]*unstructured.Unstructured{}, seen: map[healthKey]bool{}, errs: map[healthKey]error{},
@@ -91,7 +90,7 @@ func (s *healthState) locate(idx []int) {
 
 // healthLocate finds ref's REST resource and namespace (the client's default
 // for a namespaced object without one).
-func healthLocate(c *kube.Client, ref plan.Ref) (schema.GroupVersionResource, string, error) {
+func healthLocate(c *kube.Client, ref kube.Ref) (schema.GroupVersionResource, string, error) {
 	if ref.Resource != "" {
 		return schema.GroupVersionResource{Group: ref.Group, Version: ref.Version, Resource: ref.Resource}, ref.Namespace, nil
 	}

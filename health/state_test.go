@@ -9,13 +9,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
-	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
 // TestHealthStateEvents drives the state with the events a reader sends.
 func TestHealthStateEvents(t *testing.T) {
 	gvr := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
-	refs := []plan.Ref{
+	refs := []kube.Ref{
 		{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments", Namespace: "ns", Name: "web"},
 		{Group: "apps", Version: "v1", Kind: "Deployment", Resource: "deployments", Namespace: "ns", Name: "api"},
 	}

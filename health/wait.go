@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/plan"
 )
 
 // WaitOptions tune Wait.
@@ -34,7 +33,7 @@ type WaitOptions struct {
 	Selector string
 	// Written are the objects as written, by ref: with them, a Service
 	// that is not a LoadBalancer counts as Current without a read.
-	Written map[plan.Ref]map[string]any
+	Written map[kube.Ref]map[string]any
 }
 
 // healthProgressEvery is how often Progress repeats an unchanged pending set.
@@ -49,7 +48,7 @@ const healthProgressEvery = 10 * time.Second
 // not ready, to say why. It returns the last result of every ref, in input
 // order, and an *UnhealthyError when an object Failed (at once), when the
 // timeout passed, or when ctx ended.
-func Wait(ctx context.Context, c *kube.Client, refs []plan.Ref, opts WaitOptions) ([]Result, error) {
+func Wait(ctx context.Context, c *kube.Client, refs []kube.Ref, opts WaitOptions) ([]Result, error) {
 	if opts.Interval <= 0 {
 		opts.Interval = time.Second
 	}
@@ -87,7 +86,7 @@ func Wait(ctx context.Context, c *kube.Client, refs []plan.Ref, opts WaitOptions
 	if len(refs) == 0 {
 		rep = nil
 	}
-	var lastPending []plan.Ref
+	var lastPending []kube.Ref
 	var lastProgress time.Time
 	lastDone := -1
 	ticker := time.NewTicker(opts.Interval)
@@ -120,7 +119,7 @@ func Wait(ctx context.Context, c *kube.Client, refs []plan.Ref, opts WaitOptions
 			return results, healthStopped(ctx, pending, start)
 		}
 		if rep != nil && (healthAnswered(pending) || time.Since(start) >= 2*time.Second) {
-			set := make([]plan.Ref, len(pending))
+			set := make([]kube.Ref, len(pending))
 			for j, p := range pending {
 				set[j] = p.Ref
 			}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
-	"github.com/kubeplan/kubeplan/plan"
 )
 
 func TestHealthCurrentOnWrite(t *testing.T) {
@@ -22,21 +21,21 @@ func TestHealthCurrentOnWrite(t *testing.T) {
 		return map[string]any{"spec": map[string]any{"type": typ}}
 	}
 	for _, tc := range []struct {
-		ref  plan.Ref
+		ref  kube.Ref
 		obj  map[string]any
 		want bool
 	}{
-		{plan.Ref{Version: "v1", Kind: "ConfigMap"}, nil, true},
-		{plan.Ref{Version: "v1", Kind: "Secret"}, nil, true},
-		{plan.Ref{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"}, nil, true},
-		{plan.Ref{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"}, nil, true},
-		{plan.Ref{Version: "v1", Kind: "Service"}, svc(""), true},
-		{plan.Ref{Version: "v1", Kind: "Service"}, svc("NodePort"), true},
-		{plan.Ref{Version: "v1", Kind: "Service"}, svc("LoadBalancer"), false},
-		{plan.Ref{Version: "v1", Kind: "Service"}, nil, false}, // not known: read it
-		{plan.Ref{Group: "apps", Version: "v1", Kind: "Deployment"}, nil, false},
-		{plan.Ref{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"}, nil, false},
-		{plan.Ref{Group: "example.com", Version: "v1", Kind: "ConfigMap"}, nil, false},
+		{kube.Ref{Version: "v1", Kind: "ConfigMap"}, nil, true},
+		{kube.Ref{Version: "v1", Kind: "Secret"}, nil, true},
+		{kube.Ref{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"}, nil, true},
+		{kube.Ref{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"}, nil, true},
+		{kube.Ref{Version: "v1", Kind: "Service"}, svc(""), true},
+		{kube.Ref{Version: "v1", Kind: "Service"}, svc("NodePort"), true},
+		{kube.Ref{Version: "v1", Kind: "Service"}, svc("LoadBalancer"), false},
+		{kube.Ref{Version: "v1", Kind: "Service"}, nil, false}, // not known: read it
+		{kube.Ref{Group: "apps", Version: "v1", Kind: "Deployment"}, nil, false},
+		{kube.Ref{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget"}, nil, false},
+		{kube.Ref{Group: "example.com", Version: "v1", Kind: "ConfigMap"}, nil, false},
 	} {
 		if got := healthCurrentOnWrite(tc.ref, tc.obj); got != tc.want {
 			t.Errorf("%s %v: got %v", tc.ref, tc.obj, got)
@@ -64,17 +63,17 @@ func (r *healthRecorder) Pending(p []Result) {
 }
 
 // healthConfigMaps returns n ConfigMaps cm-0..cm-(n-1) and their refs.
-func healthConfigMaps(ns string, n int) (string, []plan.Ref) {
+func healthConfigMaps(ns string, n int) (string, []kube.Ref) {
 	var b strings.Builder
-	var refs []plan.Ref
+	var refs []kube.Ref
 	for i := range n {
 		fmt.Fprintf(&b, "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-%d}\ndata: {a: b}\n", i)
-		refs = append(refs, plan.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: ns, Name: fmt.Sprintf("cm-%d", i)})
+		refs = append(refs, kube.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: ns, Name: fmt.Sprintf("cm-%d", i)})
 	}
 	return b.String(), refs
 }
 
-func healthDeployResRef(ns, name string) plan.Ref {
+func healthDeployResRef(ns, name string) kube.Ref {
 	r := healthDeployRef(ns, name)
 	r.Resource = "deployments"
 	return r
@@ -172,7 +171,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %s}]
 			t.Fatalf("the binding did not take effect: %v", err)
 		}
 	}
-	refs := []plan.Ref{healthDeployResRef(ns, "web"), healthDeployResRef(ns, "gone")}
+	refs := []kube.Ref{healthDeployResRef(ns, "web"), healthDeployResRef(ns, "gone")}
 	res, err := Wait(t.Context(), cl, refs[:1], WaitOptions{Timeout: 60 * time.Second, Interval: 300 * time.Millisecond})
 	if err != nil || res[0].Status != Current {
 		t.Fatalf("Wait: %v %+v", err, res)
@@ -188,7 +187,7 @@ func TestIntegrationHealthAssessListsPerResource(t *testing.T) {
 	cms, refs := healthConfigMaps(ns, 40)
 	healthApply(t, c, ns, cms+"---\n"+testkube.Deployment("bad", "nginx:doesnotexist", 1))
 	refs = append(refs, healthDeployResRef(ns, "bad"),
-		plan.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: ns, Name: "missing"})
+		kube.Ref{Version: "v1", Kind: "ConfigMap", Resource: "configmaps", Namespace: ns, Name: "missing"})
 	// Let the Deployment's pod fail to pull.
 	var out []Result
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {

@@ -2,7 +2,8 @@ package plan
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
 // FormatVersion is the version of the saved plan format; see docs/plan-format.md.
@@ -31,24 +32,10 @@ const (
 	Release Action = "release"
 )
 
-// Ref identifies an object in the cluster.
-type Ref struct {
-	Group     string `json:"group,omitempty"`
-	Version   string `json:"version"`
-	Kind      string `json:"kind"`
-	Resource  string `json:"resource,omitempty"` // plural REST resource, e.g. "deployments"
-	Namespace string `json:"namespace,omitempty"`
-	Name      string `json:"name"`
-}
-
-// String names the object the way kubectl prints it: "deployment.apps/web".
-func (r Ref) String() string {
-	k := strings.ToLower(r.Kind)
-	if r.Group != "" {
-		k += "." + r.Group
-	}
-	return k + "/" + r.Name
-}
+// Ref identifies an object in the cluster. It is kube.Ref, which health
+// waits on without importing plan; the alias keeps the plan's callers (and
+// its saved format) as they are.
+type Ref = kube.Ref
 
 // Source is where in the input an object was defined.
 type Source struct {

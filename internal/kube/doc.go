@@ -1,7 +1,8 @@
 // Package kube connects to a cluster the way kubectl does (kubeconfig,
 // context, namespace flags through k8s.io/cli-runtime) and gives the rest of
 // kubeplan one client: dynamic access to any resource, a REST mapper from
-// discovery, and the namespace to use.
+// discovery, and the namespace to use. Ref names one object in a cluster
+// (the plan's changes, what health waits on).
 //
 // Credentials come from the runner only: Clusters is the runner's map from
 // the cluster names kubeplan.yaml uses to kubeconfigs and contexts
