@@ -8,8 +8,8 @@
 // and builtin plugin configs naming remote files are refused before
 // kustomize could fetch anything (kustomizeremote.go, kustomizeplugin.go),
 // and Go's default HTTP transport refuses every request kustomize or helm
-// code makes (kustomizenet.go), so nothing can reach the network from a
-// build or a render. SOPS-encrypted files a kustomization reads are
+// code makes (internal/netguard, installed in kustomizenet.go), so nothing
+// can reach the network from a build or a render. SOPS-encrypted files a kustomization reads are
 // decrypted in memory (kustomizesops.go); the helmCharts field renders
 // through package manifest/helm (helmkustomize.go).
 //
