@@ -31,7 +31,7 @@ const defaultHelmKubeVersion = kubeapi.KubeVersion
 // time bound); fields the chart generated or derived from a looked-up
 // Secret's data are marked in Object.Kept (see chartRender.keptFields).
 func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Object, []*manifest.Problem, error) {
-	ch, err := LoadChart(path, root)
+	ch, err := loadChart(path, root)
 	if err != nil {
 		if p := chartLoadProblem(path, err); p != nil {
 			return nil, []*manifest.Problem{p}, nil
@@ -69,18 +69,18 @@ func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Obje
 	}
 	timeout := h.Timeout
 	if timeout <= 0 {
-		timeout = DefaultHelmTimeout
+		timeout = defaultHelmTimeout
 	}
 	deadline := time.Now().Add(timeout)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	r := &chartRender{path: path, ch: ch, top: top, h: h, ctx: ctx, deadline: deadline,
-		cache: &lookupCache{got: map[[4]string]lookupAnswer{}}, tape: new([]GenCall)}
+		cache: &lookupCache{got: map[[4]string]lookupAnswer{}}, tape: new([]genCall)}
 	withhold := 0
 	if h.WithholdSecretData {
 		withhold = 1
 	}
-	rendered, calls, sawSecret, bound, err := r.render(GenLive, withhold)
+	rendered, calls, sawSecret, bound, err := r.render(genLive, withhold)
 	if bound != nil {
 		return nil, []*manifest.Problem{bound}, nil
 	}
@@ -88,7 +88,7 @@ func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Obje
 	if err == nil {
 		objs, probs = helmObjects(path, ch, rendered, h, vals)
 	}
-	if withhold == 0 && sawSecret && (err != nil || HasErrorProblem(probs)) {
+	if withhold == 0 && sawSecret && (err != nil || hasErrorProblem(probs)) {
 		// the messages may quote the data the templates were given
 		return nil, r.withheldErrors(err, probs), nil
 	}

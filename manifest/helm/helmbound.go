@@ -13,22 +13,22 @@ import (
 	"helm.sh/helm/v4/pkg/engine"
 )
 
-// MaxHelmOutputBytes bounds what one chart may render: its templates'
+// maxHelmOutputBytes bounds what one chart may render: its templates'
 // output in all, and any value a template function takes or makes.
-const MaxHelmOutputBytes = 64 << 20
+const maxHelmOutputBytes = 64 << 20
 
-// DefaultHelmTimeout bounds how long one chart may take to render when
+// defaultHelmTimeout bounds how long one chart may take to render when
 // Options.Timeout is not set.
-const DefaultHelmTimeout = 60 * time.Second
+const defaultHelmTimeout = 60 * time.Second
 
 // helmHeapGrowth is how much the process's heap may grow while a chart
 // renders (beyond twice its size at the start, which the garbage collector
 // allows itself) before the render is abandoned: output a template writes
 // with its own text (a range or a branching include) passes no function
 // kubeplan can bound, so the heap is watched as well.
-const helmHeapGrowth = 16 * MaxHelmOutputBytes
+const helmHeapGrowth = 16 * maxHelmOutputBytes
 
-// RenderBounded renders ch with helm's engine within the bounds: output
+// renderBounded renders ch with helm's engine within the bounds: output
 // and values of at most limit bytes (the template functions that can grow
 // a value are replaced by bounded ones, see renderBudget), at most timeout,
 // and heap growth of at most growth bytes meanwhile. The engine cannot be
@@ -39,9 +39,9 @@ const helmHeapGrowth = 16 * MaxHelmOutputBytes
 // extra are template functions of this render (see renderBudget.funcs);
 // a deadline that is not zero ends the render before timeout passes (the
 // renders of one chart share its time bound).
-func RenderBounded(path string, ch *chart.Chart, top common.Values, timeout time.Duration, limit, growth int64, extra map[string]any, deadline time.Time) (map[string]string, *manifest.Problem, error) {
+func renderBounded(path string, ch *chart.Chart, top common.Values, timeout time.Duration, limit, growth int64, extra map[string]any, deadline time.Time) (map[string]string, *manifest.Problem, error) {
 	if timeout <= 0 {
-		timeout = DefaultHelmTimeout
+		timeout = defaultHelmTimeout
 	}
 	wait := timeout
 	if !deadline.IsZero() {

@@ -32,33 +32,33 @@ var clockFuncs = map[string]bool{
 type genMode int
 
 const (
-	// GenLive: new values (crypto/rand, the real clock), recorded on the
+	// genLive: new values (crypto/rand, the real clock), recorded on the
 	// tape: the render whose objects are returned.
-	GenLive genMode = iota
-	// GenVary: new values, each different from the one the live render
+	genLive genMode = iota
+	// genVary: new values, each different from the one the live render
 	// made at the same call (the clock moved by genVaryOffset): the render
 	// that finds generated fields.
-	GenVary
-	// GenReplay: the live render's values again, call by call, where the
+	genVary
+	// genReplay: the live render's values again, call by call, where the
 	// function and its arguments are the same: the renders that find
 	// fields derived from looked-up Secret data, so a generated value does
 	// not pass for one.
-	GenReplay
+	genReplay
 )
 
-// GenVaryOffset is how far the clock of a genVary render is from the live
+// genVaryOffset is how far the clock of a genVary render is from the live
 // render's: more than a year, a month, a day, an hour, a minute, a second
 // and a weekday, so any formatting of it differs.
-const GenVaryOffset = 400*24*time.Hour + time.Hour + time.Minute + time.Second + 1001001*time.Nanosecond
+const genVaryOffset = 400*24*time.Hour + time.Hour + time.Minute + time.Second + 1001001*time.Nanosecond
 
 // maxGenTape bounds how many calls a tape records; later calls of a live
 // render are not replayed (their fields may then pass for looked up,
 // which only hides them).
 const maxGenTape = 1 << 16
 
-// GenCall is one call of a generating function: its name, arguments and
+// genCall is one call of a generating function: its name, arguments and
 // results.
-type GenCall struct {
+type genCall struct {
 	name string
 	args []any
 	out  []reflect.Value
@@ -69,14 +69,14 @@ type genSource struct {
 	mode genMode
 	// tape is what the live render made (written in genLive, read in the
 	// others).
-	tape *[]GenCall
+	tape *[]genCall
 	// calls counts the calls of generating functions in this render
 	// (read by the caller while an abandoned render may still run).
 	calls atomic.Int64
 }
 
-// NewGenSource is the source of a render in mode over tape.
-func NewGenSource(mode genMode, tape *[]GenCall) *genSource {
+// newGenSource is the source of a render in mode over tape.
+func newGenSource(mode genMode, tape *[]genCall) *genSource {
 	return &genSource{mode: mode, tape: tape}
 }
 
@@ -109,7 +109,7 @@ func (g *genSource) wrap(name string, fn any) any {
 // call runs one generating call number g.calls.
 func (g *genSource) call(name string, fn reflect.Value, args []reflect.Value) []reflect.Value {
 	k := int(g.calls.Add(1) - 1)
-	var rec *GenCall
+	var rec *genCall
 	if k < len(*g.tape) && (*g.tape)[k].name == name {
 		rec = &(*g.tape)[k]
 	}
@@ -120,13 +120,13 @@ func (g *genSource) call(name string, fn reflect.Value, args []reflect.Value) []
 		return fn.Call(args)
 	}
 	switch g.mode {
-	case GenLive:
+	case genLive:
 		out := run()
 		if len(*g.tape) < maxGenTape {
-			*g.tape = append(*g.tape, GenCall{name: name, args: interfaces(args), out: out})
+			*g.tape = append(*g.tape, genCall{name: name, args: interfaces(args), out: out})
 		}
 		return out
-	case GenReplay:
+	case genReplay:
 		if rec != nil && reflect.DeepEqual(rec.args, interfaces(args)) {
 			return rec.out
 		}
@@ -137,7 +137,7 @@ func (g *genSource) call(name string, fn reflect.Value, args []reflect.Value) []
 		if rec != nil {
 			base = rec.out[0].Interface().(time.Time)
 		}
-		return []reflect.Value{reflect.ValueOf(base.Add(GenVaryOffset))}
+		return []reflect.Value{reflect.ValueOf(base.Add(genVaryOffset))}
 	}
 	out := run()
 	// a short random string can come out the same: draw again

@@ -14,10 +14,10 @@ import (
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 )
 
-// HelmRenders counts the renders of charts' templates (for tests and
+// helmRenders counts the renders of charts' templates (for tests and
 // benchmarks: a chart that generates nothing and reads no Secret renders
 // once).
-var HelmRenders atomic.Int64
+var helmRenders atomic.Int64
 
 // chartRender renders one chart's templates as many times as it takes to
 // tell which fields the chart generated and which it derived from the data
@@ -31,7 +31,7 @@ type chartRender struct {
 	ctx      context.Context
 	deadline time.Time
 	cache    *lookupCache
-	tape     *[]GenCall
+	tape     *[]genCall
 }
 
 // render is one render of the templates: generating functions in mode,
@@ -39,15 +39,15 @@ type chartRender struct {
 // reports how many generating calls the templates made and whether a
 // Secret with data came back from lookup.
 func (r *chartRender) render(mode genMode, withhold int) (out map[string]string, calls int, sawSecret bool, bound *manifest.Problem, err error) {
-	HelmRenders.Add(1)
-	gen := NewGenSource(mode, r.tape)
+	helmRenders.Add(1)
+	gen := newGenSource(mode, r.tape)
 	look := &lookupSource{ctx: r.ctx, lk: r.h.Lookup, cache: r.cache, withhold: withhold}
 	extra := gen.funcs()
 	extra["lookup"] = look.fn
 	// each render its own values: a template may change them (set), and
 	// what one render put there must not reach the next
 	top, _ := copyValues(r.top).(common.Values)
-	out, bound, err = RenderBounded(r.path, r.ch, top, r.h.Timeout, MaxHelmOutputBytes, helmHeapGrowth, extra, r.deadline)
+	out, bound, err = renderBounded(r.path, r.ch, top, r.h.Timeout, maxHelmOutputBytes, helmHeapGrowth, extra, r.deadline)
 	return out, int(gen.calls.Load()), look.sawSecret.Load(), bound, err
 }
 
@@ -80,7 +80,7 @@ func (r *chartRender) auxObjects(mode genMode, withhold int) ([]*manifest.Object
 func (r *chartRender) keptFields(objs []*manifest.Object, generated, lookedUp bool, withhold int) *manifest.Problem {
 	gen := map[int][][]string{}
 	if generated {
-		if vary, p := r.auxObjects(GenVary, withhold); p == nil {
+		if vary, p := r.auxObjects(genVary, withhold); p == nil {
 			for i, j := range pairObjects(objs, vary) {
 				if j >= 0 {
 					gen[i] = diffContent(objs[i].Content, vary[j].Content)
@@ -93,11 +93,11 @@ func (r *chartRender) keptFields(objs []*manifest.Object, generated, lookedUp bo
 		one := objs
 		if withhold == 0 {
 			var p *manifest.Problem
-			if one, p = r.auxObjects(GenReplay, 1); p != nil {
+			if one, p = r.auxObjects(genReplay, 1); p != nil {
 				return withheldProblem(p)
 			}
 		}
-		two, p := r.auxObjects(GenReplay, 2)
+		two, p := r.auxObjects(genReplay, 2)
 		if p != nil {
 			return withheldProblem(p)
 		}
@@ -144,7 +144,7 @@ func identityPath(p []string) bool {
 // with placeholder 1 where it fails too, else the real ones at their
 // places with a message that quotes nothing.
 func (r *chartRender) withheldErrors(err error, probs []*manifest.Problem) []*manifest.Problem {
-	if _, p := r.auxObjectsProblems(GenReplay, 1); len(p) > 0 {
+	if _, p := r.auxObjectsProblems(genReplay, 1); len(p) > 0 {
 		return p
 	}
 	var real []*manifest.Problem
@@ -186,8 +186,8 @@ func (r *chartRender) auxObjectsProblems(mode genMode, withhold int) ([]*manifes
 	return objs, errs
 }
 
-// HasErrorProblem reports whether probs hold an error.
-func HasErrorProblem(probs []*manifest.Problem) bool {
+// hasErrorProblem reports whether probs hold an error.
+func hasErrorProblem(probs []*manifest.Problem) bool {
 	for _, p := range probs {
 		if !p.Warning && !p.Info {
 			return true

@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 )
 
-// LastApplied is the annotation kubectl apply stores an object's whole
+// lastApplied is the annotation kubectl apply stores an object's whole
 // configuration in: for a Secret, its data too.
-const LastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
 // withheldLen is how many bytes a withheld Secret value has, whatever the
 // real value's length (which is not shown either).
@@ -25,8 +25,8 @@ const withheldLen = 24
 // the renders that use them.
 var withheldByte = [3]byte{0, 'K', 'W'}
 
-// WithheldText is placeholder n (1 or 2) as the decoded value.
-func WithheldText(n int) string {
+// withheldText is placeholder n (1 or 2) as the decoded value.
+func withheldText(n int) string {
 	return strings.Repeat(string(withheldByte[n]), withheldLen)
 }
 
@@ -78,7 +78,7 @@ func (l *lookupSource) fn(apiVersion, kind, namespace, name string) (map[string]
 		return map[string]any{}, a.err
 	}
 	// a copy: a template may change what it got (set, unset)
-	obj, _ := DeepCopyJSON(a.obj).(map[string]any)
+	obj, _ := deepCopyJSON(a.obj).(map[string]any)
 	if obj == nil {
 		obj = map[string]any{}
 	}
@@ -117,7 +117,7 @@ func (l *lookupSource) withholdIn(obj map[string]any, secretAsked bool) bool {
 			// not a Secret's data as the API server has it: withheld whole
 			held = true
 			if l.withhold != 0 {
-				obj[field] = WithheldText(l.withhold)
+				obj[field] = withheldText(l.withhold)
 			}
 			continue
 		}
@@ -127,42 +127,42 @@ func (l *lookupSource) withholdIn(obj map[string]any, secretAsked bool) bool {
 				continue
 			}
 			if field == "data" {
-				m[key] = base64.StdEncoding.EncodeToString([]byte(WithheldText(l.withhold)))
+				m[key] = base64.StdEncoding.EncodeToString([]byte(withheldText(l.withhold)))
 			} else {
-				m[key] = WithheldText(l.withhold)
+				m[key] = withheldText(l.withhold)
 			}
 		}
 	}
 	meta, _ := obj["metadata"].(map[string]any)
 	ann, _ := meta["annotations"].(map[string]any)
-	if _, ok := ann[LastApplied]; ok {
+	if _, ok := ann[lastApplied]; ok {
 		held = true
 		if l.withhold != 0 {
-			ann[LastApplied] = WithheldText(l.withhold)
+			ann[lastApplied] = withheldText(l.withhold)
 		}
 	}
 	return held
 }
 
-// DeepCopyJSON copies a JSON-like value (maps, lists, scalars). A map
+// deepCopyJSON copies a JSON-like value (maps, lists, scalars). A map
 // with string keys or a list of another Go type (map[string]string,
 // []map[string]any) becomes map[string]any or []any, and bytes their
 // base64, as in JSON: whatever a Lookup returns, a Secret's data is
 // found and withheld.
-func DeepCopyJSON(v any) any {
+func deepCopyJSON(v any) any {
 	switch t := v.(type) {
 	case nil, string, bool, int64, float64, int:
 		return v
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, e := range t {
-			out[k] = DeepCopyJSON(e)
+			out[k] = deepCopyJSON(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = DeepCopyJSON(e)
+			out[i] = deepCopyJSON(e)
 		}
 		return out
 	case []byte:
@@ -176,7 +176,7 @@ func DeepCopyJSON(v any) any {
 		}
 		out := make(map[string]any, r.Len())
 		for it := r.MapRange(); it.Next(); {
-			out[it.Key().String()] = DeepCopyJSON(it.Value().Interface())
+			out[it.Key().String()] = deepCopyJSON(it.Value().Interface())
 		}
 		return out
 	case reflect.Slice, reflect.Array:
@@ -187,14 +187,14 @@ func DeepCopyJSON(v any) any {
 		}
 		out := make([]any, r.Len())
 		for i := range out {
-			out[i] = DeepCopyJSON(r.Index(i).Interface())
+			out[i] = deepCopyJSON(r.Index(i).Interface())
 		}
 		return out
 	case reflect.Pointer, reflect.Interface:
 		if r.IsNil() {
 			return nil
 		}
-		return DeepCopyJSON(r.Elem().Interface())
+		return deepCopyJSON(r.Elem().Interface())
 	}
 	return v
 }

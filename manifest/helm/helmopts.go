@@ -32,8 +32,9 @@ type Options struct {
 	// helm template --no-hooks. Test hooks are always dropped.
 	SkipHooks bool
 	// Timeout bounds how long the chart may take to render (the command's
-	// --timeout where it has one); zero means DefaultHelmTimeout. What a
-	// chart renders is bounded by MaxHelmOutputBytes.
+	// --timeout where it has one); zero means 60 seconds
+	// (defaultHelmTimeout). What a chart renders is bounded by 64 MiB
+	// (maxHelmOutputBytes).
 	Timeout time.Duration
 	// Lookup is what the chart's lookup function reads (plan and apply);
 	// nil means lookup returns an empty map (lint, as helm template).

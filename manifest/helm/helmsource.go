@@ -20,11 +20,11 @@ func IsChartArchive(path string) bool {
 	return strings.HasSuffix(path, ".tgz") || strings.HasSuffix(path, ".tar.gz")
 }
 
-// LoadChart loads the chart at path, a directory holding Chart.yaml or a
+// loadChart loads the chart at path, a directory holding Chart.yaml or a
 // packaged .tgz, reading every file through confine.ReadFile so that nothing
 // outside root is opened (a link leading out is an error). Vendored
 // subcharts under charts/ (directories or .tgz) come with it.
-func LoadChart(path, root string) (*chart.Chart, error) {
+func loadChart(path, root string) (*chart.Chart, error) {
 	if IsChartArchive(path) {
 		data, err := confine.ReadFile(path, root)
 		if err != nil {

@@ -71,12 +71,12 @@ func (f originFS) ReadFile(path string) ([]byte, error) {
 // Every file the build reads must resolve inside root (see rootFS), and
 // remote resources are refused before kustomize could fetch them.
 func Build(dir, root string, allowRemote bool, dec manifest.Decryption) ([]*manifest.Object, []*manifest.Problem) {
-	return BuildKustomizationWith(dir, root, allowRemote, false, dec)
+	return buildKustomizationWith(dir, root, allowRemote, false, dec)
 }
 
-// BuildKustomizationWith is Build; withOrigins skips the
+// buildKustomizationWith is Build; withOrigins skips the
 // first, traced, build (for tests that compare the two).
-func BuildKustomizationWith(dir, root string, allowRemote, withOrigins bool, dec manifest.Decryption) ([]*manifest.Object, []*manifest.Problem) {
+func buildKustomizationWith(dir, root string, allowRemote, withOrigins bool, dec manifest.Decryption) ([]*manifest.Object, []*manifest.Problem) {
 	kfile := kustomizationFile(dir)
 	fail := func(err error) ([]*manifest.Object, []*manifest.Problem) {
 		return nil, []*manifest.Problem{{File: kfile, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: "kustomize", Message: err.Error()}}
@@ -92,26 +92,26 @@ func BuildKustomizationWith(dir, root string, allowRemote, withOrigins bool, dec
 	// A kustomization that asks for origin annotations keeps them.
 	userAsked := bytes.Contains(raw, []byte("originAnnotations"))
 	if !withOrigins && !userAsked {
-		rfs, err := NewRootFS(dir, root, allowRemote)
+		rfs, err := newRootFS(dir, root, allowRemote)
 		if err != nil {
 			return fail(err)
 		}
 		rfs.dec = dec
-		rm, err := RunKustomize(rfs, dir)
+		rm, err := runKustomize(rfs, dir)
 		if err != nil {
 			return nil, rfs.buildProblems(kfile, err)
 		}
-		ix := NewSourceIndex(rfs, root)
+		ix := newSourceIndex(rfs, root)
 		if objs, probs, ok := built(dir, kfile, root, rfs, rm.Resources(), ix.Locate); ok {
 			return rfs.markEncrypted(objs, probs)
 		}
 	}
-	rfs, err := NewRootFS(dir, root, allowRemote)
+	rfs, err := newRootFS(dir, root, allowRemote)
 	if err != nil {
 		return fail(err)
 	}
 	rfs.dec = dec
-	rm, err := RunKustomize(originFS{FileSystem: rfs, top: abs}, dir)
+	rm, err := runKustomize(originFS{FileSystem: rfs, top: abs}, dir)
 	if err != nil {
 		return nil, rfs.buildProblems(kfile, err)
 	}
@@ -123,7 +123,7 @@ func BuildKustomizationWith(dir, root string, allowRemote, withOrigins bool, dec
 	return rfs.markEncrypted(objs, probs)
 }
 
-func RunKustomize(fsys filesys.FileSystem, dir string) (resmap.ResMap, error) {
+func runKustomize(fsys filesys.FileSystem, dir string) (resmap.ResMap, error) {
 	if !filepath.IsAbs(dir) {
 		// kustomize takes a relative target that looks like an scp-style
 		// git address ("git@host:org/repo") for one and clones it.
@@ -188,7 +188,7 @@ func built(dir, kfile, root string, rfs *rootFS, rs []*resource.Resource, locate
 		if !ok {
 			return nil, nil, false
 		}
-		content, err := DecodeNode(r.YNode())
+		content, err := decodeNode(r.YNode())
 		if err != nil {
 			probs = append(probs, &manifest.Problem{File: kfile, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: "kustomize", Message: err.Error()})
 			continue
@@ -233,7 +233,7 @@ func built(dir, kfile, root string, rfs *rootFS, rs []*resource.Resource, locate
 	if rfs.helm != nil {
 		probs = append(probs, rfs.helm.probs...)
 	}
-	return objs, append(probs, DeprecatedProblems(rfs.kustomizations)...), true
+	return objs, append(probs, deprecatedProblems(rfs.kustomizations)...), true
 }
 
 // findOrigin finds the document in file that r was made from (by its
@@ -325,9 +325,9 @@ func kustomizeError(err error) string {
 	return strings.ReplaceAll(fmt.Sprint(err), "\n", " ")
 }
 
-// DecodeNode decodes a built object's node with the same scalar rules as
+// decodeNode decodes a built object's node with the same scalar rules as
 // files, without writing it out as YAML and reading it again.
-func DecodeNode(n *kyaml.Node) (map[string]any, error) {
+func decodeNode(n *kyaml.Node) (map[string]any, error) {
 	if n == nil {
 		return nil, fmt.Errorf("kustomize produced an empty document")
 	}

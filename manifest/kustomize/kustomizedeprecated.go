@@ -20,9 +20,9 @@ var kustomizeDeprecated = map[string]string{
 	"vars":                  "replacements",
 }
 
-// DeprecatedProblems lists the deprecated fields of the kustomizations a
+// deprecatedProblems lists the deprecated fields of the kustomizations a
 // build read, once per file and field, as warnings.
-func DeprecatedProblems(read []ReadKustomization) []*manifest.Problem {
+func deprecatedProblems(read []readKustomization) []*manifest.Problem {
 	var out []*manifest.Problem
 	seen := map[string]bool{}
 	for _, k := range read {

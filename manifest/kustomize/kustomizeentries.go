@@ -99,7 +99,7 @@ func entryLeadingTo(data []byte, dir, path string, named bool) (entry, bool) {
 // read, the innermost first: the entry naming path (or a file below it)
 // in whichever kustomization of the tree names it, else the last one read
 // that names a directory holding it.
-func innermostEntry(ks []ReadKustomization, path string) (ReadKustomization, entry, bool) {
+func innermostEntry(ks []readKustomization, path string) (readKustomization, entry, bool) {
 	for _, named := range []bool{true, false} {
 		for i := len(ks) - 1; i >= 0; i-- {
 			if e, ok := entryLeadingTo(ks[i].Data, ks[i].dir, path, named); ok {
@@ -107,7 +107,7 @@ func innermostEntry(ks []ReadKustomization, path string) (ReadKustomization, ent
 			}
 		}
 	}
-	return ReadKustomization{}, entry{}, false
+	return readKustomization{}, entry{}, false
 }
 
 func isKustomizationName(base string) bool {
@@ -187,11 +187,4 @@ func ReadInfo(data []byte) Info {
 	k.Component = head.Kind == "Component" && strings.HasPrefix(head.APIVersion, "kustomize.config.k8s.io/")
 	k.Namespace = head.Namespace
 	return k
-}
-
-// KustomizationRefs lists the files and bases a kustomization (its file's
-// data) names and whether it is a Component (see ReadInfo).
-func KustomizationRefs(data []byte) (refs []string, component bool) {
-	k := ReadInfo(data)
-	return k.Refs, k.Component
 }

@@ -28,7 +28,7 @@ type rootFS struct {
 	refusedPath string // the path refused, as kustomize named it
 	remote      *remoteRef
 	// kustomizations read, to find the entry that led to a refusal
-	kustomizations []ReadKustomization
+	kustomizations []readKustomization
 	// urlFiles are the other files read that hold a URL (see withURL).
 	urlFiles []urlFile
 	// helm holds the helmCharts rendered in-process (see inflateHelm).
@@ -40,12 +40,12 @@ type rootFS struct {
 	sopsProblems []*manifest.Problem
 }
 
-type ReadKustomization struct {
+type readKustomization struct {
 	File, dir string // as shown, and the directory as kustomize names it
 	Data      []byte
 }
 
-func NewRootFS(dir, root string, allowRemote bool) (*rootFS, error) {
+func newRootFS(dir, root string, allowRemote bool) (*rootFS, error) {
 	real, err := confine.RealDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", dir, err)
@@ -138,7 +138,7 @@ func (f *rootFS) ReadFile(path string) ([]byte, error) {
 			f.remote = r
 			return nil, f.refuse(path, r.error(f.allowRemote))
 		}
-		f.kustomizations = append(f.kustomizations, ReadKustomization{f.display(path), filepath.Dir(path), data})
+		f.kustomizations = append(f.kustomizations, readKustomization{f.display(path), filepath.Dir(path), data})
 		if bytes.Contains(data, []byte("helmCharts")) {
 			return f.inflateHelm(path, data)
 		}

@@ -42,9 +42,9 @@ type genEntry struct {
 	kfile      string // the kustomization, as the user names it
 }
 
-// NewSourceIndex reads the kustomizations the build read (rfs) and the
+// newSourceIndex reads the kustomizations the build read (rfs) and the
 // resource files they list.
-func NewSourceIndex(rfs *rootFS, root string) *sourceIndex {
+func newSourceIndex(rfs *rootFS, root string) *sourceIndex {
 	ix := &sourceIndex{}
 	seen := map[string]bool{}
 	for _, k := range rfs.kustomizations {

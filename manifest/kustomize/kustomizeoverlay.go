@@ -12,7 +12,7 @@ import (
 
 // kustomization blames fields on the patches and entries of one
 // kustomization: patches first, then the transformers.
-func (b *blamer) kustomization(k ReadKustomization, top *yaml.Node) {
+func (b *blamer) kustomization(k readKustomization, top *yaml.Node) {
 	b.file, b.line, b.col, b.fixed = k.File, 0, 0, nil
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		key, val := top.Content[i].Value, top.Content[i+1]
@@ -38,7 +38,7 @@ func (b *blamer) kustomization(k ReadKustomization, top *yaml.Node) {
 }
 
 // patch blames fields on a patch: a file (path) or inline text.
-func (b *blamer) patch(k ReadKustomization, path, inline, target *yaml.Node) {
+func (b *blamer) patch(k readKustomization, path, inline, target *yaml.Node) {
 	if target != nil && !b.targets(target) {
 		return
 	}

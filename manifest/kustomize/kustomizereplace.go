@@ -13,7 +13,7 @@ import (
 // field path of an inline replacement that may have: one that selects the
 // object and ends in the same field. Replacements copy values from other
 // objects, so this is the closest place that set them.
-func (b *blamer) replacements(k ReadKustomization, list *yaml.Node) {
+func (b *blamer) replacements(k readKustomization, list *yaml.Node) {
 	for _, item := range seqItems(list) {
 		if _, path := manifest.MapEntry(item, "path"); path != nil && path.Kind == yaml.ScalarNode {
 			b.replacementFile(filepath.Join(k.dir, path.Value))
