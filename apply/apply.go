@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sync"
 
-	"golang.org/x/sync/errgroup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -209,23 +208,12 @@ func applyInOrder(waitCtx, ctx context.Context, c *kube.Client, changes, pre []p
 				return out, fmt.Errorf("apply failed, nothing will be pruned: %w", err)
 			}
 		}
-		results := make([]ObjectResult, len(batch))
-		errs := make([]error, len(batch))
-		var g errgroup.Group
-		g.SetLimit(opts.Concurrency)
-		for i := range batch {
-			g.Go(func() error {
-				results[i], errs[i] = applyOne(ctx, c, batch[i], opts)
-				writing.step()
-				return nil
-			})
-		}
-		_ = g.Wait() // every call returns nil: errors are kept per index
-		for i := range batch {
-			if errs[i] == nil {
-				out = append(out, results[i])
-			}
-		}
+		done, errs := eachChange(batch, opts.Concurrency, func(ch plan.Change) (ObjectResult, error) {
+			r, err := applyOne(ctx, c, ch, opts)
+			writing.step()
+			return r, err
+		})
+		out = append(out, done...)
 		if err := joinFailures("apply failed, nothing will be pruned", batch, errs); err != nil {
 			return out, err
 		}

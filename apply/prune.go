@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -35,22 +34,10 @@ func pruneAll(ctx context.Context, c *kube.Client, prunes []plan.Change, setID s
 				batch = append(batch, ch)
 			}
 		}
-		results := make([]ObjectResult, len(batch))
-		errs := make([]error, len(batch))
-		var g errgroup.Group
-		g.SetLimit(opts.Concurrency)
-		for i := range batch {
-			g.Go(func() error {
-				results[i], errs[i] = pruneOne(ctx, c, batch[i], setID, opts)
-				return nil
-			})
-		}
-		_ = g.Wait() // every call returns nil: errors are kept per index
-		for i := range batch {
-			if errs[i] == nil {
-				out = append(out, results[i])
-			}
-		}
+		done, errs := eachChange(batch, opts.Concurrency, func(ch plan.Change) (ObjectResult, error) {
+			return pruneOne(ctx, c, ch, setID, opts)
+		})
+		out = append(out, done...)
 		if err := joinFailures("prune failed", batch, errs); err != nil {
 			return out, err
 		}

@@ -44,26 +44,35 @@ func serialNumber() (*big.Int, error) {
 	return rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
 }
 
-// newAuthority makes a self-signed CA.
-func newAuthority(name string) (*authority, error) {
+// newTemplate makes a key and the template of a certificate for it:
+// subject, a random serial, valid from clockSkewSlack ago for
+// certValidity, with usage. The caller adds what its kind needs.
+func newTemplate(subject pkix.Name, usage x509.KeyUsage) (*ecdsa.PrivateKey, *x509.Certificate, error) {
 	key, err := newKey()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	serial, err := serialNumber()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	now := time.Now()
-	tmpl := &x509.Certificate{
-		SerialNumber:          serial,
-		Subject:               pkix.Name{CommonName: name},
-		NotBefore:             now.Add(-clockSkewSlack),
-		NotAfter:              now.Add(certValidity),
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
+	return key, &x509.Certificate{
+		SerialNumber: serial,
+		Subject:      subject,
+		NotBefore:    now.Add(-clockSkewSlack),
+		NotAfter:     now.Add(certValidity),
+		KeyUsage:     usage,
+	}, nil
+}
+
+// newAuthority makes a self-signed CA.
+func newAuthority(name string) (*authority, error) {
+	key, tmpl, err := newTemplate(pkix.Name{CommonName: name}, x509.KeyUsageCertSign|x509.KeyUsageDigitalSignature|x509.KeyUsageKeyEncipherment)
+	if err != nil {
+		return nil, err
 	}
+	tmpl.BasicConstraintsValid, tmpl.IsCA = true, true
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
 	if err != nil {
 		return nil, err
@@ -83,23 +92,11 @@ type issued struct {
 
 // sign issues a leaf certificate. With hosts it is a serving certificate, otherwise a client one.
 func (a *authority) sign(cn string, orgs []string, hosts []string) (*issued, error) {
-	key, err := newKey()
+	key, tmpl, err := newTemplate(pkix.Name{CommonName: cn, Organization: orgs}, x509.KeyUsageDigitalSignature|x509.KeyUsageKeyEncipherment)
 	if err != nil {
 		return nil, err
 	}
-	serial, err := serialNumber()
-	if err != nil {
-		return nil, err
-	}
-	now := time.Now()
-	tmpl := &x509.Certificate{
-		SerialNumber: serial,
-		Subject:      pkix.Name{CommonName: cn, Organization: orgs},
-		NotBefore:    now.Add(-clockSkewSlack),
-		NotAfter:     now.Add(certValidity),
-		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	}
+	tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
 	if len(hosts) > 0 {
 		tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
 		for _, h := range hosts {

@@ -78,15 +78,3 @@ func parseKubeplan(out []byte) (kpFound, error) {
 	}
 	return f, nil
 }
-
-// shown is t as the report shows it: paths relative to root, and the
-// schema directory as $(kubeapi.Dir()).
-func shown(t tool, root, schemaDir string) tool {
-	t.Bin, t.Dir = benchkit.Rel(root, t.Bin), benchkit.Rel(root, t.Dir)
-	t.Args = append([]string(nil), t.Args...)
-	for i, a := range t.Args {
-		a = strings.ReplaceAll(a, schemaDir, "$(kubeapi.Dir())")
-		t.Args[i] = strings.ReplaceAll(a, root+"/", "")
-	}
-	return t
-}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -14,32 +13,18 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
-func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "benchhelm:", err)
-		os.Exit(1)
-	}
-}
+func main() { benchkit.Main("benchhelm", run) }
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("benchhelm", flag.ContinueOnError)
 	runs := fs.Int("runs", 10, "timed runs of each side, alternating, after one warm-up each")
 	chart := fs.String("chart", "testdata/charts/bench", "the chart (relative to the module root)")
 	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *runs < 1 {
-		return errors.New("-runs must be at least 1")
-	}
-	root, err := benchkit.ModuleRoot()
+	root, err := benchkit.Start(fs, args, runs)
 	if err != nil {
 		return err
 	}
-	chartDir := *chart
-	if !filepath.IsAbs(chartDir) {
-		chartDir = filepath.Join(root, chartDir)
-	}
+	chartDir := benchkit.Under(root, *chart)
 	if !benchkit.FileExists(filepath.Join(chartDir, "Chart.yaml")) {
 		return fmt.Errorf("%s: no Chart.yaml", chartDir)
 	}
@@ -70,7 +55,7 @@ func run(args []string) error {
 	kp := tool{Name: "kubeplan", Bin: kpBin, Dir: root, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", rel}}
 
 	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Chart: rel,
-		Templates: countTemplates(chartDir), Peer: shown(peer, root, builtin), KP: shown(kp, root, builtin),
+		Templates: countTemplates(chartDir), Peer: benchkit.Shown(peer, root, builtin), KP: benchkit.Shown(kp, root, builtin),
 		HelmVersion: helm.Version, KCVersion: kubeconform.Version, KPVersion: benchkit.ToolVersion(kpBin, "version")}
 
 	res.LoadBefore = benchkit.LoadAverage()
@@ -144,8 +129,7 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func step(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "benchhelm: "+format+"\n", args...)
-}
+// step prints a progress line.
+var step = benchkit.Stepper("benchhelm")
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.3fs", d.Seconds()) }

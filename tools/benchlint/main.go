@@ -3,10 +3,8 @@ package main
 import (
 	"github.com/kubeplan/kubeplan/internal/benchkit"
 
-	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -14,12 +12,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
-func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "benchlint:", err)
-		os.Exit(1)
-	}
-}
+func main() { benchkit.Main("benchlint", run) }
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("benchlint", flag.ContinueOnError)
@@ -31,20 +24,11 @@ func run(args []string) error {
 	findingsRuns := fs.Int("findings-runs", 3, "runs of the findings variant (the corpus five times over, 80% duplicate-object findings, vs five renamed copies); 0 skips it")
 	corpusOnly := fs.Bool("corpus-only", false, "generate the corpus (when missing or stale) and stop: the other lint benchmarks reuse it")
 	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *runs < 1 {
-		return errors.New("-runs must be at least 1")
-	}
-	root, err := benchkit.ModuleRoot()
+	root, err := benchkit.Start(fs, args, runs)
 	if err != nil {
 		return err
 	}
-	benchDir := *dir
-	if !filepath.IsAbs(benchDir) {
-		benchDir = filepath.Join(root, benchDir)
-	}
+	benchDir := benchkit.Under(root, *dir)
 	p := params{Resources: *resources, Files: *files, Seed: *seed, Generator: generatorVersion}
 	if err := p.validate(); err != nil {
 		return err
@@ -95,7 +79,7 @@ func run(args []string) error {
 	kp := tool{Name: "kubeplan", Bin: kpBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", "corpus"}}
 
 	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Manifest: m, CorpusDir: benchkit.Rel(root, corpus),
-		KC: shown(kc, root, builtin), KP: shown(kp, root, builtin), KCVersion: benchkit.Kubeconform.Version,
+		KC: benchkit.Shown(kc, root, builtin), KP: benchkit.Shown(kp, root, builtin), KCVersion: benchkit.Kubeconform.Version,
 		KPVersion: benchkit.ToolVersion(kpBin, "version"), Expected: expectedDetection(m)}
 
 	// 3. Warm-up (also checks what each found), then alternating runs.
@@ -158,6 +142,5 @@ func warmUp(res *result, kc, kp tool) error {
 	return err
 }
 
-func step(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "benchlint: "+format+"\n", args...)
-}
+// step prints a progress line.
+var step = benchkit.Stepper("benchlint")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -15,12 +14,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
-func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "benchlintcrds:", err)
-		os.Exit(1)
-	}
-}
+func main() { benchkit.Main("benchlintcrds", run) }
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("benchlintcrds", flag.ContinueOnError)
@@ -29,20 +23,11 @@ func run(args []string) error {
 	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
 	kpBinFlag := fs.String("kubeplan", "", "kubeplan binary to measure instead of building bin/kubeplan (e.g. an older build, for before/after)")
 	genOnly := fs.Bool("generate-only", false, "write the corpus and kubeconform's schemas, and stop (for profiling with bench_test.go)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *runs < 1 {
-		return errors.New("-runs must be at least 1")
-	}
-	root, err := benchkit.ModuleRoot()
+	root, err := benchkit.Start(fs, args, runs)
 	if err != nil {
 		return err
 	}
-	benchDir := *dir
-	if !filepath.IsAbs(benchDir) {
-		benchDir = filepath.Join(root, benchDir)
-	}
+	benchDir := benchkit.Under(root, *dir)
 
 	// 1. The corpus, and kubeconform's schemas made from its CRDs by
 	// kubeconform's own openapi2jsonschema.py.
@@ -96,7 +81,7 @@ func run(args []string) error {
 	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Corpus: m, Tools: tools,
 		KPVersion: benchkit.ToolVersion(kpBin, "version"), Samples: make([][]sample, len(tools)), Found: make([]found, len(tools))}
 	for i := range res.Tools {
-		res.Shown = append(res.Shown, shown(tools[i], root, builtin))
+		res.Shown = append(res.Shown, benchkit.Shown(tools[i], root, builtin))
 	}
 
 	// 3. Warm-up (which also reads what each found), then alternating runs.
@@ -165,6 +150,5 @@ func openAPI2JSONSchema(corpus, out string) error {
 
 func mibf(b int64) float64 { return float64(b) / (1 << 20) }
 
-func step(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "benchlintcrds: "+format+"\n", args...)
-}
+// step prints a progress line.
+var step = benchkit.Stepper("benchlintcrds")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -14,25 +13,14 @@ import (
 
 const sectionTitle = "## lint: what ValidatingAdmissionPolicies cost"
 
-func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "benchlintpolicies:", err)
-		os.Exit(1)
-	}
-}
+func main() { benchkit.Main("benchlintpolicies", run) }
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("benchlintpolicies", flag.ContinueOnError)
 	runs := fs.Int("runs", 5, "timed runs of each variant, alternating, after one warm-up each")
 	n := fs.Int("policies", 50, "ValidatingAdmissionPolicies (each with a binding)")
 	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if *runs < 1 {
-		return errors.New("-runs must be at least 1")
-	}
-	root, err := benchkit.ModuleRoot()
+	root, err := benchkit.Start(fs, args, runs)
 	if err != nil {
 		return err
 	}
@@ -120,6 +108,5 @@ memory is about the same (7.3 vs 7.9 MiB). Wall and CPU time are unchanged (1.22
 	return benchkit.Publish(root, *doc, sectionTitle, md.String(), step)
 }
 
-func step(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "benchlintpolicies: "+format+"\n", args...)
-}
+// step prints a progress line.
+var step = benchkit.Stepper("benchlintpolicies")

@@ -7,19 +7,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 )
 
-func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "benchplan:", err)
-		os.Exit(1)
-	}
-}
+func main() { benchkit.Main("benchplan", run) }
 
 // options are the command line.
 type options struct {
@@ -46,19 +40,11 @@ func run(args []string) error {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "plan: write a CPU profile of 5 in-process plans of the 1,200-object corpus to this file; apply: one profile per scenario, FILE-first.out, FILE-noop.out, FILE-prune.out")
 	fs.StringVar(&o.mode, "mode", "plan", "plan: kubeplan plan vs kubectl diff; apply: kubeplan apply vs kubectl apply --prune --applyset (apply*.go)")
 	fs.StringVar(&o.from, "from", "", "apply mode: render the result saved by an earlier run (DIR/apply-result.json) instead of running")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if o.runs < 1 {
-		return errors.New("-runs must be at least 1")
-	}
-	root, err := benchkit.ModuleRoot()
+	root, err := benchkit.Start(fs, args, &o.runs)
 	if err != nil {
 		return err
 	}
-	if !filepath.IsAbs(o.dir) {
-		o.dir = filepath.Join(root, o.dir)
-	}
+	o.dir = benchkit.Under(root, o.dir)
 	switch o.mode {
 	case "plan":
 	case "apply":
@@ -319,9 +305,8 @@ func goBuild(root, out string) error {
 	return nil
 }
 
-func step(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "benchplan: "+format+"\n", args...)
-}
+// step prints a progress line.
+var step = benchkit.Stepper("benchplan")
 
 // rawDryRun measures the raw client-go loop that dry-runs every object.
 func rawDryRun(ctx context.Context, raw *rawClient, serverPID int) (sample, error) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -14,12 +13,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
-func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "benchprojects:", err)
-		os.Exit(1)
-	}
-}
+func main() { benchkit.Main("benchprojects", run) }
 
 type options struct {
 	runs  int
@@ -47,13 +41,7 @@ func run(args []string) error {
 	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("a smoke test: %d bases (%d projects) instead of %d (%d)", quickSpec.Bases, quickSpec.projects(), fullSpec.Bases, fullSpec.projects()))
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated repository and the flat directory (their path is printed)")
 	fs.StringVar(&o.doc, "doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if o.runs < 1 {
-		return errors.New("-runs must be at least 1")
-	}
-	root, err := benchkit.ModuleRoot()
+	root, err := benchkit.Start(fs, args, &o.runs)
 	if err != nil {
 		return err
 	}
@@ -241,8 +229,7 @@ func lastLine(b []byte) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-func step(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "benchprojects: "+format+"\n", args...)
-}
+// step prints a progress line.
+var step = benchkit.Stepper("benchprojects")
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }

@@ -18,12 +18,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
-func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "benchserve:", err)
-		os.Exit(1)
-	}
-}
+func main() { benchkit.Main("benchserve", run) }
 
 type options struct {
 	spec        spec
@@ -34,9 +29,8 @@ type options struct {
 	env         string
 }
 
-func step(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "benchserve: "+format+"\n", args...)
-}
+// step prints a progress line.
+var step = benchkit.Stepper("benchserve")
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("benchserve", flag.ContinueOnError)

@@ -224,13 +224,7 @@ func ageStanza(key []byte, recipient string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := w.Write(key); err != nil {
-		return "", err
-	}
-	if err := w.Close(); err != nil {
-		return "", err
-	}
-	if err := aw.Close(); err != nil {
+	if err := writeClosing(key, w, aw); err != nil {
 		return "", err
 	}
 	return armored.String() + "\n", nil
@@ -247,14 +241,20 @@ func pgpStanza(key []byte, to *openpgp.Entity) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := w.Write(key); err != nil {
-		return "", err
-	}
-	if err := w.Close(); err != nil {
-		return "", err
-	}
-	if err := aw.Close(); err != nil {
+	if err := writeClosing(key, w, aw); err != nil {
 		return "", err
 	}
 	return buf.String() + "\n", nil
+}
+
+// writeClosing writes the data key through the encrypting writer w, then closes w
+// and the armoring writer under it, in that order.
+func writeClosing(key []byte, w, armored io.WriteCloser) error {
+	if _, err := w.Write(key); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return armored.Close()
 }
