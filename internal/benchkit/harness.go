@@ -58,3 +58,9 @@ func Shown(t Tool, root, schemaDir string) Tool {
 	}
 	return t
 }
+
+// DocFlag binds -doc on fs: the Markdown file whose section (its title
+// line) Publish rewrites with the result.
+func DocFlag(fs *flag.FlagSet, p *string, section string) {
+	fs.StringVar(p, "doc", "", "Markdown file whose \""+section+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+}

@@ -19,7 +19,8 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("benchhelm", flag.ContinueOnError)
 	runs := fs.Int("runs", 10, "timed runs of each side, alternating, after one warm-up each")
 	chart := fs.String("chart", "testdata/charts/bench", "the chart (relative to the module root)")
-	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	var doc string
+	benchkit.DocFlag(fs, &doc, sectionTitle)
 	root, err := benchkit.Start(fs, args, runs)
 	if err != nil {
 		return err
@@ -104,7 +105,7 @@ func run(args []string) error {
 		step("%s", line)
 	}
 	res.LoadAfter = benchkit.LoadAverage()
-	return benchkit.Publish(root, *doc, sectionTitle, res.markdown(), step)
+	return benchkit.Publish(root, doc, sectionTitle, res.markdown(), step)
 }
 
 // countTemplates counts the template files of the chart and its subcharts.

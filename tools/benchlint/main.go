@@ -23,7 +23,8 @@ func run(args []string) error {
 	seed := fs.Int64("seed", 1, "seed of the corpus generator")
 	findingsRuns := fs.Int("findings-runs", 3, "runs of the findings variant (the corpus five times over, 80% duplicate-object findings, vs five renamed copies); 0 skips it")
 	corpusOnly := fs.Bool("corpus-only", false, "generate the corpus (when missing or stale) and stop: the other lint benchmarks reuse it")
-	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	var doc string
+	benchkit.DocFlag(fs, &doc, sectionTitle)
 	root, err := benchkit.Start(fs, args, runs)
 	if err != nil {
 		return err
@@ -106,7 +107,7 @@ func run(args []string) error {
 	res.LoadAfter = benchkit.LoadAverage()
 
 	// 4. Report.
-	if err := benchkit.Publish(root, *doc, sectionTitle, res.markdown(), step); err != nil {
+	if err := benchkit.Publish(root, doc, sectionTitle, res.markdown(), step); err != nil {
 		return err
 	}
 
@@ -122,7 +123,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	return benchkit.Publish(root, *doc, findingsTitle, fr.markdown(), step)
+	return benchkit.Publish(root, doc, findingsTitle, fr.markdown(), step)
 }
 
 // warmUp runs each tool once, untimed, and reads what they found.

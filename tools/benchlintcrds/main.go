@@ -20,7 +20,8 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("benchlintcrds", flag.ContinueOnError)
 	runs := fs.Int("runs", 5, "timed runs of each command, alternating, after one warm-up each")
 	dir := fs.String("dir", ".bench/lint-crds", "working directory (relative to the module root)")
-	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	var doc string
+	benchkit.DocFlag(fs, &doc, sectionTitle)
 	kpBinFlag := fs.String("kubeplan", "", "kubeplan binary to measure instead of building bin/kubeplan (e.g. an older build, for before/after)")
 	genOnly := fs.Bool("generate-only", false, "write the corpus and kubeconform's schemas, and stop (for profiling with bench_test.go)")
 	root, err := benchkit.Start(fs, args, runs)
@@ -114,7 +115,7 @@ func run(args []string) error {
 		step("run %d/%d: %s", r+1, *runs, strings.Join(line, ", "))
 	}
 	res.LoadAfter = benchkit.LoadAverage()
-	return benchkit.Publish(root, *doc, sectionTitle, res.markdown(), step)
+	return benchkit.Publish(root, doc, sectionTitle, res.markdown(), step)
 }
 
 // openAPI2JSONSchema runs kubeconform's scripts/openapi2jsonschema.py (from

@@ -19,7 +19,8 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("benchlintpolicies", flag.ContinueOnError)
 	runs := fs.Int("runs", 5, "timed runs of each variant, alternating, after one warm-up each")
 	n := fs.Int("policies", 50, "ValidatingAdmissionPolicies (each with a binding)")
-	doc := fs.String("doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	var doc string
+	benchkit.DocFlag(fs, &doc, sectionTitle)
 	root, err := benchkit.Start(fs, args, runs)
 	if err != nil {
 		return err
@@ -105,7 +106,7 @@ file-backed pages of the larger binary (Pss_File in /proc/PID/smaps_rollup: 45 v
 memory is about the same (7.3 vs 7.9 MiB). Wall and CPU time are unchanged (1.22-1.40 s vs 1.26-1.54 s).
 `)
 	fmt.Println(md.String())
-	return benchkit.Publish(root, *doc, sectionTitle, md.String(), step)
+	return benchkit.Publish(root, doc, sectionTitle, md.String(), step)
 }
 
 // step prints a progress line.

@@ -34,7 +34,7 @@ func run(args []string) error {
 	fs.IntVar(&o.runs, "runs", 3, "timed runs of each tool, alternating, after one warm-up each")
 	fs.StringVar(&o.dir, "dir", ".bench/plan", "working directory for the corpora (relative to the module root)")
 	fs.Int64Var(&o.seed, "seed", 1, "seed of the corpus generator")
-	fs.StringVar(&o.doc, "doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	benchkit.DocFlag(fs, &o.doc, sectionTitle)
 	fs.BoolVar(&o.large, "large", true, "also plan the 10,000-object corpus")
 	fs.BoolVar(&o.kubectlLarge, "kubectl-large", false, "also run kubectl diff (once) on the 10,000-object corpus")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "plan: write a CPU profile of 5 in-process plans of the 1,200-object corpus to this file; apply: one profile per scenario, FILE-first.out, FILE-noop.out, FILE-prune.out")

@@ -40,7 +40,7 @@ func run(args []string) error {
 	fs.IntVar(&o.runs, "runs", 3, "timed rounds, after one untimed warm-up round")
 	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("a smoke test: %d bases (%d projects) instead of %d (%d)", quickSpec.Bases, quickSpec.projects(), fullSpec.Bases, fullSpec.projects()))
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated repository and the flat directory (their path is printed)")
-	fs.StringVar(&o.doc, "doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	benchkit.DocFlag(fs, &o.doc, sectionTitle)
 	root, err := benchkit.Start(fs, args, &o.runs)
 	if err != nil {
 		return err

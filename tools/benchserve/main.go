@@ -41,7 +41,7 @@ func run(args []string) error {
 	fs.DurationVar(&o.interval, "interval", 30*time.Second, "kubeplan serve --interval")
 	fs.IntVar(&o.concurrency, "concurrency", 4, "kubeplan serve --concurrency")
 	fs.StringVar(&o.env, "kubeplan-env", "", "KEY=VALUE given to the kubeplan process only (e.g. GOMEMLIMIT=80MiB)")
-	fs.StringVar(&o.doc, "doc", "", "Markdown file whose \""+sectionTitle+"\" section to rewrite with the result (e.g. docs/benchmarks.md)")
+	benchkit.DocFlag(fs, &o.doc, sectionTitle)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
