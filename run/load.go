@@ -7,6 +7,7 @@ import (
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/manifest/helm"
 	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
 // LintError is a project's lint failure; its findings go in the report.
@@ -25,7 +26,7 @@ func (e *LintError) Error() string {
 // against ("" for none); lookup is what a chart's lookup reads (nil:
 // nothing, as in lint).
 func (o *Options) load(p project.Project, namespace string, lookup helm.Lookup) ([]*manifest.Object, error) {
-	li, lo, err := o.Workspace.ProjectLint(p, namespace, lookup, o.Plan.SecretDataWithheld)
+	li, lo, err := o.Workspace.ProjectLint(p, workspace.Set{Namespace: namespace, Lookup: lookup, Withhold: o.Plan.SecretDataWithheld})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/kubeplan/kubeplan/project"
+	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/source"
 	"github.com/kubeplan/kubeplan/workspace"
 )
@@ -58,7 +59,7 @@ func (s *fetcher) fetch(ctx context.Context) (checkout, error) {
 // kubeplan.yaml is the fetch's error.
 func (s *fetcher) open(dir, checkoutRoot string) (*workspace.Workspace, error) {
 	ws, err := workspace.Open(workspace.Options{Overrides: s.overrides, From: dir, Root: dir, Checkout: checkoutRoot,
-		Legacy: func() { fmt.Fprintln(s.log, workspace.LegacyNotice()) }})
+		Legacy: func() { render.LegacyNotice(s.log) }})
 	if err != nil {
 		return nil, err
 	}

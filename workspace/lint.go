@@ -13,7 +13,8 @@ import (
 
 // Set is a set of manifests to lint: what to read and what it is for.
 type Set struct {
-	// Paths are the files and directories to read.
+	// Paths are the files and directories to read (a project reads its
+	// own: ProjectLint).
 	Paths []string
 	// Namespace is the namespace the set is meant for ("" when not known):
 	// namespace-mismatch checks against it and a chart renders in it.

@@ -7,22 +7,22 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 	"github.com/kubeplan/kubeplan/lint"
-	"github.com/kubeplan/kubeplan/manifest/helm"
 	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/project"
 )
 
-// ProjectLint is what lint.Check takes for project p, linted for
-// namespace ("" for none): the workspace's settings (see Lint), what p
-// reads, the CRDs of the projects it depends on (selected in this run or
-// not), its own Kubernetes version, its chart's Helm options (lookup, when
-// not nil, is what the chart's lookup reads; withhold keeps Secrets' data
-// from it), and the root its files are confined to.
+// ProjectLint is what lint.Check takes for project p, linted for s's
+// Namespace ("" for none): the workspace's settings (see Lint), what p
+// reads (s.Paths is not read), the CRDs of the projects it depends on
+// (selected in this run or not), its own Kubernetes version, its chart's
+// Helm options (s's Lookup and Withhold), and the root its files are
+// confined to.
 //
 // The project of a plain invocation (Single) is its paths read as a set.
-func (w *Workspace) ProjectLint(p project.Project, namespace string, lookup helm.Lookup, withhold bool) (lint.Input, lint.Options, error) {
+func (w *Workspace) ProjectLint(p project.Project, s Set) (lint.Input, lint.Options, error) {
 	if w.isSingle {
-		return w.Lint(Set{Paths: w.single, Namespace: namespace, Lookup: lookup, Withhold: withhold})
+		s.Paths = w.single
+		return w.Lint(s)
 	}
 	li, lo, err := w.projectBase()
 	if err != nil {
@@ -35,8 +35,8 @@ func (w *Workspace) ProjectLint(p project.Project, namespace string, lookup helm
 		return li, lo, err
 	}
 	li.CRDPaths = slices.Concat(li.CRDPaths, deps)
-	lo.Namespace = namespace
-	if namespace != "" {
+	lo.Namespace = s.Namespace
+	if s.Namespace != "" {
 		lo.NamespaceFrom = fmt.Sprintf("the namespace of project %s", p.Name)
 	}
 	if p.KubeVersion != "" {
@@ -50,8 +50,8 @@ func (w *Workspace) ProjectLint(p project.Project, namespace string, lookup helm
 			kv = kubeapi.KubeVersion
 		}
 		li.Load.Helm = p.HelmOptions(root, kv)
-		li.Load.Helm.Lookup = lookup
-		li.Load.Helm.WithholdSecretData = lookup != nil && withhold
+		li.Load.Helm.Lookup = s.Lookup
+		li.Load.Helm.WithholdSecretData = s.Lookup != nil && s.Withhold
 	}
 	if li.Load.Root == "" {
 		// A kustomization may use bases anywhere in its repository, and a

@@ -84,7 +84,7 @@ func TestProjectLint(t *testing.T) {
 		t.Fatal(err)
 	}
 	web := all[slices.IndexFunc(all, func(p project.Project) bool { return p.Name == "apps-web" })]
-	li, lo, err := ws.ProjectLint(web, "web", nil, false)
+	li, lo, err := ws.ProjectLint(web, Set{Namespace: "web"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -129,9 +128,4 @@ func cmpOr(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// LegacyNotice is the line that says the config has its former name.
-func LegacyNotice() string {
-	return fmt.Sprintf("kubeplan: %s is read for now; rename it to %s", config.LegacyFile, config.DefaultFile)
 }
