@@ -38,13 +38,22 @@ func (f *Apply) Request(args []string, env ghactions.Env, open Opener, seen run.
 // Request is the status read status's flags ask for.
 func (f *Status) Request(args []string, env ghactions.Env, open Opener) run.Request {
 	return run.Request{Paths: args, Projects: f.Select.On(), Status: true, Open: open, Kube: f.Kube, ApplySet: f.ApplySet,
-		ClustersEnv: env(kube.ClustersEnv), Clusters: f.Clusters, Refused: f.Select.RefuseSetFlags("namespace", "applyset")}
+		ClustersEnv: env(kube.ClustersEnv), Clusters: f.Clusters, Refused: refused(&f.Select)}
 }
 
 func request(args []string, env ghactions.Env, open Opener, g *Git, c *Cluster, sel *Select) run.Request {
 	return run.Request{Paths: args, Git: source.Git{URL: g.Source, Ref: g.Ref, Path: g.Path}, Projects: sel.On(), Open: open,
 		Kube: c.Kube, ApplySet: c.ApplySet, ClustersEnv: env(kube.ClustersEnv), Clusters: c.Clusters,
-		Plan: c.PlanOptions("", nil, ""), Refused: sel.RefuseSetFlags("namespace", "applyset")}
+		Plan: c.PlanOptions("", nil, ""), Refused: refused(sel)}
+}
+
+// refused is why the flags cannot run over the projects sel selects: a
+// flag naming one set (Select.RefuseSetFlags); nil for a plain invocation.
+func refused(sel *Select) error {
+	if !sel.On() {
+		return nil
+	}
+	return sel.RefuseSetFlags("namespace", "applyset")
 }
 
 // View is plan's GitHub view: the pull-request comment (--comment, with
