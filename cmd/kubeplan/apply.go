@@ -88,7 +88,7 @@ func (a applyRun) once(ctx context.Context) error {
 		a.gh = a.s.ghRun(a.f.View(a.s.env(), kubeplanVersion(), a.t, p))
 	}
 	if err != nil && (a.f.Report() || a.f.Select.On()) {
-		return err // report mode records nothing
+		return err // report mode records nothing; over projects nothing started
 	}
 	if a.gh != nil && p.Options.Saved != nil {
 		a.gh.SavedPlan(p.Options.Saved)
@@ -148,14 +148,14 @@ func (a applyRun) report(planCtx context.Context, p *run.Prepared) error {
 
 // show shows an applied run as --output says and in its GitHub view, and
 // returns its error. A plain invocation's report is shown whatever
-// happened (lint's errors on stderr first), with its revision; a run over
-// projects that could not start or was not approved only returns why.
+// happened (lint's errors on stderr first); a run over projects that
+// could not start or was not approved (err) only returns why.
 func (a applyRun) show(ctx context.Context, p *run.Prepared, r *run.Report, err error) error {
-	if !r.Single {
-		return a.showProjects(r, err)
+	if !r.Single && err != nil {
+		return err
 	}
 	_, err = a.s.single(ctx, r, nil)
-	if verr := render.RunApply(a.s.out, a.f.Output, r, render.RunOptions{Revision: p.Revision}); verr != nil {
+	if verr := render.RunApply(a.s.out, a.f.Output, r, render.RunOptions{Color: a.s.color(a.s.out), Revision: p.Revision}); verr != nil {
 		err = errors.Join(err, verr)
 	}
 	if a.gh != nil {
@@ -164,22 +164,8 @@ func (a applyRun) show(ctx context.Context, p *run.Prepared, r *run.Report, err 
 			err = gerr
 		}
 	}
+	if err == nil {
+		err = r.Err()
+	}
 	return err
-}
-
-// showProjects shows a run over projects as --output says and in its
-// GitHub view, and returns its error.
-func (a applyRun) showProjects(r *run.Report, err error) error {
-	if err != nil {
-		return err
-	}
-	if err := render.RunApply(a.s.out, a.f.Output, r, render.RunOptions{Color: a.s.color(a.s.out)}); err != nil {
-		return err
-	}
-	if a.gh != nil {
-		if err := a.gh.Applied(r); err != nil {
-			return err
-		}
-	}
-	return r.Err()
 }
