@@ -1,12 +1,14 @@
 package render
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/run"
 	"github.com/kubeplan/kubeplan/source"
 )
 
@@ -62,4 +64,20 @@ func Unlocked(w io.Writer, applySet string, u *apply.Unlocked) error {
 	}
 	_, err := fmt.Fprintf(w, "unlocked %s: broke the lock of %s, last renewed %s\n", applySet, u.Holder, u.Renewed.UTC().Format(time.RFC3339))
 	return err
+}
+
+// Approve asks, as terraform apply does, whether to write (ApplyQuestion
+// on w) and reads the answer from in: only "yes" approves, anything else
+// is run.ErrNotApproved.
+func Approve(in io.Reader, w io.Writer) error {
+	ApplyQuestion(w)
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && line == "" {
+		fmt.Fprintln(w)
+	}
+	if strings.TrimSpace(line) != "yes" {
+		return run.ErrNotApproved
+	}
+	fmt.Fprintln(w)
+	return nil
 }

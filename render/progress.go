@@ -112,6 +112,9 @@ func (v *ProgressView) Pending(pending []health.Result) {
 
 // Close ends a phase left open (a run that failed midway).
 func (v *ProgressView) Close() {
+	if v == nil {
+		return
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.end()

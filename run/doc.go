@@ -7,7 +7,10 @@
 // settings come from a workspace (package workspace); the flags of a plain
 // invocation make a workspace of one project (workspace.Single), which
 // plan, apply and status run here too; kubeplan apply PLANFILE is a run
-// of one project from its saved plan (Options.Saved). An Observer is told
+// of one project from its saved plan (Options.Saved). Every verb prepares
+// its run the same way (Connect, then Target.Prepare at each run: the
+// source read, the workspace opened, the projects selected or the one
+// made, the connector). An Observer is told
 // what a run does as it happens. Loop repeats a run (kubeplan serve's
 // rounds, kubeplan apply --interval).
 //

@@ -143,3 +143,17 @@ func readProjectFile(path string) (ProjectReport, error) {
 	}
 	return f.ProjectReport, nil
 }
+
+// Save writes r to out, the file or directory plan --out names (nothing
+// when out is ""): a plain invocation's plan as one file for kubeplan
+// apply PLANFILE (plan.Save), a run over projects as a directory of one
+// file per project (SaveDir).
+func Save(out string, r *Report) error {
+	switch {
+	case out == "":
+		return nil
+	case r.Single:
+		return plan.Save(out, r.Projects[0].Plan)
+	}
+	return SaveDir(out, r)
+}

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -155,4 +156,31 @@ func (r *Report) Failed() bool {
 		}
 	}
 	return false
+}
+
+// Single is the outcome of a plain invocation's run (r and err as Plan,
+// Apply or ReadStatus return them): r, marked Single, or the error of its
+// one project (the interrupt's, the cause of ctx, when it never started),
+// or err when the run could not start.
+func Single(ctx context.Context, r *Report, err error) (*Report, error) {
+	if err != nil {
+		return nil, err
+	}
+	r.Single = true
+	if err := r.Projects[0].single(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// single is the error of a plain invocation's one project: its own, or
+// the interrupt's when it never started.
+func (pr ProjectReport) single(ctx context.Context) error {
+	if pr.Status != Skipped {
+		return pr.Err
+	}
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	return errors.New(pr.Error)
 }

@@ -6,182 +6,166 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"slices"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/render/ghview"
 	"github.com/kubeplan/kubeplan/run"
 )
 
-type applyFlags struct {
-	input       arguments.Input
-	git         arguments.Git
-	cluster     arguments.Cluster
-	output      string
-	wait        bool
-	timeout     time.Duration
-	allowEmpty  bool
-	interval    time.Duration
-	drift       string
-	autoApprove bool
-	replace     []string
-	sel         arguments.Select
-}
-
 func newApplyCmd(s streams) *cobra.Command {
-	f := &applyFlags{}
+	f := &arguments.Apply{}
 	cmd := &cobra.Command{
-		Use:   "apply [PATH... | PLANFILE]",
-		Short: "Make the cluster match the manifests: all or nothing, ordered, pruning only what left the set",
-		Long:  applyHelp + arguments.ExitCodesHelp(),
-		Example: `  kubeplan apply -n store --applyset configmap/gitops-applyset manifests/
-  kubeplan apply tfplan
-  kubeplan apply -n store --applyset configmap/gitops-applyset --replace deployment/web manifests/
-  kubeplan apply -n store --applyset configmap/gitops-applyset --source https://git.example.com/shop.git --ref main --path manifests --interval 30s
-  kubeplan apply --all --auto-approve`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
+		Use:     "apply [PATH... | PLANFILE]",
+		Short:   "Make the cluster match the manifests: all or nothing, ordered, pruning only what left the set",
+		Long:    arguments.Help("apply"),
+		Example: arguments.Example("apply"),
+		RunE:    func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
 	}
-	f.input.Bind(cmd.Flags())
-	f.input.BindDecrypt(cmd.Flags())
-	f.cluster.Bind(cmd.Flags())
-	fl := cmd.Flags()
-	f.git.Bind(fl, "apply")
-	fl.StringVarP(&f.output, "output", "o", "text", "output format: "+strings.Join(render.ApplyFormats(), ", "))
-	fl.BoolVar(&f.wait, "wait", true, "wait until the applied objects are healthy")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bounds the whole run: plan, writes, prune and the health wait")
-	fl.BoolVar(&f.allowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
-	fl.DurationVar(&f.interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
-	fl.StringVar(&f.drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
-	fl.BoolVar(&f.autoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
-	f.sel.Bind(fl, "apply")
-	fl.StringArrayVar(&f.replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
+	f.Bind(cmd.Flags())
 	return cmd
 }
 
-// applyHelp is apply's --help, before the exit codes.
-const applyHelp = `Apply the manifests (or a plan saved by kubeplan plan --out, recognised by its content).
-
-Without a plan file, apply plans first (lint, permissions, server-side dry-run) and writes nothing
-unless every object passed. In a terminal it then shows the plan and asks before writing, as
-Terraform does (only 'yes' is accepted); it does not ask with --auto-approve, with a plan file,
-with --interval, when stdin is not a terminal, or when CI=true.
-
-Then it writes the ApplySet parent, applies the changed objects with server-side apply
-(Namespaces and CRDs first), skips unchanged ones, prunes the members that left the set only
-after every apply succeeded, and waits until the applied objects are healthy. With a plan file
-it refuses, before any write, a plan the cluster moved away from.
-
-Objects whose change the server refuses because a field is immutable are replaced (deleted,
-waited for, created) only when named with --replace KIND/NAME or annotated
-kubeplan.dev/replace: allow; PersistentVolumeClaims, Namespaces and CRDs never are.
-A member carrying the annotation kubeplan.dev/prune: disabled is never pruned. One apply runs at
-a time per ApplySet (a Lease in the namespace). Without --applyset, objects that already belong
-to an ApplySet keep their applyset.kubernetes.io/part-of label, so they stay in that set.
-
-The run is recorded on the ApplySet parent (kubeplan status): the revision (the git commit of
---source, or the HEAD of the repository holding the paths, +dirty when it has changes), when an
-object was last written, when the set was last checked, and the result with its error.
-
-A Helm chart's lookup reads the cluster, as helm upgrade does (Secrets' data included); fields
-the chart generates or derives from a looked-up Secret keep their live value where the object has
-them, so a generated password never rotates (docs/helm.md). A saved plan holds such looked-up
-values hidden: apply reads them live again before writing.
-
---source URL --ref BRANCH [--path DIR] reads the manifests from git instead (cloned once, then
-fetched and reset on every run); --interval 30s keeps reconciling until stopped; --drift=report
-only plans and exits 2 when applying would change anything.
-
---all, --project NAME (repeatable) or --changed-since REF [ROOT] apply the projects of the
-repository at ROOT (kubeplan projects lists them), each as its own ApplySet against its own
-cluster and namespace from kubeplan.yaml: all are planned first, apply asks once, then each is
-applied after the projects it dependsOn (4 at a time per cluster). A project that fails is
-recorded as failed on its ApplySet and the projects that depend on it are skipped; the others are
-applied. The exit code is 1 when any project failed or was skipped.
-
-Ctrl-C or SIGTERM: while planning, apply stops before any write; during the health wait it stops
-waiting and exits 1 (the run is recorded as failed); writes under way always finish, and a second
-signal kills. With --interval the run under way finishes, then the loop exits 0.
-
-In GitHub Actions (GITHUB_ACTIONS=true) $GITHUB_TOKEN, a cluster --token and every Secret value
-in the manifests (or the saved plan) are registered with ::add-mask:: before anything else is
-printed; the result (one row per object, the summary line, the error if it failed) is appended to
-$GITHUB_STEP_SUMMARY, and the outputs has-changes (true when an object was created, configured,
-replaced or pruned; with --drift=report: when the plan has changes) and summary (the "Apply: ..."
-or "Plan: ..." line) are written to $GITHUB_OUTPUT.
-
-`
-
-func runApply(cmd *cobra.Command, s streams, f *applyFlags, args []string) error {
-	if !slices.Contains(render.ApplyFormats(), f.output) {
-		return fmt.Errorf("unknown --output %q: want one of %s", f.output, strings.Join(render.ApplyFormats(), ", "))
-	}
-	if f.drift != "repair" && f.drift != "report" {
-		return fmt.Errorf("unknown --drift %q: want repair or report", f.drift)
-	}
-	if err := f.git.Check(args); err != nil {
+func runApply(cmd *cobra.Command, s streams, f *arguments.Apply, args []string) error {
+	if err := f.Check(args); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	once, err := f.runner(cmd, s, args)
+	t, err := run.Connect(f.Request(args, s.env(), s.opener(cmd, &f.Input, &f.Select), render.RunWatch{Source: s.err}))
 	if err != nil {
 		return err
 	}
-	if f.interval <= 0 {
+	a := applyRun{cmd: cmd, s: s, f: f, t: t}
+	if !f.Select.On() {
+		a.gh = s.ghRun(f.View(s.env(), kubeplanVersion(), t, nil))
+	}
+	if f.Interval <= 0 {
 		// Ctrl-C or SIGTERM stops planning (nothing is written) or the
 		// health wait; writes under way always finish (apply.Execute).
 		// A second signal kills the process.
 		go func() { <-ctx.Done(); stop() }()
-		return once(ctx)
+		return a.once(ctx)
 	}
 	// A run is never interrupted half way: SIGTERM ends the loop after it.
 	run.Loop(ctx, func() time.Duration {
 		var ee exitError
-		if err := once(context.Background()); err != nil && !errors.As(err, &ee) {
+		if err := a.once(context.Background()); err != nil && !errors.As(err, &ee) {
 			fmt.Fprintln(s.err, "kubeplan: "+err.Error())
 		}
-		return f.interval
+		return f.Interval
 	})
 	return nil
 }
 
-// runner is one run of the command: over projects, or of the one project
-// its flags make.
-func (f *applyFlags) runner(cmd *cobra.Command, s streams, args []string) (func(context.Context) error, error) {
-	if f.sel.On() {
-		return func(ctx context.Context) error { return applyProjects(ctx, cmd, s, f, args) }, nil
+// applyRun is one invocation of apply: its target (run.Connect) and, for
+// a plain invocation, its GitHub view.
+type applyRun struct {
+	cmd *cobra.Command
+	s   streams
+	f   *arguments.Apply
+	t   *run.Target
+	gh  *ghview.Run
+}
+
+// once is one run: read the source (or the saved plan), then run.Apply
+// (lint, plan, ask, apply) or, with --drift=report, run.Plan. A plain
+// invocation's run that fails before its project starts is recorded on
+// the ApplySet parent.
+func (a applyRun) once(ctx context.Context) error {
+	deadline := time.Now().Add(a.f.Timeout)
+	planCtx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	if !a.f.Select.On() {
+		a.cmd.SetContext(planCtx) // loading, lint and policies share the run's deadline and signal
 	}
-	a, err := newSingleApply(cmd, s, f, args)
+	p, err := a.t.Prepare(planCtx)
+	if a.f.Select.On() && err == nil {
+		a.gh = a.s.ghRun(a.f.View(a.s.env(), kubeplanVersion(), a.t, p))
+	}
+	if err != nil && (a.f.Report() || a.f.Select.On()) {
+		return err // report mode records nothing; over projects nothing started
+	}
+	if a.gh != nil && p.Options.Saved != nil {
+		a.gh.SavedPlan(p.Options.Saved)
+	}
+	w := a.s.watch(p, "applied", a.gh)
+	defer w.Bar.Close()
+	if a.f.Report() {
+		w.Verb, p.Options.Observer = "planned", w
+		return a.report(planCtx, p)
+	}
+	p.Options.Observer = w
+	r, err := a.apply(ctx, p, deadline, w.Bar, err)
+	w.Bar.Close() // the bar ends before the result is printed
+	return a.show(ctx, p, r, err)
+}
+
+// apply is run.Apply, asking first (approve) unless the run is a saved
+// plan, reviewed when it was made; a plain invocation's run that could
+// not start (err) is recorded as failed instead (run.Target.Failed).
+func (a applyRun) apply(ctx context.Context, p *run.Prepared, deadline time.Time, bar *render.ProgressView, err error) (*run.Report, error) {
 	if err != nil {
-		return nil, err
+		return a.t.Failed(ctx, a.f.Cluster.FieldManager, err), nil
 	}
-	return a.once, nil
+	o := run.ApplyOptions{Options: p.Options, Apply: a.f.ApplyOptions(kubeplanVersion(), lockDuration(a.s), deadline)}
+	if bar != nil {
+		o.Apply.Reporter = bar
+	}
+	if p.Options.Saved == nil {
+		o.Approve = a.s.approve(a.f, bar)
+	}
+	return run.Apply(ctx, p.Projects, o)
 }
 
-// applyOptions are the apply settings of every project of the run.
-func (f *applyFlags) applyOptions(s streams, deadline time.Time, view *render.ProgressView) apply.Options {
-	o := apply.Options{FieldManager: f.cluster.FieldManager, Version: kubeplanVersion(), Concurrency: f.cluster.Concurrency,
-		AllowEmpty: f.allowEmpty, Wait: f.wait, Timeout: f.timeout, Deadline: deadline, Replace: f.replace,
-		LockDuration: lockDuration(s), Adopt: f.cluster.Adopt}
-	if view != nil {
-		o.Reporter = view
+// report is --drift=report: run.Plan, the plans shown as text, exit 2
+// when one has changes; nothing is recorded.
+func (a applyRun) report(planCtx context.Context, p *run.Prepared) error {
+	r, err := run.Plan(planCtx, p.Projects, p.Options)
+	if r, err = a.s.single(planCtx, r, err); err != nil {
+		return err
 	}
-	return o
+	if err := render.RunPlan(a.s.out, "text", r, render.RunOptions{Color: a.s.color(a.s.out)}); err != nil {
+		return err
+	}
+	if a.gh != nil {
+		if err := a.gh.DriftReport(planCtx, r); err != nil {
+			return err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	if r.HasChanges() {
+		return exitError{exitChanges}
+	}
+	return nil
 }
 
-// lockDuration is the Lease duration of the apply lock: 60s, or
-// $KUBEPLAN_LOCK_DURATION (for the fault tests, which stop a holder past
-// its Lease).
-func lockDuration(s streams) time.Duration {
-	d, err := time.ParseDuration(s.env()("KUBEPLAN_LOCK_DURATION"))
-	if err != nil || d < time.Second {
-		return 0
+// show shows an applied run as --output says and in its GitHub view, and
+// returns its error. A plain invocation's report is shown whatever
+// happened (lint's errors on stderr first); a run over projects that
+// could not start or was not approved (err) only returns why.
+func (a applyRun) show(ctx context.Context, p *run.Prepared, r *run.Report, err error) error {
+	if !r.Single && err != nil {
+		return err
 	}
-	return d
+	_, err = a.s.single(ctx, r, nil)
+	if verr := render.RunApply(a.s.out, a.f.Output, r, render.RunOptions{Color: a.s.color(a.s.out), Revision: p.Revision}); verr != nil {
+		err = errors.Join(err, verr)
+	}
+	if a.gh != nil {
+		a.gh.Revision(p.Revision)
+		if gerr := a.gh.Applied(r); err == nil {
+			err = gerr
+		}
+	}
+	if err == nil {
+		err = r.Err()
+	}
+	return err
 }

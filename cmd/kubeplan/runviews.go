@@ -2,99 +2,101 @@ package main
 
 import (
 	"context"
-	"errors"
+	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/manifest"
-	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
 	"github.com/kubeplan/kubeplan/run"
+	"github.com/kubeplan/kubeplan/workspace"
 )
 
-// connected is the Connector of a plain invocation: the client its
-// cluster flags made.
-func connected(c *kube.Client) run.Connector {
-	return func(project.Project) (*kube.Client, string, error) { return c, "", nil }
+// opener opens a verb's workspace with in's overrides and sel's
+// selection (streams.open), in the command's context at the time.
+func (s streams) opener(cmd *cobra.Command, in *arguments.Input, sel *arguments.Select) arguments.Opener {
+	return func(wo workspace.Options) (*workspace.Workspace, error) { return s.open(cmd.Context(), in, sel, wo) }
 }
 
-// runObserver is how the command line watches a run: loaded sees the
-// objects (GitHub mode masks Secret values), done each project's end
-// (progress lines over projects), view the plan of a plain invocation
-// (its progress bar); each may be nil.
-type runObserver struct {
-	run.Quiet
-	loaded func([]*manifest.Object)
-	done   func(run.ProjectReport)
-	view   *render.ProgressView
+// ghRun is the GitHub view o says, nil outside GitHub Actions.
+func (s streams) ghRun(o ghview.RunOptions) *ghview.Run {
+	if !s.githubMode() {
+		return nil
+	}
+	return ghview.NewRun(s.env(), s.err, o)
 }
 
-// Loaded passes the objects to loaded.
-func (o runObserver) Loaded(objs []*manifest.Object) {
-	if o.loaded != nil {
-		o.loaded(objs)
-	}
-}
-
-// ProjectDone passes the report to done.
-func (o runObserver) ProjectDone(pr run.ProjectReport) {
-	if o.done != nil {
-		o.done(pr)
-	}
-}
-
-// Planning moves the progress bar.
-func (o runObserver) Planning(_ project.Project, done, total int) {
-	if o.view != nil {
-		o.view.Planning(done, total)
-	}
-}
-
-// singleReport is the report of a plain invocation's run (Single), or
-// the error of its one project (the interrupt's when it never started);
-// lint's errors are shown on stderr first.
-func singleReport(ctx context.Context, s streams, r *run.Report, err error) (*run.Report, error) {
-	if err != nil {
-		return nil, err
-	}
-	r.Single = true
-	err = singleErr(ctx, r.Projects[0])
-	if err == nil {
-		return r, nil
-	}
-	var le *run.LintError
-	if errors.As(err, &le) {
-		_ = render.Lint(s.err, "text", le.Report, render.LintOptions{Color: s.color(s.err)})
-	}
-	return nil, err
-}
-
-// singleErr is the error of a plain invocation's one project: its own,
-// or the interrupt's when it never started.
-func singleErr(ctx context.Context, pr run.ProjectReport) error {
-	if pr.Status != run.Skipped {
-		return pr.Err
-	}
-	if err := context.Cause(ctx); err != nil {
-		return err
-	}
-	return errors.New(pr.Error)
-}
-
-// showSingleStatus shows a plain invocation's status as format.
-func showSingleStatus(s streams, format string, r *run.Report) error {
-	return render.RunStatus(s.out, format, r)
-}
-
-// showSinglePlan shows a plain invocation's plan as format, and in its
-// GitHub view when gh is not nil: the run views render a Single report
-// as a single plan.
-func showSinglePlan(ctx context.Context, s streams, format string, r *run.Report, gh *ghview.Run) error {
-	if err := render.RunPlan(s.out, format, r, render.RunOptions{Color: format == "text" && s.color(s.out)}); err != nil {
-		return err
+// watch is how the command line watches p's run: a plain invocation's
+// progress bar (the caller closes it), else in a terminal a line on
+// stderr as each project is done (verb); in GitHub mode gh masks the
+// objects' Secret values. It also names a --source's commit.
+func (s streams) watch(p *run.Prepared, verb string, gh *ghview.Run) render.RunWatch {
+	w := render.RunWatch{Verb: verb}
+	if p.Options.Single {
+		w.Bar = s.progress()
+	} else if s.errTerminal {
+		w.Lines = s.err
 	}
 	if gh != nil {
-		return gh.Done(ctx, r)
+		w.Masks = gh.Loaded
 	}
-	return nil
+	return w
+}
+
+// single is a plain invocation's report (run.Single), lint's errors shown
+// on stderr first; a run over projects is r and err as they are.
+func (s streams) single(ctx context.Context, r *run.Report, err error) (*run.Report, error) {
+	if err != nil || !r.Single {
+		return r, err
+	}
+	r, err = run.Single(ctx, r, nil)
+	render.LintFailure(s.err, err, s.color(s.err))
+	return r, err
+}
+
+// approve is run.ApplyOptions.Approve: when a person is there to answer
+// (arguments.Apply.Asks) and there are changes, the plans are shown and
+// the question asked (render.Approve). The progress bar ends first.
+func (s streams) approve(f *arguments.Apply, bar *render.ProgressView) func(*run.Report) error {
+	return func(r *run.Report) error {
+		bar.Close()
+		if !f.Asks(s.terminal, s.env()("CI")) || !r.HasChanges() {
+			return nil
+		}
+		if err := render.RunPlan(s.out, "text", r, render.RunOptions{Color: s.color(s.out)}); err != nil {
+			return err
+		}
+		return render.Approve(s.in, s.err)
+	}
+}
+
+// lockDuration is the Lease duration of the apply lock
+// (arguments.LockDuration).
+func lockDuration(s streams) time.Duration { return arguments.LockDuration(s.env()) }
+
+// clusterMap is the runner's map: $KUBEPLAN_CLUSTERS, then --clusters.
+func clusterMap(s streams, flags []string) (kube.Clusters, error) {
+	return kube.ParseClusters(s.env()(kube.ClustersEnv), flags)
+}
+
+// projectRun is what kubeplan comment names its view's scope with.
+type projectRun struct{ scope string }
+
+// newRunView is GitHub mode for a run over projects, its comment scoped
+// to the repository, the config file and the workflow (ghview.Scope).
+func newRunView(s streams, token string, comment bool, pr *projectRun, bearer *string, gitPassword string) *ghview.Run {
+	if token == "" {
+		token = s.env()("GITHUB_TOKEN")
+	}
+	return ghview.NewRun(s.env(), s.err, ghview.RunOptions{Token: token, Comment: comment, Version: kubeplanVersion(),
+		Secrets: []string{deref(bearer), gitPassword}, Scope: ghview.Scope(s.env(), pr.scope)})
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

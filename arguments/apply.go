@@ -1,0 +1,89 @@
+package arguments
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/render"
+)
+
+// Apply is kubeplan apply's command line.
+type Apply struct {
+	Input       Input
+	Git         Git
+	Cluster     Cluster
+	Select      Select
+	Output      string
+	Wait        bool
+	Timeout     time.Duration
+	AllowEmpty  bool
+	Interval    time.Duration
+	Drift       string
+	AutoApprove bool
+	Replace     []string
+}
+
+// Bind adds apply's flags.
+func (f *Apply) Bind(fl *pflag.FlagSet) {
+	f.Input.Bind(fl)
+	f.Input.BindDecrypt(fl)
+	f.Cluster.Bind(fl)
+	f.Git.Bind(fl, "apply")
+	fl.StringVarP(&f.Output, "output", "o", "text", "output format: "+strings.Join(render.ApplyFormats(), ", "))
+	fl.BoolVar(&f.Wait, "wait", true, "wait until the applied objects are healthy")
+	fl.DurationVar(&f.Timeout, "timeout", 5*time.Minute, "bounds the whole run: plan, writes, prune and the health wait")
+	fl.BoolVar(&f.AllowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
+	fl.DurationVar(&f.Interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
+	fl.StringVar(&f.Drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
+	fl.BoolVar(&f.AutoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
+	f.Select.Bind(fl, "apply")
+	fl.StringArrayVar(&f.Replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
+}
+
+// Check refuses an unknown --output or --drift, and --source with paths
+// (Git.Check).
+func (f *Apply) Check(args []string) error {
+	if !slices.Contains(render.ApplyFormats(), f.Output) {
+		return fmt.Errorf("unknown --output %q: want one of %s", f.Output, strings.Join(render.ApplyFormats(), ", "))
+	}
+	if f.Drift != "repair" && f.Drift != "report" {
+		return fmt.Errorf("unknown --drift %q: want repair or report", f.Drift)
+	}
+	return f.Git.Check(args)
+}
+
+// Report says --drift=report: only plan, exit 2 on changes, record nothing.
+func (f *Apply) Report() bool { return f.Drift == "report" }
+
+// Asks says whether apply asks before writing: when stdin is a terminal
+// a person answers, CI is not "true", and neither --auto-approve nor
+// --interval says otherwise (a saved plan, reviewed when it was made, is
+// never asked about; nor is a run without changes).
+func (f *Apply) Asks(terminal bool, ci string) bool {
+	return terminal && !f.AutoApprove && f.Interval <= 0 && ci != "true"
+}
+
+// ApplyOptions are the apply settings every project of a run shares:
+// version is kubeplan's, lock the apply lock's Lease duration (0: the
+// default), deadline the end of the run (--timeout from its start).
+func (f *Apply) ApplyOptions(version string, lock time.Duration, deadline time.Time) apply.Options {
+	return apply.Options{FieldManager: f.Cluster.FieldManager, Version: version, Concurrency: f.Cluster.Concurrency,
+		AllowEmpty: f.AllowEmpty, Wait: f.Wait, Timeout: f.Timeout, Deadline: deadline, Replace: f.Replace,
+		LockDuration: lock, Adopt: f.Cluster.Adopt}
+}
+
+// LockDuration is the Lease duration of the apply lock: $KUBEPLAN_LOCK_DURATION
+// when it is a duration of a second or more (for the fault tests, which
+// stop a holder past its Lease), else 0 (apply's default, 60s).
+func LockDuration(env func(string) string) time.Duration {
+	d, err := time.ParseDuration(env("KUBEPLAN_LOCK_DURATION"))
+	if err != nil || d < time.Second {
+		return 0
+	}
+	return d
+}
