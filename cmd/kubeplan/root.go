@@ -77,8 +77,8 @@ func Main(args []string, s streams) int {
 	// Whatever is printed, a value decrypted from SOPS never is: the
 	// streams hide every one (render.ScrubWriter).
 	// In GitHub mode the Guards come first, on the process's own streams
-	// (sameStream compares those), and the scrubbing over them.
-	s = s.guarded(args)
+	// (ghactions.SameStream compares those), and the scrubbing over them.
+	s.out, s.err = s.env().Guarded(args, s.out, s.err)
 	out, errw := render.NewScrubWriter(s.out), render.NewScrubWriter(s.err)
 	s.out, s.err, s.in = out, errw, render.FlushingReader(s.in, out, errw)
 	defer func() { _, _ = out.Flush(), errw.Flush() }()
