@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/arguments"
+	"github.com/kubeplan/kubeplan/internal/interrupt"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/serve"
 )
@@ -42,13 +39,10 @@ func runServe(s streams, f *arguments.Serve) error {
 	o := f.ServeOptions(clusters, kubeplanVersion(), lockDuration(s))
 	o.Log = s.err
 	// GITHUB_API_URL: GitHub Enterprise
-	if on, err := o.Notify.Notifier(render.NotifyWords{}, s.env()("GITHUB_API_URL"), serve.PodState(deref(f.Kube.KubeConfig))); err != nil {
+	if err := o.Notifications(render.NotifyWords{}, s.env()("GITHUB_API_URL"), serve.PodState(deref(f.Kube.KubeConfig))); err != nil {
 		return err
-	} else if on != nil {
-		o.OnRun = serve.Notify(on, s.err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupt.Finishing() // SIGTERM or Ctrl-C: the runs under way finish
 	defer stop()
-	go func() { <-ctx.Done(); stop() }() // a second signal kills
 	return serve.Run(ctx, o, func(addr fmt.Stringer) { render.ServeListening(s.err, addr) })
 }
