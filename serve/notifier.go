@@ -38,3 +38,16 @@ func (n NotifyOptions) Notifier(words notify.Words, githubAPI string, state func
 	}
 	return notify.New(cfg, nil)
 }
+
+// Notifications sets OnRun to hand every run to the notifier of o.Notify
+// (NotifyOptions.Notifier, with words, githubAPI and state; a
+// notification that cannot be sent is a line on o.Log). Without a
+// webhook or a GitHub repository, OnRun is left as it is.
+func (o *Options) Notifications(words notify.Words, githubAPI string, state func() (notify.State, error)) error {
+	n, err := o.Notify.Notifier(words, githubAPI, state)
+	if err != nil || n == nil {
+		return err
+	}
+	o.OnRun = Notify(n, o.Log)
+	return nil
+}

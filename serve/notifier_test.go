@@ -81,3 +81,42 @@ func TestNotifierSends(t *testing.T) {
 		}
 	}
 }
+
+// Notifications sets OnRun only when something is to be told: a failed
+// run reaches the webhook, and a notification that cannot be sent is a
+// line on the log.
+func TestNotifications(t *testing.T) {
+	o := Options{Notify: NotifyOptions{Format: "json"}}
+	if err := o.Notifications(render.NotifyWords{}, "", nil); err != nil || o.OnRun != nil {
+		t.Errorf("nothing asked: OnRun set %v, %v", o.OnRun != nil, err)
+	}
+	o = Options{Notify: NotifyOptions{GitHubRepository: "acme/deploy"}}
+	if err := o.Notifications(render.NotifyWords{}, "", nil); err == nil || o.OnRun != nil {
+		t.Errorf("no token file: OnRun set %v, %v", o.OnRun != nil, err)
+	}
+	var mu sync.Mutex
+	hooks := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hooks++
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	var log strings.Builder
+	o = Options{Notify: NotifyOptions{Webhook: srv.URL + "/hook", Format: "json"}, Log: &log}
+	if err := o.Notifications(render.NotifyWords{}, "", nil); err != nil || o.OnRun == nil {
+		t.Fatalf("webhook: OnRun set %v, %v", o.OnRun != nil, err)
+	}
+	o.OnRun(t.Context(), RunResult{Project: "shop", Revision: "0123456789abcdef0123456789abcdef01234567", Err: errors.New("boom")})
+	mu.Lock()
+	if hooks != 1 || log.Len() != 0 {
+		t.Errorf("webhook posts %d, log %q", hooks, log.String())
+	}
+	mu.Unlock()
+	srv.Close()
+	o.OnRun(t.Context(), RunResult{Project: "shop", Revision: "0123456789abcdef0123456789abcdef01234567"})
+	if !strings.HasPrefix(log.String(), "kubeplan serve: shop: notification: ") {
+		t.Errorf("log %q: want the notification that could not be sent", log.String())
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/spf13/cobra"
 )
@@ -24,13 +23,4 @@ func (s streams) stopOnSignal(cmd *cobra.Command) context.Context {
 // (interrupt.Stopper.Writing).
 func (s streams) writing(ctx context.Context, write func() error) error {
 	return s.sig.Writing(ctx, write)
-}
-
-// interruptExit reports a run a signal interrupted, whatever it would
-// have said, and exits 1; ok is false when no signal came.
-func (s streams) interruptExit(err error) (code int, ok bool) {
-	if !s.sig.Stopped(err, errors.As(err, new(exitError))) {
-		return 0, false
-	}
-	return exitFailed, true
 }

@@ -4,16 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"os"
 
-	"github.com/go-logr/logr"
 	"github.com/spf13/cobra"
-	"k8s.io/klog/v2"
 
 	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/interrupt"
+	"github.com/kubeplan/kubeplan/internal/quiet"
 	"github.com/kubeplan/kubeplan/internal/term"
 	"github.com/kubeplan/kubeplan/render"
 )
@@ -54,10 +52,10 @@ func (s streams) env() ghactions.Env {
 
 // color reports whether w may be coloured: a terminal, and NO_COLOR unset.
 func (s streams) color(w io.Writer) bool {
+	if s.getenv == nil {
+		return term.Color(w)
+	}
 	return term.ColorIn(w, func(k string) (string, bool) {
-		if s.getenv == nil {
-			return os.LookupEnv(k)
-		}
 		v := s.getenv(k)
 		return v, v != ""
 	})
@@ -77,25 +75,20 @@ func Main(args []string, s streams) int {
 	// Whatever is printed, a value decrypted from SOPS never is: the
 	// streams hide every one (render.ScrubWriter).
 	// In GitHub mode the Guards come first, on the process's own streams
-	// (sameStream compares those), and the scrubbing over them.
-	s = s.guarded(args)
+	// (ghactions.SameStream compares those), and the scrubbing over them.
+	s.out, s.err = s.env().Guarded(args, s.out, s.err)
 	out, errw := render.NewScrubWriter(s.out), render.NewScrubWriter(s.err)
 	s.out, s.err, s.in = out, errw, render.FlushingReader(s.in, out, errw)
 	defer func() { _, _ = out.Flush(), errw.Flush() }()
-	// client-go logs through klog (discovery cache misses, throttling):
-	// kubeplan reports every error itself, once.
-	klog.SetLogger(logr.Discard())
-	// Nothing of kubeplan's logs through the standard logger; a library's
-	// line there would only repeat what kubeplan reports.
-	log.SetOutput(io.Discard)
+	quiet.Logs() // kubeplan reports every error itself, once
 	root := newRoot(s)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
 		return exitOK
 	}
-	if code, ok := s.interruptExit(err); ok {
-		return code
+	if s.sig.Stopped(err, errors.As(err, new(exitError))) {
+		return exitFailed // a signal interrupted the run, whatever it would have said
 	}
 	var ee exitError
 	if errors.As(err, &ee) {
@@ -107,12 +100,9 @@ func Main(args []string, s streams) int {
 
 func newRoot(s streams) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "kubeplan",
-		Short: "Lint, plan and apply Kubernetes manifests from git, the Terraform way",
-		Long: `kubeplan keeps Kubernetes namespaces equal to what a git repository says:
-lint before commit, plan on every pull request, apply on merge and on a schedule.
-
-` + arguments.ExitCodesHelp(),
+		Use:           "kubeplan",
+		Short:         "Lint, plan and apply Kubernetes manifests from git, the Terraform way",
+		Long:          arguments.Help("root"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -61,7 +61,7 @@ func TestReleaseConfigMatchesTheAction(t *testing.T) {
 		t.Errorf("build %+v", bd)
 	}
 	ld := strings.Join(bd.Ldflags, " ")
-	for _, v := range []string{"main.version=v{{ .Version }}", "main.commit=", "main.date="} {
+	for _, v := range []string{"github.com/kubeplan/kubeplan/internal/buildinfo.version=v{{ .Version }}", "github.com/kubeplan/kubeplan/internal/buildinfo.commit=", "github.com/kubeplan/kubeplan/internal/buildinfo.date="} {
 		if !strings.Contains(ld, v) {
 			t.Errorf("ldflags %q lack %s", ld, v)
 		}

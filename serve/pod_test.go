@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/notify"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -49,7 +50,7 @@ current-context: dev
 	if err != nil {
 		t.Fatal(err)
 	}
-	connect := serveConnector(kube.Flags(), clusters)
+	connect := Connector(kube.Flags(), clusters)
 	admin := project.Project{Name: "app", ClusterName: "admin", ClusterAt: "kubeplan.yaml:4:14"}
 	_, name, err := connect(admin)
 	var nm *kube.NotMappedError
@@ -68,19 +69,54 @@ current-context: dev
 		t.Errorf("no cluster name, in a pod: %q %v", name, err)
 	}
 	// without any map, only projects naming no cluster run
-	connect = serveConnector(kube.Flags(), kube.Clusters{})
+	connect = Connector(kube.Flags(), kube.Clusters{})
 	if _, _, err := connect(project.Project{Name: "app", ClusterName: "dev"}); !errors.As(err, &nm) {
 		t.Errorf("no map, dev: %v", err)
 	}
 	// the map reaching the admin context: now the plugin may run (the
 	// refusal above is the map's, not an accident of the kubeconfig)
 	clusters["admin"] = kube.Target{Context: "admin"}
-	c, _, err = serveConnector(kube.Flags(), clusters)(admin)
+	c, _, err = Connector(kube.Flags(), clusters)(admin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = c.Ping(t.Context())
 	if _, err := os.Stat(canary); err != nil {
 		t.Errorf("mapped admin: the plugin did not run: %v", err)
+	}
+}
+
+// The notifier keeps its state in the pod's ConfigMap kubeplan-notify
+// only in a pod with no kubeconfig on the command line; elsewhere in
+// memory.
+func TestPodState(t *testing.T) {
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	if PodState("") != nil {
+		t.Error("outside a pod: a state")
+	}
+	sa := t.TempDir()
+	for name, content := range map[string]string{"token": "sa-token", "ca.crt": "", "namespace": "kubeplan-system"} {
+		if err := os.WriteFile(filepath.Join(sa, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("KUBERNETES_SERVICE_HOST", "127.0.0.1")
+	t.Setenv("KUBERNETES_SERVICE_PORT", "1")
+	t.Setenv(kube.ServiceAccountDirEnv, sa)
+	if PodState("/etc/kubeplan/kubeconfig") != nil {
+		t.Error("in a pod with --kubeconfig: a state")
+	}
+	state := PodState("")
+	if state == nil {
+		t.Fatal("in a pod: no state")
+	}
+	st, err := state()
+	cm, ok := st.(notify.ConfigMapState)
+	if err != nil || !ok || cm.Namespace != "kubeplan-system" || cm.Name != "kubeplan-notify" || cm.Client == nil {
+		t.Errorf("in a pod: %#v, %v", st, err)
+	}
+	t.Setenv(kube.ServiceAccountDirEnv, filepath.Join(sa, "missing"))
+	if _, err := state(); err == nil {
+		t.Error("in a pod without a ServiceAccount token: no error")
 	}
 }
