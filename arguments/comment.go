@@ -5,7 +5,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/render/ghview"
 )
 
 // Comment is kubeplan comment's command line: the merged plan's format
@@ -26,3 +28,13 @@ func (f *Comment) Bind(fl *pflag.FlagSet) {
 
 // Check refuses an --output the merged plan has no view for.
 func (f *Comment) Check() error { return checkOutput(f.Output, render.RunPlanFormats()) }
+
+// View is the GitHub view of the merged plans: the pull-request comment
+// (--github-token, default $GITHUB_TOKEN), scoped by --config.
+func (f *Comment) View(env ghactions.Env, version string) ghview.RunOptions {
+	o := ghview.RunOptions{Token: f.GitHubToken, Comment: true, Version: version, Scope: ghview.Scope(env, f.Config)}
+	if o.Token == "" {
+		o.Token = env("GITHUB_TOKEN")
+	}
+	return o
+}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/serve"
@@ -77,18 +78,25 @@ func (f *Serve) Source() source.Git {
 	return source.Git{URL: f.Git.Source, Ref: f.Git.Ref, Path: f.Git.Path, Files: f.Auth}
 }
 
-// ServeOptions are serve's options: the flags', connecting through
-// clusters (the runner's map) else the pod's ServiceAccount
-// (serve.Connector); every checkout's SOPS files decrypted (keys from
-// SOPS's environment); applied as kubeplan version, waiting for health,
-// holding the lock lockDuration (0: apply's default).
-func (f *Serve) ServeOptions(clusters kube.Clusters, version string, lockDuration time.Duration) serve.Options {
+// ServeOptions are serve's options: the flags', connecting through the
+// runner's map ($KUBEPLAN_CLUSTERS in env, then --clusters) else the pod's
+// ServiceAccount (serve.Connector); every checkout's SOPS files decrypted
+// (keys from SOPS's environment); applied as kubeplan version, waiting
+// for health, holding the lock LockDuration(env).
+func (f *Serve) ServeOptions(env ghactions.Env, version string) (serve.Options, error) {
+	clusters, err := kube.ParseClusters(env(kube.ClustersEnv), f.Clusters)
+	if err != nil {
+		return serve.Options{}, err
+	}
 	o := f.Options
 	o.Source = f.Source()
 	o.Projects = f.Projects
 	o.Connect = serve.Connector(f.Kube, clusters)
 	o.Overrides = workspace.Overrides{Decrypt: true}
 	o.Plan = plan.Options{FieldManager: "kubeplan"}
-	o.Apply = apply.Options{FieldManager: "kubeplan", Version: version, Wait: true, Timeout: serve.DefaultTimeout, LockDuration: lockDuration}
-	return o
+	o.Apply = apply.Options{FieldManager: "kubeplan", Version: version, Wait: true, Timeout: serve.DefaultTimeout, LockDuration: LockDuration(env)}
+	return o, nil
 }
+
+// KubeConfig is --kubeconfig, "" when not given.
+func (f *Serve) KubeConfig() string { return deref(f.Kube.KubeConfig) }

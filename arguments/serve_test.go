@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/serve"
 )
 
@@ -52,7 +51,10 @@ func errString(err error) string {
 func TestServeOptions(t *testing.T) {
 	f := parseServe(t, "--source", "https://git.example.com/deploy.git", "--ref", "main", "--path", "clusters/prod",
 		"--git-token-file", "/etc/git/token", "--project", "shop", "--listen", "", "--notify-webhook", "https://hooks.example.com/x")
-	o := f.ServeOptions(kube.Clusters{}, "v1.4.0", 30*time.Second)
+	o, err := f.ServeOptions(func(k string) string { return map[string]string{"KUBEPLAN_LOCK_DURATION": "30s"}[k] }, "v1.4.0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if o.Interval != serve.DefaultInterval || o.Concurrency != serve.DefaultConcurrency || o.Listen != "" {
 		t.Errorf("interval %s, concurrency %d, listen %q", o.Interval, o.Concurrency, o.Listen)
 	}
@@ -68,5 +70,13 @@ func TestServeOptions(t *testing.T) {
 	if o.Plan.FieldManager != "kubeplan" || o.Apply.FieldManager != "kubeplan" || o.Apply.Version != "v1.4.0" || !o.Apply.Wait ||
 		o.Apply.Timeout != serve.DefaultTimeout || o.Apply.LockDuration != 30*time.Second {
 		t.Errorf("plan %+v, apply %+v", o.Plan, o.Apply)
+	}
+}
+
+// A --clusters entry that does not parse fails the options, naming it.
+func TestServeOptionsBadClusters(t *testing.T) {
+	f := parseServe(t, "--source", "https://git.example.com/deploy.git", "--clusters", "=nothing")
+	if _, err := f.ServeOptions(func(string) string { return "" }, "v1.4.0"); err == nil {
+		t.Fatal("a --clusters entry without a name was accepted")
 	}
 }

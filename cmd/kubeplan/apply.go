@@ -112,7 +112,7 @@ func (a applyRun) apply(ctx context.Context, p *run.Prepared, deadline time.Time
 	if err != nil {
 		return a.t.Failed(ctx, a.f.Cluster.FieldManager, err), nil
 	}
-	o := run.ApplyOptions{Options: p.Options, Apply: a.f.ApplyOptions(kubeplanVersion(), lockDuration(a.s), deadline)}
+	o := run.ApplyOptions{Options: p.Options, Apply: a.f.ApplyOptions(kubeplanVersion(), arguments.LockDuration(a.s.env()), deadline)}
 	if bar != nil {
 		o.Apply.Reporter = bar
 	}
@@ -129,21 +129,7 @@ func (a applyRun) report(planCtx context.Context, p *run.Prepared) error {
 	if r, err = a.s.single(planCtx, r, err); err != nil {
 		return err
 	}
-	if err := render.RunPlan(a.s.out, "text", r, render.RunOptions{Color: a.s.color(a.s.out)}); err != nil {
-		return err
-	}
-	if a.gh != nil {
-		if err := a.gh.DriftReport(planCtx, r); err != nil {
-			return err
-		}
-	}
-	if err := r.Err(); err != nil {
-		return err
-	}
-	if r.HasChanges() {
-		return exitError{exitChanges}
-	}
-	return nil
+	return a.s.showPlans(planCtx, "text", r, a.gh, (*ghview.Run).DriftReport, true)
 }
 
 // show shows an applied run as --output says and in its GitHub view, and

@@ -33,8 +33,7 @@ func runComment(s streams, f *arguments.Comment, args []string) error {
 		return err
 	}
 	if s.githubMode() {
-		gh := newRunView(s, f.GitHubToken, true, &projectRun{scope: f.Config}, nil, "")
-		if err := gh.Done(context.Background(), r); err != nil {
+		if err := s.ghRun(f.View(s.env(), kubeplanVersion())).Done(context.Background(), r); err != nil {
 			return err
 		}
 	} else if err := render.RunPlan(s.out, f.Output, r, render.RunOptions{Color: f.Output == "text" && s.color(s.out)}); err != nil {

@@ -3,16 +3,20 @@ package main
 import (
 	"context"
 
+	"github.com/spf13/cobra"
+
 	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/workspace"
 )
 
-// open opens the workspace wo says, with in's overrides (and sel's
-// selection): kubeplan.yaml is --config, else the one found walking up
-// from wo.From. It is read at every call (apply --interval sees edits).
-func (s streams) open(ctx context.Context, in *arguments.Input, sel *arguments.Select, wo workspace.Options) (*workspace.Workspace, error) {
-	return workspace.Open(s.options(ctx, in, sel, wo))
+// opener opens a verb's workspace (arguments.Opener) with in's
+// overrides and sel's selection (options), in the command's context at
+// the time. It is read at every call (apply --interval sees edits).
+func (s streams) opener(cmd *cobra.Command, in *arguments.Input, sel *arguments.Select) arguments.Opener {
+	return func(wo workspace.Options) (*workspace.Workspace, error) {
+		return workspace.Open(s.options(cmd.Context(), in, sel, wo))
+	}
 }
 
 // options are wo with in's overrides (and sel's selection), standard

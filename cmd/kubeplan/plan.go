@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -64,29 +63,34 @@ func runPlan(cmd *cobra.Command, s streams, f *arguments.Plan, args []string) er
 	return s.writing(ctx, func() error { return showPlan(ctx, s, f, format, r, gh) })
 }
 
-// showPlan saves the plan (--out), shows it as format and in its GitHub
-// view (gh, when in GitHub Actions), and returns the exit: 1 when a
-// project failed or was skipped, else 2 with --detailed-exitcode when a
-// plan has changes.
+// showPlan saves the plan (--out) and shows it (showPlans), with exit 2
+// under --detailed-exitcode when a plan has changes.
 func showPlan(ctx context.Context, s streams, f *arguments.Plan, format string, r *run.Report, gh *ghview.Run) error {
 	if err := run.Save(f.Out, r); err != nil {
 		return err
 	}
 	if len(r.Projects) == 0 {
-		fmt.Fprintln(s.err, "kubeplan: no project selected: nothing to plan")
+		render.NothingSelected(s.err, "plan")
 	}
+	return s.showPlans(ctx, format, r, gh, (*ghview.Run).Done, f.DetailedExitcode)
+}
+
+// showPlans shows a run's plans as format and in its GitHub view (gh's
+// done, when gh is not nil), and returns the exit: 1 when a project
+// failed or was skipped, else 2 when changesExit and a plan has changes.
+func (s streams) showPlans(ctx context.Context, format string, r *run.Report, gh *ghview.Run, done func(*ghview.Run, context.Context, *run.Report) error, changesExit bool) error {
 	if err := render.RunPlan(s.out, format, r, render.RunOptions{Color: format == "text" && s.color(s.out)}); err != nil {
 		return err
 	}
 	if gh != nil {
-		if err := gh.Done(ctx, r); err != nil {
+		if err := done(gh, ctx, r); err != nil {
 			return err
 		}
 	}
 	if err := r.Err(); err != nil {
 		return err
 	}
-	if f.DetailedExitcode && r.HasChanges() {
+	if changesExit && r.HasChanges() {
 		return exitError{exitChanges}
 	}
 	return nil

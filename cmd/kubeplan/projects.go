@@ -30,7 +30,7 @@ func runProjects(cmd *cobra.Command, s streams, f *arguments.Projects, args []st
 	if err != nil {
 		return err
 	}
-	ws, err := s.open(cmd.Context(), &f.Input, &f.Select, workspace.Options{Root: root})
+	ws, err := s.opener(cmd, &f.Input, &f.Select)(workspace.Options{Root: root})
 	if err != nil {
 		return err
 	}

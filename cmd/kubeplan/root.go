@@ -51,15 +51,7 @@ func (s streams) env() ghactions.Env {
 }
 
 // color reports whether w may be coloured: a terminal, and NO_COLOR unset.
-func (s streams) color(w io.Writer) bool {
-	if s.getenv == nil {
-		return term.Color(w)
-	}
-	return term.ColorIn(w, func(k string) (string, bool) {
-		v := s.getenv(k)
-		return v, v != ""
-	})
-}
+func (s streams) color(w io.Writer) bool { return term.ColorEnv(w, s.getenv) }
 
 // githubMode reports whether kubeplan runs as a GitHub Actions step.
 func (s streams) githubMode() bool { return s.env().InActions() }

@@ -2,23 +2,12 @@ package main
 
 import (
 	"context"
-	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/arguments"
-	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
 	"github.com/kubeplan/kubeplan/run"
-	"github.com/kubeplan/kubeplan/workspace"
 )
-
-// opener opens a verb's workspace with in's overrides and sel's
-// selection (streams.open), in the command's context at the time.
-func (s streams) opener(cmd *cobra.Command, in *arguments.Input, sel *arguments.Select) arguments.Opener {
-	return func(wo workspace.Options) (*workspace.Workspace, error) { return s.open(cmd.Context(), in, sel, wo) }
-}
 
 // ghRun is the GitHub view o says, nil outside GitHub Actions.
 func (s streams) ghRun(o ghview.RunOptions) *ghview.Run {
@@ -70,33 +59,4 @@ func (s streams) approve(f *arguments.Apply, bar *render.ProgressView) func(*run
 		}
 		return render.Approve(s.in, s.err)
 	}
-}
-
-// lockDuration is the Lease duration of the apply lock
-// (arguments.LockDuration).
-func lockDuration(s streams) time.Duration { return arguments.LockDuration(s.env()) }
-
-// clusterMap is the runner's map: $KUBEPLAN_CLUSTERS, then --clusters.
-func clusterMap(s streams, flags []string) (kube.Clusters, error) {
-	return kube.ParseClusters(s.env()(kube.ClustersEnv), flags)
-}
-
-// projectRun is what kubeplan comment names its view's scope with.
-type projectRun struct{ scope string }
-
-// newRunView is GitHub mode for a run over projects, its comment scoped
-// to the repository, the config file and the workflow (ghview.Scope).
-func newRunView(s streams, token string, comment bool, pr *projectRun, bearer *string, gitPassword string) *ghview.Run {
-	if token == "" {
-		token = s.env()("GITHUB_TOKEN")
-	}
-	return ghview.NewRun(s.env(), s.err, ghview.RunOptions{Token: token, Comment: comment, Version: kubeplanVersion(),
-		Secrets: []string{deref(bearer), gitPassword}, Scope: ghview.Scope(s.env(), pr.scope)})
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }

@@ -32,14 +32,13 @@ func runServe(s streams, f *arguments.Serve) error {
 	if err := f.Source().CheckFiles(); err != nil {
 		return err
 	}
-	clusters, err := clusterMap(s, f.Clusters)
+	o, err := f.ServeOptions(s.env(), kubeplanVersion())
 	if err != nil {
 		return err
 	}
-	o := f.ServeOptions(clusters, kubeplanVersion(), lockDuration(s))
 	o.Log = s.err
 	// GITHUB_API_URL: GitHub Enterprise
-	if err := o.Notifications(render.NotifyWords{}, s.env()("GITHUB_API_URL"), serve.PodState(deref(f.Kube.KubeConfig))); err != nil {
+	if err := o.Notifications(render.NotifyWords{}, s.env()("GITHUB_API_URL"), serve.PodState(f.KubeConfig())); err != nil {
 		return err
 	}
 	ctx, stop := interrupt.Finishing() // SIGTERM or Ctrl-C: the runs under way finish

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 
 	"github.com/kubeplan/kubeplan/arguments"
-	"github.com/kubeplan/kubeplan/internal/applyset"
-	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/run"
 )
@@ -51,18 +46,4 @@ func runStatus(cmd *cobra.Command, s streams, f *arguments.Status, args []string
 		return err // a plain invocation shows the set's failed result, and succeeds
 	}
 	return r.Err()
-}
-
-// connectSet connects (one request: a missing kubeconfig or an unreachable
-// server is one line) and parses --applyset, for the verbs about one set.
-func connectSet(ctx context.Context, kf *genericclioptions.ConfigFlags, applySet string) (*kube.Client, applyset.Parent, error) {
-	c, err := kube.Connect(kf)
-	if err != nil {
-		return nil, applyset.Parent{}, err
-	}
-	if err := c.Ping(ctx); err != nil {
-		return nil, applyset.Parent{}, err
-	}
-	as, err := applyset.ParseParentFlag(applySet, c.Namespace)
-	return c, as, err
 }

@@ -29,3 +29,15 @@ func IsTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// ColorEnv is Color with the environment read through getenv, where a
+// variable set to "" counts as unset; a nil getenv is Color.
+func ColorEnv(w io.Writer, getenv func(string) string) bool {
+	if getenv == nil {
+		return Color(w)
+	}
+	return ColorIn(w, func(k string) (string, bool) {
+		v := getenv(k)
+		return v, v != ""
+	})
+}
