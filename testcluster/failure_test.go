@@ -262,3 +262,25 @@ func TestLogInstance(t *testing.T) {
 		t.Errorf("rendered %q", got)
 	}
 }
+
+func TestInitContainerCrashLoops(t *testing.T) {
+	p := pod(v1.RestartPolicyAlways, "nginx")
+	p.Namespace = "ns"
+	p.Spec.InitContainers = []v1.Container{{Name: "init", Image: "migrate:crashloop"}}
+	now := time.Now()
+	step(t, p, now, nil)
+	step(t, p, now.Add(crashRunFor), nil)
+	step(t, p, now.Add(2*crashRunFor), nil)
+	init := p.Status.InitContainerStatuses[0]
+	if w := init.State.Waiting; w == nil || w.Reason != "CrashLoopBackOff" || init.RestartCount != 1 {
+		t.Fatalf("init container %+v, want CrashLoopBackOff after a restart", init)
+	}
+	if p.Status.Phase != v1.PodPending || p.Status.ContainerStatuses[0].State.Waiting == nil {
+		t.Errorf("phase %s, main container %+v: want Pending, waiting", p.Status.Phase, p.Status.ContainerStatuses[0].State)
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == v1.PodInitialized && c.Status != v1.ConditionFalse {
+			t.Errorf("Initialized %s", c.Status)
+		}
+	}
+}
