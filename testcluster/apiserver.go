@@ -37,6 +37,13 @@ func apiserverArgs(dir, etcdURL string) []string {
 		"--service-account-key-file=" + p(saPubFile),
 		"--service-account-signing-key-file=" + p(saKeyFile),
 		"--service-cluster-ip-range=" + serviceCIDR,
+		// Container logs (pods/log) come from the simulated node's kubelet API at its
+		// InternalIP: the API server presents a client certificate and verifies the
+		// node's serving certificate against the cluster's CA.
+		"--kubelet-preferred-address-types=InternalIP",
+		"--kubelet-client-certificate=" + p(kubeletClientCert),
+		"--kubelet-client-key=" + p(kubeletClientKey),
+		"--kubelet-certificate-authority=" + p(caCertFile),
 		"--authorization-mode=RBAC",
 		"--allow-privileged=true",
 		"--enable-priority-and-fairness=false",

@@ -1,7 +1,11 @@
 // Command testcluster runs a real Kubernetes control plane for tests and demos:
 // kube-apiserver, embedded etcd and kube-controller-manager in one process, plus
-// a simulated node that schedules pods and reports them running. Nothing is
-// downloaded: everything is built from the Kubernetes Go modules.
+// a simulated node that schedules pods and reports them running, or failing the
+// way a real node does (image tags doesnotexist, crashloop, oomkilled; requests
+// above its allocatable; missing Secrets), with the kubelet's and the
+// scheduler's events, and serves container logs to the API server's pods/log.
+// README.md documents these conventions. Nothing is downloaded: everything is
+// built from the Kubernetes Go modules.
 //
 //	testcluster start --dir DIR      run in the foreground; prints "ready DIR/admin.kubeconfig"
 //	testcluster user --dir DIR --name NAME [--group GROUP]...

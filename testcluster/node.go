@@ -21,8 +21,8 @@ const (
 )
 
 // registerNode creates (or refreshes) the simulated node and reports it Ready,
-// with room for plenty of pods.
-func registerNode(ctx context.Context, client kubernetes.Interface) error {
+// with room for plenty of pods and its kubelet API on kubeletPort; it returns the node.
+func registerNode(ctx context.Context, client kubernetes.Interface, kubeletPort int32) (*v1.Node, error) {
 	node := &v1.Node{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: nodeName,
@@ -38,16 +38,20 @@ func registerNode(ctx context.Context, client kubernetes.Interface) error {
 		got, err = client.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
 	}
 	if err != nil {
-		return fmt.Errorf("register node: %w", err)
+		return nil, fmt.Errorf("register node: %w", err)
 	}
-	got.Status = nodeStatus()
-	if _, err := client.CoreV1().Nodes().UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
-		return fmt.Errorf("report node status: %w", err)
+	got.Status = nodeStatus(kubeletPort)
+	updated, err := client.CoreV1().Nodes().UpdateStatus(ctx, got, metav1.UpdateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("report node status: %w", err)
 	}
-	return nil
+	return updated, nil
 }
 
-func nodeStatus() v1.NodeStatus {
+// nodeStatus is the node's status: its allocatable (what the simulated
+// scheduler compares pods' requests with), Ready, its address and the port of
+// its kubelet API, where the API server reads container logs.
+func nodeStatus(kubeletPort int32) v1.NodeStatus {
 	now := metav1.Now()
 	resources := v1.ResourceList{
 		v1.ResourceCPU:              resource.MustParse("16"),
@@ -68,6 +72,7 @@ func nodeStatus() v1.NodeStatus {
 			condition(v1.NodePIDPressure, v1.ConditionFalse, "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
 			condition(v1.NodeReady, v1.ConditionTrue, "KubeletReady", "simulated kubelet is posting ready status"),
 		},
+		DaemonEndpoints: v1.NodeDaemonEndpoints{KubeletEndpoint: v1.DaemonEndpoint{Port: kubeletPort}},
 		Addresses: []v1.NodeAddress{
 			{Type: v1.NodeInternalIP, Address: nodeIP},
 			{Type: v1.NodeHostName, Address: nodeName},

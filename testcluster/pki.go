@@ -19,14 +19,17 @@ import (
 
 // File names of the PKI inside a cluster directory.
 const (
-	caCertFile     = "ca.crt"
-	caKeyFile      = "ca.key"
-	servingCert    = "apiserver.crt"
-	servingKey     = "apiserver.key"
-	saKeyFile      = "sa.key"
-	saPubFile      = "sa.pub"
-	certValidity   = 10 * 365 * 24 * time.Hour
-	clockSkewSlack = time.Hour
+	caCertFile  = "ca.crt"
+	caKeyFile   = "ca.key"
+	servingCert = "apiserver.crt"
+	servingKey  = "apiserver.key"
+	saKeyFile   = "sa.key"
+	saPubFile   = "sa.pub"
+	// The API server's client certificate for the node's kubelet API (container logs).
+	kubeletClientCert = "apiserver-kubelet-client.crt"
+	kubeletClientKey  = "apiserver-kubelet-client.key"
+	certValidity      = 10 * 365 * 24 * time.Hour
+	clockSkewSlack    = time.Hour
 )
 
 // authority is a CA that signs the serving and client certificates of one cluster.
@@ -130,8 +133,8 @@ func encodeKey(key *ecdsa.PrivateKey) ([]byte, error) {
 	return pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der}), nil
 }
 
-// writePKI makes a fresh CA, the apiserver's serving certificate and the
-// service-account signing key pair in dir, replacing any earlier ones.
+// writePKI makes a fresh CA, the apiserver's serving certificate, its client
+// certificate for the node's kubelet API and the service-account signing key pair in dir, replacing any earlier ones.
 func writePKI(dir string) (*authority, error) {
 	ca, err := newAuthority("testcluster-ca")
 	if err != nil {
@@ -147,6 +150,10 @@ func writePKI(dir string) (*authority, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("make serving certificate: %w", err)
+	}
+	kubeletClient, err := ca.sign(kubeletClientCN, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("make kubelet client certificate: %w", err)
 	}
 	saKey, err := newKey()
 	if err != nil {
@@ -168,6 +175,8 @@ func writePKI(dir string) (*authority, error) {
 		{caKeyFile, caKey},
 		{servingCert, serving.certPEM},
 		{servingKey, serving.keyPEM},
+		{kubeletClientCert, kubeletClient.certPEM},
+		{kubeletClientKey, kubeletClient.keyPEM},
 		{saKeyFile, saKeyPEM},
 		{saPubFile, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: saPubDER})},
 	}

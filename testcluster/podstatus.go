@@ -60,13 +60,29 @@ const (
 	phaseCompleted                   // all containers exited 0: Succeeded
 )
 
+// configRetry is how often the node tries again to start a container whose
+// configuration (a Secret or ConfigMap it reads) is missing.
+const configRetry = 2 * time.Second
+
+// prepared is what the node worked out for a container before starting it.
+type prepared struct {
+	configErr string   // why its environment cannot be built: CreateContainerConfigError; "" if it can
+	log       []string // what the container prints
+}
+
 // desiredPhase decides what the node shows for pod at now. A pod that may
 // finish completes once it has been running for completeAfter; retry says
-// when to look at it again (0: no need).
+// when to look at it again (0: no need). A pod with a failing container
+// (crashloop, oomkilled) never completes: its containers decide.
 func desiredPhase(pod *v1.Pod, now time.Time) (phase podPhase, retry time.Duration) {
 	for _, c := range append(append([]v1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
 		if !pullable(c.Image) {
 			return phasePullBackOff, 0
+		}
+	}
+	for _, c := range pod.Spec.Containers {
+		if _, failing := failureOf(c.Image); failing {
+			return phaseRunning, 0
 		}
 	}
 	if pod.Spec.RestartPolicy == v1.RestartPolicyAlways || pod.Spec.RestartPolicy == "" {
@@ -81,8 +97,10 @@ func desiredPhase(pod *v1.Pod, now time.Time) (phase podPhase, retry time.Durati
 	return phaseCompleted, 0
 }
 
-// podStatus builds the status the node reports for pod in phase.
-func podStatus(pod *v1.Pod, phase podPhase, podIP, hostIP string, now metav1.Time) v1.PodStatus {
+// podStatus builds the status the node reports for pod in phase, with what
+// the node prepared for each container (by name; missing entries are fine).
+// It returns when to look again for a container's sake (0: no need).
+func podStatus(pod *v1.Pod, phase podPhase, podIP, hostIP string, now metav1.Time, prep map[string]prepared) (v1.PodStatus, time.Duration) {
 	st := v1.PodStatus{
 		HostIP:             hostIP,
 		HostIPs:            []v1.HostIP{{IP: hostIP}},
@@ -96,8 +114,33 @@ func podStatus(pod *v1.Pod, phase podPhase, podIP, hostIP string, now metav1.Tim
 		st.StartTime = &now
 	}
 	started := *st.StartTime
+	var retry time.Duration
+	soon := func(d time.Duration) {
+		if d > 0 && (retry == 0 || d < retry) {
+			retry = d
+		}
+	}
+	// step gives a container that can start its state: a config error, or
+	// the restart loop of a failing image; ok is false for a healthy one.
+	step := func(c v1.Container, prev *v1.ContainerStatus) (cs v1.ContainerStatus, ok bool) {
+		p := prep[c.Name]
+		if p.configErr != "" && neverStarted(prev) {
+			cs = containerStatus(pod, c, now, started)
+			cs.ContainerID = ""
+			cs.State = v1.ContainerState{Waiting: &v1.ContainerStateWaiting{Reason: "CreateContainerConfigError", Message: p.configErr}}
+			soon(configRetry)
+			return cs, true
+		}
+		f, failing := failureOf(c.Image)
+		if !failing {
+			return cs, false
+		}
+		cs, r := crashStep(pod, c, f, prev, logTail(p.log), now.Time)
+		soon(r)
+		return cs, true
+	}
 
-	initDone := true
+	initDone, failed := true, false
 	for _, c := range pod.Spec.InitContainers {
 		cs := containerStatus(pod, c, now, started)
 		sidecar := c.RestartPolicy != nil && *c.RestartPolicy == v1.ContainerRestartPolicyAlways
@@ -107,16 +150,24 @@ func podStatus(pod *v1.Pod, phase podPhase, podIP, hostIP string, now metav1.Tim
 		case !pullable(c.Image):
 			cs.State = pullBackOff(c.Image)
 			initDone = false
-		case sidecar && phase == phaseRunning:
-			cs.State = v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: started}}
-			cs.Ready, cs.Started = true, ptrTo(true)
 		default:
-			cs.State = terminated(started, started)
+			if s, special := step(c, findStatus(pod.Status.InitContainerStatuses, c.Name)); special {
+				cs, initDone = s, false
+				failed = failed || cs.State.Terminated != nil
+				break
+			}
+			if sidecar && phase == phaseRunning {
+				cs.State = v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: started}}
+				cs.Ready, cs.Started = true, ptrTo(true)
+			} else {
+				cs.State = terminated(started, started)
+			}
 		}
 		st.InitContainerStatuses = append(st.InitContainerStatuses, cs)
 	}
 
 	var unready []string
+	anyStarted, allFailingDone, anyFailing := false, true, false
 	for _, c := range pod.Spec.Containers {
 		cs := containerStatus(pod, c, now, started)
 		switch {
@@ -124,22 +175,47 @@ func podStatus(pod *v1.Pod, phase podPhase, podIP, hostIP string, now metav1.Tim
 			cs.State = v1.ContainerState{Waiting: &v1.ContainerStateWaiting{Reason: "PodInitializing"}}
 		case !pullable(c.Image):
 			cs.State = pullBackOff(c.Image)
-		case phase == phaseCompleted:
-			cs.State = terminated(started, now)
 		default:
-			cs.State = v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: started}}
-			cs.Ready, cs.Started = phase == phaseRunning, ptrTo(true)
+			if s, special := step(c, findStatus(pod.Status.ContainerStatuses, c.Name)); special {
+				// A failing container is never ready, as if its readiness probe failed while it runs.
+				cs = s
+				if _, failing := failureOf(c.Image); failing {
+					anyFailing = true
+					allFailingDone = allFailingDone && cs.State.Terminated != nil
+				}
+				break
+			}
+			if phase == phaseCompleted {
+				cs.State = terminated(started, now)
+			} else {
+				cs.State = v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: started}}
+				cs.Ready, cs.Started = phase == phaseRunning, ptrTo(true)
+			}
 		}
-		if !cs.Ready {
-			unready = append(unready, c.Name)
-		}
+		anyStarted = anyStarted || cs.State.Running != nil || cs.State.Terminated != nil || cs.LastTerminationState.Terminated != nil
 		st.ContainerStatuses = append(st.ContainerStatuses, cs)
 	}
+	// With restartPolicy Never a pod fails once its failing containers have exited; the others stop too.
+	if anyFailing && allFailingDone {
+		failed = true
+		for i := range st.ContainerStatuses {
+			if cs := &st.ContainerStatuses[i]; cs.State.Running != nil {
+				cs.State, cs.Ready = terminated(started, now), false
+			}
+		}
+	}
+	for _, cs := range st.ContainerStatuses {
+		if !cs.Ready {
+			unready = append(unready, cs.Name)
+		}
+	}
 
-	switch phase {
-	case phaseRunning:
+	switch {
+	case failed:
+		st.Phase = v1.PodFailed
+	case phase == phaseRunning && anyStarted:
 		st.Phase = v1.PodRunning
-	case phaseCompleted:
+	case phase == phaseCompleted:
 		st.Phase = v1.PodSucceeded
 	default:
 		st.Phase = v1.PodPending
@@ -159,21 +235,40 @@ func podStatus(pod *v1.Pod, phase podPhase, podIP, hostIP string, now metav1.Tim
 		return c
 	}
 	readyReason, readyMsg := "ContainersNotReady", fmt.Sprintf("containers with unready status: [%s]", strings.Join(unready, " "))
-	if phase == phaseCompleted {
+	switch {
+	case failed:
+		readyReason, readyMsg = "PodFailed", ""
+	case phase == phaseCompleted:
 		readyReason, readyMsg = "PodCompleted", ""
 	}
 	initReason, initMsg := "", ""
 	if !initDone {
 		initReason, initMsg = "ContainersNotInitialized", "containers with incomplete status: [init]"
 	}
+	done := phase == phaseCompleted || failed
 	st.Conditions = []v1.PodCondition{
-		cond(v1.PodReadyToStartContainers, phase != phaseCompleted, "", ""),
+		cond(v1.PodReadyToStartContainers, !done, "", ""),
 		cond(v1.PodInitialized, initDone, initReason, initMsg),
 		cond(v1.PodReady, len(unready) == 0, readyReason, readyMsg),
 		cond(v1.ContainersReady, len(unready) == 0, readyReason, readyMsg),
 		cond(v1.PodScheduled, true, "", ""),
 	}
-	return st
+	return st, retry
+}
+
+// findStatus returns the status of the container named name, or nil.
+func findStatus(list []v1.ContainerStatus, name string) *v1.ContainerStatus {
+	for i := range list {
+		if list[i].Name == name {
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+// neverStarted says whether a container with status prev has not run yet.
+func neverStarted(prev *v1.ContainerStatus) bool {
+	return prev == nil || prev.State.Running == nil && prev.State.Terminated == nil && prev.LastTerminationState.Terminated == nil
 }
 
 func containerStatus(pod *v1.Pod, c v1.Container, now, started metav1.Time) v1.ContainerStatus {
@@ -215,7 +310,11 @@ func statusSummary(st *v1.PodStatus) string {
 			case cs.State.Terminated != nil:
 				state = "terminated"
 			}
-			fmt.Fprintf(&b, "%s=%s/%s/%t;", cs.Name, cs.Image, state, cs.Ready)
+			last := ""
+			if t := cs.LastTerminationState.Terminated; t != nil {
+				last = t.Reason
+			}
+			fmt.Fprintf(&b, "%s=%s/%s/%t/%d/%s;", cs.Name, cs.Image, state, cs.Ready, cs.RestartCount, last)
 		}
 		b.WriteString("|")
 	}

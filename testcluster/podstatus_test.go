@@ -37,7 +37,7 @@ func TestRunningPod(t *testing.T) {
 	if phase != phaseRunning || retry != 0 {
 		t.Fatalf("desiredPhase = %v, %v; want running, 0", phase, retry)
 	}
-	st := podStatus(p, phase, "10.244.0.2", nodeIP, metav1.Now())
+	st := statusOf(p, phase, "10.244.0.2", nodeIP, metav1.Now())
 	cs := st.ContainerStatuses[0]
 	if st.Phase != v1.PodRunning || !cs.Ready || cs.State.Running == nil || cs.ImageID == "" || !*cs.Started {
 		t.Errorf("status not running and ready: %+v", st)
@@ -52,7 +52,7 @@ func TestRunningPod(t *testing.T) {
 func TestBadImageWaits(t *testing.T) {
 	p := pod(v1.RestartPolicyAlways, "nginx:1.27", "nginx:doesnotexist")
 	phase, _ := desiredPhase(p, time.Now())
-	st := podStatus(p, phase, "10.244.0.2", nodeIP, metav1.Now())
+	st := statusOf(p, phase, "10.244.0.2", nodeIP, metav1.Now())
 	if st.Phase != v1.PodPending {
 		t.Errorf("phase %s, want Pending", st.Phase)
 	}
@@ -71,12 +71,12 @@ func TestJobPodCompletes(t *testing.T) {
 	if phase != phaseRunning || retry != completeAfter {
 		t.Fatalf("first: %v, %v; want running, %v", phase, retry, completeAfter)
 	}
-	p.Status = podStatus(p, phase, "10.244.0.2", nodeIP, metav1.NewTime(time.Now().Add(-2*completeAfter)))
+	p.Status = statusOf(p, phase, "10.244.0.2", nodeIP, metav1.NewTime(time.Now().Add(-2*completeAfter)))
 	phase, _ = desiredPhase(p, time.Now())
 	if phase != phaseCompleted {
 		t.Fatalf("after %v: %v, want completed", 2*completeAfter, phase)
 	}
-	st := podStatus(p, phase, "10.244.0.2", nodeIP, metav1.Now())
+	st := statusOf(p, phase, "10.244.0.2", nodeIP, metav1.Now())
 	term := st.ContainerStatuses[0].State.Terminated
 	if st.Phase != v1.PodSucceeded || term == nil || term.ExitCode != 0 {
 		t.Errorf("status %+v, want Succeeded with exit 0", st)
@@ -85,10 +85,16 @@ func TestJobPodCompletes(t *testing.T) {
 
 func TestSummaryIgnoresTimes(t *testing.T) {
 	p := pod(v1.RestartPolicyAlways, "nginx")
-	a := podStatus(p, phaseRunning, "10.244.0.2", nodeIP, metav1.Now())
+	a := statusOf(p, phaseRunning, "10.244.0.2", nodeIP, metav1.Now())
 	p.Status = a
-	b := podStatus(p, phaseRunning, "10.244.0.2", nodeIP, metav1.NewTime(time.Now().Add(time.Hour)))
+	b := statusOf(p, phaseRunning, "10.244.0.2", nodeIP, metav1.NewTime(time.Now().Add(time.Hour)))
 	if statusSummary(&a) != statusSummary(&b) {
 		t.Errorf("summaries differ:\n%s\n%s", statusSummary(&a), statusSummary(&b))
 	}
+}
+
+// statusOf is podStatus for pods without prepared containers.
+func statusOf(p *v1.Pod, phase podPhase, podIP, hostIP string, now metav1.Time) v1.PodStatus {
+	st, _ := podStatus(p, phase, podIP, hostIP, now, nil)
+	return st
 }

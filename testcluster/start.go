@@ -181,7 +181,7 @@ func bootCluster(ctx context.Context, o *startOptions) (*cluster, error) {
 		return runControllerManager(ctx, kcmArgs)
 	}))
 	c.parts = append(c.parts, startComponent("simulated node", c.failed, func(ctx context.Context) error {
-		return runKubelet(ctx, client)
+		return runKubelet(ctx, client, ca)
 	}))
 	if err := waitFor(ctx, client, c.failed, controllersReady...); err != nil {
 		return c, err

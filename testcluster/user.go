@@ -22,7 +22,8 @@ func (r *repeated) String() string     { return strings.Join(*r, ",") }
 func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 // reserved names would overwrite the cluster's own kubeconfigs.
-var reserved = map[string]bool{"admin": true, "controller-manager": true, ".admin": true}
+// kubeletClientCN is the API server's own identity towards the node's kubelet API.
+var reserved = map[string]bool{"admin": true, "controller-manager": true, ".admin": true, kubeletClientCN: true}
 
 func parseUser(args []string, stderr io.Writer) (*userOptions, error) {
 	o := &userOptions{}
