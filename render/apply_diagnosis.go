@@ -30,15 +30,15 @@ func diagnoses(res *apply.Result) map[plan.Ref]*health.Diagnosis {
 
 // diagnosisText writes why a workload failed, under its line, indented:
 //
-//	  at deploy/web.yaml:1:1
-//	  2 pods: container web: ImagePullBackOff: Back-off pulling image "web:nope"
-//	    pod web-7d9c-abcde, 3 restarts, exit code 1
-//	    termination message: ...
-//	    log (last 20 lines, previous instance):
-//	      | line
-//	  events:
-//	    Pod/web-7d9c-abcde Failed (x3): Failed to pull image ...
-//	  missing permission: get pods/log: the containers' logs
+//	at deploy/web.yaml:1:1
+//	2 pods: container web: ImagePullBackOff: Back-off pulling image "web:nope"
+//	  pod web-7d9c-abcde, 3 restarts, exit code 1
+//	  termination message: ...
+//	  log (last 20 lines, previous instance):
+//	    | line
+//	events:
+//	  Pod/web-7d9c-abcde Failed (x3): Failed to pull image ...
+//	missing permission: get pods/log: the containers' logs
 //
 // Every text from the cluster is written with control characters
 // escaped; Secret values were masked by the engine.
