@@ -126,7 +126,7 @@ func (d *diagnoser) diagnose(ctx context.Context, ns, owner string, pods []unstr
 		}
 	}
 	if logForbidden {
-		diag.Missing = append(diag.Missing, "get pods/log: the containers' logs")
+		diag.Missing = append(diag.Missing, "missing permission: get pods/log")
 	}
 	return diag
 }

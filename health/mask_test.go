@@ -2,13 +2,16 @@ package health
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
 )
@@ -109,5 +112,24 @@ regarding: {kind: ReplicaSet, name: web-7d9c, namespace: ns}
 	if len(diag.Events) != 2 || diag.Events[0].Object != "ReplicaSet/web-7d9c" || diag.Events[0].Note != "token ***[31m" ||
 		diag.Events[1].Reason != "BackOff" || diag.Events[1].Count != 5 || diag.Events[1].Note != "Back-off restarting failed container web: password=***" {
 		t.Errorf("events = %+v", diag.Events)
+	}
+}
+
+// Without list on events, the diagnosis says which permission is missing
+// and still reports the causes it read from the pods.
+func TestDiagnosisMissingEventsPermission(t *testing.T) {
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		healthEventsGVR: "EventList", healthSecretsGVR: "SecretList",
+	})
+	dyn.PrependReactor("list", "events", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "events.k8s.io", Resource: "events"}, "", errors.New("no"))
+	})
+	d := newDiagnoser(&kube.Client{Dynamic: dyn}, WaitOptions{})
+	diag := d.diagnose(context.Background(), "ns", "Deployment/web", ffPods(t, ffImagePullBackOff, ffImagePullBackOff))
+	if len(diag.Causes) != 1 || diag.Causes[0].Reason != "ImagePullBackOff" || diag.Causes[0].Pods != 2 || diag.Causes[0].Container != "web" {
+		t.Errorf("causes = %+v", diag.Causes)
+	}
+	if len(diag.Missing) != 1 || diag.Missing[0] != "missing permission: list events (events.k8s.io)" || len(diag.Events) != 0 {
+		t.Errorf("missing = %q, events = %+v", diag.Missing, diag.Events)
 	}
 }
