@@ -289,7 +289,10 @@ func healthDiagnose(ctx context.Context, c *kube.Client, r *healthReader, s *hea
 			}
 			s.podsAsked[k.ns] = true
 		}
-		pods, ok := s.workloadPods(u)
+		pods, ok := s.workloadPods(u, true)
+		if len(pods) == 0 {
+			pods, ok = s.workloadPods(u, false)
+		}
 		if !ok {
 			continue
 		}

@@ -339,3 +339,55 @@ func TestCausesCounted(t *testing.T) {
 		t.Fatalf("causes = %+v", got)
 	}
 }
+
+// A rollout that replaces crashing pods does not fail on the old ones:
+// only the pods of the workload's current revision count.
+func TestFailFastCurrentRevisionOnly(t *testing.T) {
+	deploy := healthObj(t, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: ns, generation: 2}
+spec: {selector: {matchLabels: {app: web}}}
+status: {observedGeneration: 2, updatedReplicas: 1}
+`)
+	// Before the controller created a pod of the new template, no pod is
+	// current (the old ones may be the crash this rollout fixes).
+	unseen := deploy.DeepCopy()
+	unstructured.SetNestedField(unseen.Object, int64(0), "status", "updatedReplicas")
+	old := healthObj(t, ffCrashLoop)
+	old.SetLabels(map[string]string{"app": "web", "pod-template-hash": "old"})
+	old.SetCreationTimestamp(metav1.NewTime(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)))
+	fresh := healthObj(t, ffCreating)
+	fresh.SetName("web-new-abcde")
+	fresh.SetLabels(map[string]string{"app": "web", "pod-template-hash": "new"})
+	fresh.SetCreationTimestamp(metav1.NewTime(time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)))
+	if got := healthCurrentPods(unseen, []unstructured.Unstructured{*old}); len(got) != 0 {
+		t.Fatalf("before the new revision's pods: current = %d", len(got))
+	}
+	pods := healthCurrentPods(deploy, []unstructured.Unstructured{*old, *fresh})
+	if len(pods) != 1 || pods[0].GetName() != "web-new-abcde" {
+		t.Fatalf("current pods = %d", len(pods))
+	}
+	tr, _ := ffClock()
+	if s, ok := tr.fatal(pods); ok {
+		t.Fatalf("failed on an old pod: %+v", s)
+	}
+	// The new revision crashing fails it.
+	crash := healthObj(t, ffCrashLoop)
+	crash.SetLabels(map[string]string{"app": "web", "pod-template-hash": "new"})
+	crash.SetCreationTimestamp(metav1.NewTime(time.Date(2026, 12, 2, 0, 0, 1, 0, time.UTC)))
+	if _, ok := tr.fatal(healthCurrentPods(deploy, []unstructured.Unstructured{*old, *fresh, *crash})); !ok {
+		t.Fatal("the new revision's crash loop did not fail the wait")
+	}
+	// A StatefulSet names its revision.
+	sts := healthObj(t, `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: ns}
+status: {updateRevision: db-2}
+`)
+	a, b := healthObj(t, ffCrashLoop), healthObj(t, ffCreating)
+	a.SetLabels(map[string]string{"controller-revision-hash": "db-1"})
+	b.SetLabels(map[string]string{"controller-revision-hash": "db-2"})
+	if got := healthCurrentPods(sts, []unstructured.Unstructured{*a, *b}); len(got) != 1 || got[0].GetLabels()["controller-revision-hash"] != "db-2" {
+		t.Fatalf("statefulset current pods = %+v", got)
+	}
+}
