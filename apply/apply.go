@@ -148,6 +148,7 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 			err = fenceCheck(ctx) // the lock was lost while waiting
 		}
 		res.Health = results
+		withSources(res.Health, err, keep)
 		if err != nil {
 			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 		}

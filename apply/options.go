@@ -20,6 +20,12 @@ type Options struct {
 	// Wait for every applied object to be healthy, up to Timeout.
 	Wait    bool
 	Timeout time.Duration
+	// NoFailFast waits for every object until Timeout even when its pods
+	// show a signal that waiting will not heal (health.WaitOptions.FailFast,
+	// which apply turns on otherwise). Either way a failed or timed-out
+	// workload gets a health.Diagnosis: why, read from its pods, events
+	// and logs, Secret values masked.
+	NoFailFast bool
 	// Deadline, when set, ends the whole run: writes, prune and wait stop
 	// there (the record on the parent has a deadline of its own).
 	Deadline time.Time

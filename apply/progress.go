@@ -89,10 +89,12 @@ func countWrites(changes []plan.Change) int {
 // part-of label to narrow the reads.
 func waitOptions(keep []plan.Change, opts Options) health.WaitOptions {
 	w := health.WaitOptions{Timeout: opts.Timeout, Progress: opts.Progress, Reporter: opts.Reporter,
-		Written: make(map[plan.Ref]map[string]any, len(keep))}
+		Written:  make(map[plan.Ref]map[string]any, len(keep)),
+		FailFast: !opts.NoFailFast, Diagnose: true, SecretValues: plan.SecretValues}
 	labelled := opts.ApplySet != nil
 	for _, ch := range keep {
 		w.Written[ch.Ref] = ch.Object
+		w.Secrets = append(w.Secrets, plan.SecretValues(ch.Object)...)
 		if labelled {
 			id, _, _ := unstructured.NestedString(ch.Object, "metadata", "labels", applyset.LabelPartOf)
 			labelled = id == opts.ApplySet.ID()

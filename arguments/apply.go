@@ -20,6 +20,7 @@ type Apply struct {
 	Select      Select
 	Output      string
 	Wait        bool
+	FailFast    bool
 	Timeout     time.Duration
 	AllowEmpty  bool
 	Interval    time.Duration
@@ -36,6 +37,7 @@ func (f *Apply) Bind(fl *pflag.FlagSet) {
 	f.Git.Bind(fl, "apply")
 	fl.StringVarP(&f.Output, "output", "o", "text", "output format: "+strings.Join(render.ApplyFormats(), ", "))
 	fl.BoolVar(&f.Wait, "wait", true, "wait until the applied objects are healthy")
+	fl.BoolVar(&f.FailFast, "fail-fast", true, "end the health wait as soon as a pod shows a failure that waiting will not heal (false: wait until --timeout)")
 	fl.DurationVar(&f.Timeout, "timeout", 5*time.Minute, "bounds the whole run: plan, writes, prune and the health wait")
 	fl.BoolVar(&f.AllowEmpty, "allow-empty", false, "allow an empty manifest set to prune every member of the ApplySet")
 	fl.DurationVar(&f.Interval, "interval", 0, "keep reconciling at this interval until stopped (SIGTERM finishes the current run)")
@@ -73,7 +75,7 @@ func (f *Apply) Asks(terminal bool, ci string) bool {
 // default), deadline the end of the run (--timeout from its start).
 func (f *Apply) ApplyOptions(version string, lock time.Duration, deadline time.Time) apply.Options {
 	return apply.Options{FieldManager: f.Cluster.FieldManager, Version: version, Concurrency: f.Cluster.Concurrency,
-		AllowEmpty: f.AllowEmpty, Wait: f.Wait, Timeout: f.Timeout, Deadline: deadline, Replace: f.Replace,
+		AllowEmpty: f.AllowEmpty, Wait: f.Wait, NoFailFast: !f.FailFast, Timeout: f.Timeout, Deadline: deadline, Replace: f.Replace,
 		LockDuration: lock, Adopt: f.Cluster.Adopt}
 }
 

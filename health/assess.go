@@ -123,16 +123,8 @@ func healthAssessJob(res Result, u *unstructured.Unstructured, list healthPodLis
 // healthWorkloadReason lists the pods selected by u's spec.selector and returns
 // why they are not running ("" when it finds nothing wrong).
 func healthWorkloadReason(u *unstructured.Unstructured, list healthPodLister) string {
-	raw, ok, _ := unstructured.NestedMap(u.Object, "spec", "selector")
+	sel, ok := healthSelectorOf(u)
 	if !ok {
-		return ""
-	}
-	var ls metav1.LabelSelector
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &ls); err != nil {
-		return ""
-	}
-	sel, err := metav1.LabelSelectorAsSelector(&ls)
-	if err != nil || sel.Empty() {
 		return ""
 	}
 	pods, err := list(sel)
@@ -140,6 +132,24 @@ func healthWorkloadReason(u *unstructured.Unstructured, list healthPodLister) st
 		return ""
 	}
 	return healthPodReason(pods)
+}
+
+// healthSelectorOf is the pod selector of workload u (its spec.selector);
+// ok is false when it has none or selects everything.
+func healthSelectorOf(u *unstructured.Unstructured) (labels.Selector, bool) {
+	raw, ok, _ := unstructured.NestedMap(u.Object, "spec", "selector")
+	if !ok {
+		return nil, false
+	}
+	var ls metav1.LabelSelector
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, &ls); err != nil {
+		return nil, false
+	}
+	sel, err := metav1.LabelSelectorAsSelector(&ls)
+	if err != nil || sel.Empty() {
+		return nil, false
+	}
+	return sel, true
 }
 
 // healthBenignWaiting are waiting reasons of containers on their way up.

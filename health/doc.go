@@ -5,7 +5,14 @@
 // ready as soon as they are written, the reads (one LIST and WATCH per
 // resource and namespace, the pods of a namespace only when a workload is
 // not ready), Wait until a set of objects is healthy and Assess for one
-// look (kubeplan status).
+// look (kubeplan status). With WaitOptions.FailFast a wait fails a
+// workload as soon as the pods of its current revision show a signal that
+// waiting will not heal (failfast.go: classifyPod, the grace each class
+// gets); with WaitOptions.Diagnose a wait that fails or times out reads
+// why (diagnose.go: the causes with a count of pods, the Warning events of
+// the pods and their owners, the failing container's log tail, Secret
+// values masked, the permissions it lacked) into Result.Diagnosis. A wait
+// that succeeds makes no request for either.
 //
 // It reads the cluster and never writes to it; it reports progress to an
 // injected Reporter and never prints. Deciding which objects to wait for,

@@ -26,6 +26,9 @@ type Result struct {
 	Status string `json:"status"`
 	// Message says why, e.g. "1/3 available: ImagePullBackOff".
 	Message string `json:"message,omitempty"`
+	// Diagnosis says why a workload failed or timed out (the wait's
+	// WaitOptions.Diagnose); nil otherwise.
+	Diagnosis *Diagnosis `json:"diagnosis,omitempty"`
 }
 
 // Healthy reports whether the object is done: Current, or Complete for a Job.

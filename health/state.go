@@ -8,6 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -40,6 +41,9 @@ type healthState struct {
 	readPods   func(ns string)
 	podsAsked  map[string]bool
 	startGroup func(*healthGroup)
+	// failFast, when set, fails a workload whose pods show a signal that
+	// waiting will not heal (failfast.go).
+	failFast *signalTracker
 }
 
 func newHealthState(c *kube.Client, refs []kube.Ref, selector string) *healthState {
@@ -178,26 +182,18 @@ func (s *healthState) result(i int) Result {
 	}
 	k := s.keys[i]
 	if u, ok := s.objs[k]; ok {
-		return healthAssess(ref, u, func(sel labels.Selector) ([]unstructured.Unstructured, error) {
-			pods, ok := s.pods[k.ns]
-			if !ok {
-				if !s.podsAsked[k.ns] {
-					s.podsAsked[k.ns] = true
-					s.readPods(k.ns)
-				}
-				if pods, ok = s.pods[k.ns]; !ok {
-					return nil, errPodsNotRead
-				}
-			}
-			var out []unstructured.Unstructured
-			for _, p := range pods {
-				if sel.Matches(labels.Set(p.GetLabels())) {
-					out = append(out, *p)
+		res := healthAssess(ref, u, s.podLister(k.ns))
+		if s.failFast != nil && !res.Healthy() && res.Status != Failed {
+			if pods, ok := s.workloadPods(u, true); ok {
+				if sig, fatal := s.failFast.fatal(pods); fatal {
+					res.Status = Failed
+					if !strings.Contains(res.Message, sig.Reason) {
+						res.Message = healthJoin(res.Message, sig.Reason)
+					}
 				}
 			}
-			slices.SortFunc(out, func(a, b unstructured.Unstructured) int { return strings.Compare(a.GetName(), b.GetName()) })
-			return out, nil
-		})
+		}
+		return res
 	}
 	if err := s.errs[k]; err != nil {
 		if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
@@ -214,4 +210,88 @@ func (s *healthState) result(i int) Result {
 	}
 	res.Message = healthNoAnswer
 	return res
+}
+
+// podLister lists the pods of namespace ns matching a selector, from what
+// the pod reader sent; it starts that reader the first time.
+func (s *healthState) podLister(ns string) healthPodLister {
+	return func(sel labels.Selector) ([]unstructured.Unstructured, error) {
+		pods, ok := s.pods[ns]
+		if !ok {
+			if !s.podsAsked[ns] {
+				s.podsAsked[ns] = true
+				s.readPods(ns)
+			}
+			if pods, ok = s.pods[ns]; !ok {
+				return nil, errPodsNotRead
+			}
+		}
+		var out []unstructured.Unstructured
+		for _, p := range pods {
+			if sel.Matches(labels.Set(p.GetLabels())) {
+				out = append(out, *p)
+			}
+		}
+		slices.SortFunc(out, func(a, b unstructured.Unstructured) int { return strings.Compare(a.GetName(), b.GetName()) })
+		return out, nil
+	}
+}
+
+// workloadPods returns the pods of workload u (u itself for a Pod) as read
+// so far, only those of its current revision when current; ok is false
+// when u has no pods or they were not read yet.
+func (s *healthState) workloadPods(u *unstructured.Unstructured, current bool) ([]unstructured.Unstructured, bool) {
+	if u.GetKind() == "Pod" && u.GetAPIVersion() == "v1" {
+		return []unstructured.Unstructured{*u}, true
+	}
+	sel, ok := healthSelectorOf(u)
+	if !ok {
+		return nil, false
+	}
+	pods, err := s.podLister(u.GetNamespace())(sel)
+	if current {
+		pods = healthCurrentPods(u, pods)
+	}
+	return pods, err == nil
+}
+
+// healthCurrentPods keeps the pods of workload u's current revision: a
+// rollout that replaces crashing pods must not fail on the old ones. A
+// StatefulSet names it (status.updateRevision); for a Deployment or a
+// DaemonSet it is the revision of the newest pod (pod-template-hash,
+// controller-revision-hash), by the server's creation times, once its
+// controller saw the new template and created a pod of it (none before).
+func healthCurrentPods(u *unstructured.Unstructured, pods []unstructured.Unstructured) []unstructured.Unstructured {
+	label, want := "", ""
+	seen := healthInt(u.Object, 0, "status", "observedGeneration") >= u.GetGeneration()
+	switch u.GetKind() {
+	case "StatefulSet":
+		label, want = "controller-revision-hash", healthString(u.Object, "status", "updateRevision")
+	case "Deployment":
+		label = "pod-template-hash"
+		if !seen || healthInt(u.Object, 0, "status", "updatedReplicas") == 0 {
+			return nil
+		}
+	case "DaemonSet":
+		label = "controller-revision-hash"
+		if !seen || healthInt(u.Object, 0, "status", "updatedNumberScheduled") == 0 {
+			return nil
+		}
+	default:
+		return pods
+	}
+	if want == "" {
+		var newest metav1.Time
+		for _, p := range pods {
+			if ts := p.GetCreationTimestamp(); want == "" || newest.Before(&ts) {
+				if v := p.GetLabels()[label]; v != "" {
+					newest, want = ts, v
+				}
+			}
+		}
+	}
+	if want == "" {
+		return pods
+	}
+	return slices.DeleteFunc(slices.Clone(pods), func(p unstructured.Unstructured) bool { return p.GetLabels()[label] != want })
 }

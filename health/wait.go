@@ -34,6 +34,24 @@ type WaitOptions struct {
 	// Written are the objects as written, by ref: with them, a Service
 	// that is not a LoadBalancer counts as Current without a read.
 	Written map[kube.Ref]map[string]any
+	// FailFast fails a workload as soon as its pods show a signal that
+	// waiting will not heal (CrashLoopBackOff, an image that cannot be
+	// pulled after a back-off, a missing Secret key, OOMKilled with
+	// restarts, a failed init container, FailedScheduling for want of
+	// resources or a matching node for 30 s; failfast.go), instead of at
+	// Timeout. A Job's Failed condition and a Deployment's
+	// ProgressDeadlineExceeded fail it at once either way.
+	FailFast bool
+	// Diagnose, when the wait fails or times out, reads why each failed or
+	// pending workload is not healthy (Result.Diagnosis): its pods'
+	// causes, Warning events, log tails. A wait that succeeds reads
+	// nothing more.
+	Diagnose bool
+	// Secrets are values masked in a diagnosis (the set's Secret values);
+	// the values of the Secrets the pods reference are added, read with
+	// SecretValues (plan.SecretValues).
+	Secrets      []string
+	SecretValues func(obj map[string]any) []string
 }
 
 // healthProgressEvery is how often Progress repeats an unchanged pending set.
@@ -64,6 +82,9 @@ func Wait(ctx context.Context, c *kube.Client, refs []kube.Ref, opts WaitOptions
 	defer func() { stopReading(); readers.Wait() }()
 	r := &healthReader{c: c, interval: opts.Interval, events: make(chan healthEvent, 64)}
 	s := newHealthState(c, refs, opts.Selector)
+	if opts.FailFast {
+		s.failFast = newSignalTracker()
+	}
 	read := func(g *healthGroup) {
 		readers.Go(func() { r.watch(readCtx, g) })
 	}
@@ -107,7 +128,11 @@ func Wait(ctx context.Context, c *kube.Client, refs []kube.Ref, opts WaitOptions
 			}
 		}
 		if len(failed) > 0 {
-			return results, &UnhealthyError{Results: failed, After: time.Since(start)}
+			err := &UnhealthyError{Results: failed, After: time.Since(start)}
+			if opts.Diagnose {
+				healthDiagnose(ctx, c, r, s, results, err, opts)
+			}
+			return results, err
 		}
 		if len(pending) == 0 {
 			if rep != nil {
@@ -116,7 +141,11 @@ func Wait(ctx context.Context, c *kube.Client, refs []kube.Ref, opts WaitOptions
 			return results, nil
 		}
 		if waitCtx.Err() != nil {
-			return results, healthStopped(ctx, pending, start)
+			err := healthStopped(ctx, pending, start)
+			if opts.Diagnose && err.Timeout {
+				healthDiagnose(ctx, c, r, s, results, err, opts)
+			}
+			return results, err
 		}
 		if rep != nil && (healthAnswered(pending) || time.Since(start) >= 2*time.Second) {
 			set := make([]kube.Ref, len(pending))
@@ -175,7 +204,7 @@ func (o WaitOptions) progress() Reporter {
 
 // healthStopped is the error for a wait cut short: by its own timeout or a
 // deadline on parent (a timeout), or by parent's cancellation.
-func healthStopped(parent context.Context, pending []Result, start time.Time) error {
+func healthStopped(parent context.Context, pending []Result, start time.Time) *UnhealthyError {
 	e := &UnhealthyError{Results: pending, After: time.Since(start), Err: context.Cause(parent)}
 	if e.Err == nil || errors.Is(e.Err, context.DeadlineExceeded) {
 		e.Timeout, e.Err = true, context.DeadlineExceeded

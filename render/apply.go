@@ -56,12 +56,16 @@ func errApplyFormat(format string) error {
 
 func applyText(w io.Writer, r ApplyReport) error {
 	var b strings.Builder
+	diags := diagnoses(r.Result)
 	for _, o := range r.objects() {
 		if o.Detail != "" {
 			fmt.Fprintf(&b, "%s %s (%s)\n", o.Ref, o.Outcome, printable(o.Detail))
 			continue
 		}
 		fmt.Fprintf(&b, "%s %s\n", o.Ref, o.Outcome)
+		if d := diags[o.Ref]; d != nil {
+			diagnosisText(&b, d)
+		}
 	}
 	b.WriteString(ApplySummary(r.Result) + "\n")
 	if r.Revision != nil && r.Err == "" {

@@ -1,0 +1,309 @@
+package health
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/podrefs"
+)
+
+// diagnoseLogLines is how many lines of a failing container's log a
+// diagnosis keeps.
+const diagnoseLogLines = 20
+
+// diagnoseMaxEvents bounds the events a diagnosis keeps (the last ones).
+const diagnoseMaxEvents = 10
+
+var (
+	healthEventsGVR  = schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
+	healthSecretsGVR = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+)
+
+// causesOf groups the signals the pods show (any signal, whatever its
+// grace: the wait already failed) by container and reason, with a count;
+// pods that show none give nothing.
+func causesOf(pods []unstructured.Unstructured) []Cause {
+	var out []Cause
+	for i := range pods {
+		seen := map[string]bool{}
+		for _, c := range classifyPod(&pods[i]) {
+			k := fmt.Sprintf("%t/%s/%s", c.Init, c.Container, c.Reason)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			j := slices.IndexFunc(out, func(o Cause) bool {
+				return o.Init == c.Init && o.Container == c.Container && o.Reason == c.Reason
+			})
+			if j < 0 {
+				out = append(out, Cause{Signal: c.Signal, Pods: 1})
+				continue
+			}
+			out[j].Pods++
+		}
+	}
+	return out
+}
+
+// diagnoser reads what a diagnosis needs: events, logs and the Secrets to
+// mask, once per namespace.
+type diagnoser struct {
+	c            *kube.Client
+	secretValues func(map[string]any) []string
+	mask         *masker
+	events       map[string][]unstructured.Unstructured
+	eventsErr    map[string]error
+	secretErr    map[string]error // by namespace/name
+}
+
+func newDiagnoser(c *kube.Client, opts WaitOptions) *diagnoser {
+	return &diagnoser{c: c, secretValues: opts.SecretValues, mask: newMasker(opts.Secrets),
+		events: map[string][]unstructured.Unstructured{}, eventsErr: map[string]error{}, secretErr: map[string]error{}}
+}
+
+// diagnose builds the diagnosis of a workload in namespace ns whose pods
+// are pods (owned, named by owner "Kind/name").
+func (d *diagnoser) diagnose(ctx context.Context, ns, owner string, pods []unstructured.Unstructured) *Diagnosis {
+	diag := &Diagnosis{Causes: causesOf(pods)}
+	// The Secrets the pods reference: their values are masked too, and a
+	// log is withheld when one of them cannot be read.
+	var unreadable []string
+	for i := range pods {
+		for _, r := range podrefs.Refs("", "Pod", pods[i].Object) {
+			if r.Kind != podrefs.Secret {
+				continue
+			}
+			if err := d.readSecret(ctx, ns, r.Name); err != nil && !slices.Contains(unreadable, r.Name) {
+				unreadable = append(unreadable, r.Name)
+			}
+		}
+	}
+	objects := map[string]bool{owner: true}
+	for i := range pods {
+		objects["Pod/"+pods[i].GetName()] = true
+		for _, o := range pods[i].GetOwnerReferences() {
+			objects[o.Kind+"/"+o.Name] = true
+		}
+	}
+	diag.Events = d.eventsOf(ctx, ns, objects)
+	if err := d.eventsErr[ns]; err != nil {
+		diag.Missing = append(diag.Missing, healthMissing(err, "list events (events.k8s.io)"))
+	}
+	logForbidden := false
+	for i := range diag.Causes {
+		c := &diag.Causes[i]
+		c.Message = d.mask.text(c.Message)
+		c.TerminationMessage = d.mask.text(c.TerminationMessage)
+		if c.Container == "" || (!c.Previous && c.ExitCode == 0 && c.TerminationMessage == "" && !healthRunning(pods, c.Pod, c.Container)) {
+			continue // nothing ran: no log to read
+		}
+		if len(unreadable) > 0 {
+			c.LogNote = fmt.Sprintf("log withheld: cannot read Secret %s to mask its values", strings.Join(unreadable, ", "))
+			continue
+		}
+		lines, err := d.logTail(ctx, ns, c.Pod, c.Container, c.Previous)
+		switch {
+		case err == nil:
+			for _, l := range lines {
+				c.Log = append(c.Log, d.mask.text(l))
+			}
+		case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+			c.LogNote = "log not read: " + healthMissing(err, "get pods/log")
+			logForbidden = true
+		default:
+			c.LogNote = "log not read: " + d.mask.text(err.Error())
+		}
+	}
+	if logForbidden {
+		diag.Missing = append(diag.Missing, "missing permission: get pods/log")
+	}
+	return diag
+}
+
+// healthRunning reports whether the container of pod has started once.
+func healthRunning(pods []unstructured.Unstructured, pod, container string) bool {
+	for i := range pods {
+		if pods[i].GetName() != pod {
+			continue
+		}
+		for _, f := range []string{"initContainerStatuses", "containerStatuses"} {
+			sts, _, _ := unstructured.NestedSlice(pods[i].Object, "status", f)
+			for _, s := range sts {
+				m, _ := s.(map[string]any)
+				if m == nil || m["name"] != container {
+					continue
+				}
+				_, running, _ := unstructured.NestedMap(m, "state", "running")
+				_, ended, _ := unstructured.NestedMap(m, "state", "terminated")
+				return running || ended || healthInt(m, 0, "restartCount") > 0
+			}
+		}
+	}
+	return false
+}
+
+// healthMissing words a permission error: what is missing, never the
+// server's full text (it names the user, which is fine, but is long).
+func healthMissing(err error, what string) string {
+	if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) {
+		return "missing permission: " + what
+	}
+	return what + ": " + err.Error()
+}
+
+// readSecret adds the values of Secret ns/name to the mask (once); its
+// error when it cannot be read (a Secret that does not exist holds
+// nothing to mask).
+func (d *diagnoser) readSecret(ctx context.Context, ns, name string) error {
+	k := ns + "/" + name
+	if err, done := d.secretErr[k]; done {
+		return err
+	}
+	u, err := d.c.Dynamic.Resource(healthSecretsGVR).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+	switch {
+	case err == nil:
+		if d.secretValues != nil {
+			d.mask.add(d.secretValues(u.Object)...)
+		}
+	case apierrors.IsNotFound(err):
+		err = nil
+	}
+	d.secretErr[k] = err
+	return err
+}
+
+// eventsOf lists the namespace's events (once) and returns the Warning
+// ones about objects, deduplicated, the last diagnoseMaxEvents, masked.
+func (d *diagnoser) eventsOf(ctx context.Context, ns string, objects map[string]bool) []Event {
+	items, ok := d.events[ns]
+	if !ok && d.eventsErr[ns] == nil {
+		l, err := d.c.Dynamic.Resource(healthEventsGVR).Namespace(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			d.eventsErr[ns] = err
+			return nil
+		}
+		items = l.Items
+		slices.SortStableFunc(items, func(a, b unstructured.Unstructured) int {
+			return strings.Compare(healthEventTime(a), healthEventTime(b))
+		})
+		d.events[ns] = items
+	}
+	var out []Event
+	for _, e := range items {
+		if healthString(e.Object, "type") != "Warning" {
+			continue
+		}
+		obj := healthString(e.Object, "regarding", "kind") + "/" + healthString(e.Object, "regarding", "name")
+		if !objects[obj] {
+			continue
+		}
+		ev := Event{Object: obj, Reason: healthString(e.Object, "reason"), Note: d.mask.text(healthString(e.Object, "note")), Count: 1}
+		if n := healthInt(e.Object, 0, "series", "count"); n > 1 {
+			ev.Count = int(n)
+		} else if n := healthInt(e.Object, 0, "deprecatedCount"); n > 1 {
+			ev.Count = int(n)
+		}
+		if j := slices.IndexFunc(out, func(o Event) bool {
+			return o.Object == ev.Object && o.Reason == ev.Reason && o.Note == ev.Note
+		}); j >= 0 {
+			ev.Count += out[j].Count
+			out = slices.Delete(out, j, j+1)
+		}
+		out = append(out, ev)
+	}
+	if len(out) > diagnoseMaxEvents {
+		out = out[len(out)-diagnoseMaxEvents:]
+	}
+	return out
+}
+
+// healthEventTime is when an event last happened, as RFC 3339 text
+// (sortable).
+func healthEventTime(e unstructured.Unstructured) string {
+	for _, p := range [][]string{{"series", "lastObservedTime"}, {"eventTime"}, {"deprecatedLastTimestamp"}, {"metadata", "creationTimestamp"}} {
+		if s := healthString(e.Object, p...); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// logTail reads the last diagnoseLogLines lines of a container's log.
+func (d *diagnoser) logTail(ctx context.Context, ns, pod, container string, previous bool) ([]string, error) {
+	cc, err := corev1client.NewForConfig(d.c.Config)
+	if err != nil {
+		return nil, err
+	}
+	tail := int64(diagnoseLogLines)
+	limit := int64(64 << 10)
+	raw, err := cc.Pods(ns).GetLogs(pod, &corev1.PodLogOptions{Container: container, Previous: previous, TailLines: &tail, LimitBytes: &limit}).DoRaw(ctx)
+	if err != nil {
+		return nil, err
+	}
+	text := strings.TrimRight(string(raw), "\n")
+	if text == "" {
+		return nil, nil
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) > diagnoseLogLines {
+		lines = lines[len(lines)-diagnoseLogLines:]
+	}
+	return lines, nil
+}
+
+// diagnoseTimeout bounds the reads of a diagnosis, which runs after the
+// wait's own context may have ended (a timeout).
+const diagnoseTimeout = 20 * time.Second
+
+// healthDiagnose adds a Diagnosis to every result of e (failed or
+// pending) that is a workload with pods, and to the same result in
+// results.
+func healthDiagnose(ctx context.Context, c *kube.Client, r *healthReader, s *healthState, results []Result, e *UnhealthyError, opts WaitOptions) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), diagnoseTimeout)
+	defer cancel()
+	d := newDiagnoser(c, opts)
+	for j := range e.Results {
+		i := slices.IndexFunc(s.refs, func(ref kube.Ref) bool { return ref == e.Results[j].Ref })
+		if i < 0 || !s.located[i] {
+			continue
+		}
+		k := s.keys[i]
+		u, ok := s.objs[k]
+		if !ok {
+			continue
+		}
+		if _, read := s.pods[k.ns]; !read && u.GetKind() != "Pod" {
+			for _, ev := range r.once(ctx, &healthGroup{gvr: healthPodsGVR, ns: k.ns}) {
+				s.apply(ev)
+			}
+			s.podsAsked[k.ns] = true
+		}
+		pods, ok := s.workloadPods(u, true)
+		if len(pods) == 0 {
+			pods, ok = s.workloadPods(u, false)
+		}
+		if !ok {
+			continue
+		}
+		diag := d.diagnose(ctx, k.ns, u.GetKind()+"/"+u.GetName(), pods)
+		if c, ok := healthFindCondition(u, "Failed"); ok && c.status == "True" && len(diag.Causes) == 0 {
+			diag.Causes = append(diag.Causes, Cause{Signal: Signal{Reason: c.reason, Message: d.mask.text(c.message)}})
+		}
+		if c, ok := healthFindCondition(u, "Progressing"); ok && c.reason == "ProgressDeadlineExceeded" && len(diag.Causes) == 0 {
+			diag.Causes = append(diag.Causes, Cause{Signal: Signal{Reason: c.reason, Message: d.mask.text(c.message)}})
+		}
+		e.Results[j].Diagnosis = diag
+		results[i].Diagnosis = diag
+	}
+}
