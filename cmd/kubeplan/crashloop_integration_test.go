@@ -1,0 +1,88 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
+)
+
+// crashLoopSet is a Secret and a Deployment whose container (the
+// testcluster's tag crashloop) prints its args, one of them a Secret-backed
+// variable, and exits 1, again and again.
+const crashLoopSet = `apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  annotations:
+    kubeplan.dev/ignore: plaintext-secret
+stringData:
+  password: hunter2-canary-9f3
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: main
+        image: registry.example/web:crashloop
+        args: ["connecting with password $(PASSWORD)", "fatal: cannot connect"]
+        env:
+        - name: PASSWORD
+          valueFrom:
+            secretKeyRef: {name: db, key: password}
+`
+
+// A crash-looping container fails apply at once, for the narrow edit
+// identity, and the output shows the reason, the restart, the previous
+// instance's log read through pods/log, with the Secret-backed value the
+// container printed masked: the value appears in no output.
+func TestIntegrationApplyCrashLoopLogMasked(t *testing.T) {
+	testkube.Integration(t)
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	kc := c.Narrow(t, "crashloop", ns)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.yaml"), []byte(crashLoopSet), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	code, stdout, stderr := cli("apply", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/crashloop", "--timeout", "5m", dir)
+	took := time.Since(start)
+	if code != 1 || took > 45*time.Second {
+		t.Fatalf("exit %d after %s (want 1, well before the 5m timeout)\nstdout:\n%s\nstderr:\n%s", code, took, stdout, stderr)
+	}
+	t.Logf("failed after %s\n%s", took.Round(time.Second), stdout)
+	for _, want := range []string{
+		"deployment.apps/web created\n  at ",
+		"app.yaml:10:1\n",
+		"container main: CrashLoopBackOff: back-off 10s restarting failed container=main pod=web-",
+		"exit code 1",
+		"previous instance",
+		"| connecting with password ***\n",
+		"| fatal: cannot connect\n",
+		"  events:\n",
+		"BackOff: Back-off restarting failed container main in pod web-",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout+stderr, "hunter2-canary-9f3") {
+		t.Errorf("the Secret's value was printed:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	if !strings.Contains(stderr, "deployment.apps/web") || !strings.Contains(stderr, "CrashLoopBackOff") {
+		t.Errorf("stderr does not name the workload and reason:\n%s", stderr)
+	}
+}
