@@ -3,6 +3,7 @@ package health
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -65,6 +66,8 @@ type diagnoser struct {
 	events       map[string][]unstructured.Unstructured
 	eventsErr    map[string]error
 	secretErr    map[string]error // by namespace/name
+	// pods reads container logs (pods/log), made at the first read.
+	pods corev1client.CoreV1Interface
 }
 
 func newDiagnoser(c *kube.Client, opts WaitOptions) *diagnoser {
@@ -239,15 +242,24 @@ func healthEventTime(e unstructured.Unstructured) string {
 	return ""
 }
 
-// logTail reads the last diagnoseLogLines lines of a container's log.
+// logTail reads the last diagnoseLogLines lines of a container's log. It
+// streams the log, so an error carries the server's own message (client-go
+// words a raw read's 400 as an unknown reason).
 func (d *diagnoser) logTail(ctx context.Context, ns, pod, container string, previous bool) ([]string, error) {
-	cc, err := corev1client.NewForConfig(d.c.Config)
+	if d.pods == nil {
+		cc, err := corev1client.NewForConfig(d.c.Config)
+		if err != nil {
+			return nil, err
+		}
+		d.pods = cc
+	}
+	tail, limit := int64(diagnoseLogLines), int64(diagnoseLogBytes)
+	rc, err := d.pods.Pods(ns).GetLogs(pod, &corev1.PodLogOptions{Container: container, Previous: previous, TailLines: &tail, LimitBytes: &limit}).Stream(ctx)
 	if err != nil {
 		return nil, err
 	}
-	tail := int64(diagnoseLogLines)
-	limit := int64(64 << 10)
-	raw, err := cc.Pods(ns).GetLogs(pod, &corev1.PodLogOptions{Container: container, Previous: previous, TailLines: &tail, LimitBytes: &limit}).DoRaw(ctx)
+	defer rc.Close()
+	raw, err := io.ReadAll(io.LimitReader(rc, diagnoseLogBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -261,6 +273,9 @@ func (d *diagnoser) logTail(ctx context.Context, ns, pod, container string, prev
 	}
 	return lines, nil
 }
+
+// diagnoseLogBytes bounds the log read of one container.
+const diagnoseLogBytes = 64 << 10
 
 // diagnoseTimeout bounds the reads of a diagnosis, which runs after the
 // wait's own context may have ended (a timeout).
