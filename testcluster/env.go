@@ -99,38 +99,22 @@ func containerEnv(ctx context.Context, r objectReader, pod *v1.Pod, c v1.Contain
 			env[e.Name] = expansion.Expand(e.Value, mapping)
 		case from.SecretKeyRef != nil:
 			ref := from.SecretKeyRef
-			s, err := r.secret(ctx, pod.Namespace, ref.Name)
-			if missing(err, ref.Optional) {
-				continue
-			}
+			v, ok, err := keyValue(ctx, r.secret, "secret", "Secret", pod.Namespace, ref.Name, ref.Key, ref.Optional)
 			if err != nil {
-				return nil, readError(err, "secret", ref.Name)
+				return nil, err
 			}
-			v, ok := s[ref.Key]
-			if !ok {
-				if ref.Optional != nil && *ref.Optional {
-					continue
-				}
-				return nil, configError{fmt.Sprintf("couldn't find key %s in Secret %s/%s", ref.Key, pod.Namespace, ref.Name)}
+			if ok {
+				env[e.Name] = string(v)
 			}
-			env[e.Name] = string(v)
 		case from.ConfigMapKeyRef != nil:
 			ref := from.ConfigMapKeyRef
-			cm, err := r.configMap(ctx, pod.Namespace, ref.Name)
-			if missing(err, ref.Optional) {
-				continue
-			}
+			v, ok, err := keyValue(ctx, r.configMap, "configmap", "ConfigMap", pod.Namespace, ref.Name, ref.Key, ref.Optional)
 			if err != nil {
-				return nil, readError(err, "configmap", ref.Name)
+				return nil, err
 			}
-			v, ok := cm[ref.Key]
-			if !ok {
-				if ref.Optional != nil && *ref.Optional {
-					continue
-				}
-				return nil, configError{fmt.Sprintf("couldn't find key %s in ConfigMap %s/%s", ref.Key, pod.Namespace, ref.Name)}
+			if ok {
+				env[e.Name] = v
 			}
-			env[e.Name] = v
 		case from.FieldRef != nil:
 			env[e.Name] = fieldValue(pod, from.FieldRef.FieldPath)
 		}
@@ -139,6 +123,27 @@ func containerEnv(ctx context.Context, r objectReader, pod *v1.Pod, c v1.Contain
 }
 
 // missing says whether err is a NotFound that optional allows to skip.
+// keyValue is key of the Secret or ConfigMap ns/name that get reads (kind
+// and title word the kubelet's messages); ok is false when it or the key
+// is missing and the reference is optional.
+func keyValue[V any](ctx context.Context, get func(context.Context, string, string) (map[string]V, error), kind, title, ns, name, key string, optional *bool) (v V, ok bool, err error) {
+	data, err := get(ctx, ns, name)
+	if missing(err, optional) {
+		return v, false, nil
+	}
+	if err != nil {
+		return v, false, readError(err, kind, name)
+	}
+	v, found := data[key]
+	if !found {
+		if optional != nil && *optional {
+			return v, false, nil
+		}
+		return v, false, configError{fmt.Sprintf("couldn't find key %s in %s %s/%s", key, title, ns, name)}
+	}
+	return v, true, nil
+}
+
 func missing(err error, optional *bool) bool {
 	return apierrors.IsNotFound(err) && optional != nil && *optional
 }
