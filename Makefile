@@ -7,7 +7,7 @@ DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 BUILDINFO := github.com/kubeplan/kubeplan/internal/buildinfo
 LDFLAGS := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).date=$(DATE)
 
-.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
+.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-apply-wait bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -70,7 +70,7 @@ release-snapshot:
 	$(GORELEASER) release --snapshot --clean
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-projects bench-helm
+bench: bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-apply-wait bench-projects bench-helm
 
 bench-lint:
 	$(GO) run ./tools/benchlint
@@ -99,6 +99,11 @@ bench-plan: testcluster
 # prune of 100) on the 1,200-object corpus, each tool in fresh namespaces of one testcluster.
 bench-apply: testcluster
 	$(GO) run ./tools/benchplan -mode apply
+
+# A healthy kubeplan apply --wait of the bench-apply corpus, with fail fast (the default) and with
+# --fail-fast=false, vs kubeplan built from the commit before fail fast and the diagnosis (-baseline).
+bench-apply-wait: testcluster
+	$(GO) run ./tools/benchplan -mode wait
 
 # kubeplan plan --all over a generated repository of 50 projects (25 bases x dev, prod; 2,000 objects)
 # vs the same objects planned as one set, vs --changed-since after a change to one overlay, and vs
