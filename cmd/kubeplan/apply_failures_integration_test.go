@@ -14,45 +14,16 @@ import (
 // killed, a request above the node's allocatable is never scheduled, a
 // missing Secret key stops the container being created, an image name
 // that does not parse is never pulled.
-const (
+// testkube.Deployment's container (main) is its last lines: more of its
+// fields, or more of the pod's, follow it.
+var (
 	// oomSet: a container OOM killed at every run (tag oomkilled), which
 	// the kubelet restarts; its args are its log.
-	oomSet = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: hungry
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: hungry}
-  template:
-    metadata:
-      labels: {app: hungry}
-    spec:
-      containers:
-      - name: main
-        image: registry.example/hungry:oomkilled
-        args: ["loading the catalogue", "allocating 8Gi"]
-`
+	oomSet = testkube.Deployment("hungry", "registry.example/hungry:oomkilled", 1) +
+		"        args: [\"loading the catalogue\", \"allocating 8Gi\"]\n"
 	// unschedulableSet: requests twice the node's allocatable.
-	unschedulableSet = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: big
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: big}
-  template:
-    metadata:
-      labels: {app: big}
-    spec:
-      containers:
-      - name: main
-        image: registry.example/big:1
-        resources:
-          requests: {cpu: "32", memory: 128Gi}
-`
+	unschedulableSet = testkube.Deployment("big", "registry.example/big:1", 1) +
+		"        resources:\n          requests: {cpu: \"32\", memory: 128Gi}\n"
 	// missingKeySet: a Secret without the key the container's env names.
 	missingKeySet = `apiVersion: v1
 kind: Secret
@@ -63,47 +34,17 @@ metadata:
 stringData:
   user: shop
 ---
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: api
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: api}
-  template:
-    metadata:
-      labels: {app: api}
-    spec:
-      containers:
-      - name: main
-        image: registry.example/api:1
-        env:
+` + testkube.Deployment("api", "registry.example/api:1", 1) + `        env:
         - name: PASSWORD
           valueFrom:
             secretKeyRef: {name: app, key: password}
 `
 	// initSet: an init container that fails at every run, before the
 	// main container could start.
-	initSet = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: shop
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: shop}
-  template:
-    metadata:
-      labels: {app: shop}
-    spec:
-      initContainers:
+	initSet = testkube.Deployment("shop", "registry.example/shop:1", 1) + `      initContainers:
       - name: migrate
         image: registry.example/migrate:crashloop
         args: ["migrating schema", "error: relation orders already exists"]
-      containers:
-      - name: main
-        image: registry.example/shop:1
 `
 	// jobSet: a Job that may not retry, whose only pod fails.
 	jobSet = `apiVersion: batch/v1
