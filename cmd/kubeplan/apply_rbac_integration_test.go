@@ -181,6 +181,31 @@ func TestIntegrationApplyDiagnosisMissingPermissions(t *testing.T) {
 	}
 	wantMasked(t, stdout, stderr)
 	wantNamed(t, stderr, "deployment.apps/web", "CrashLoopBackOff")
+
+	// The same in -o json (another namespace: apply waits only for what
+	// it wrote): health[].diagnosis.missing names both.
+	ns2 := c.Namespace(t)
+	kc2 := boundUser(t, c, ns2, "apply-only-"+ns2, applyRole(t, c, ns2))
+	_, stdout, _ = applyFailing(t, kc2, ns2, failingApply{applyset: "rbac", args: []string{"-o", "json"}, files: map[string]string{"app.yaml": crashLoopSet}})
+	var doc struct {
+		Health []struct {
+			Diagnosis *struct {
+				Missing []string `json:"missing"`
+			} `json:"diagnosis"`
+		} `json:"health"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("-o json: %v\n%s", err, stdout)
+	}
+	var missing []string
+	for _, h := range doc.Health {
+		if h.Diagnosis != nil {
+			missing = append(missing, h.Diagnosis.Missing...)
+		}
+	}
+	if want := []string{"missing permission: list events (events.k8s.io)", "missing permission: get pods/log"}; !slices.Equal(missing, want) {
+		t.Errorf("-o json: missing %q, want %q", missing, want)
+	}
 }
 
 // The Role deploy/ grants in a managed namespace, as shipped, is what a
