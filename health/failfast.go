@@ -52,6 +52,10 @@ type candidate struct {
 	backoff bool
 	// key identifies the signal across looks: pod, container, class.
 	key string
+	// ownerDecides: the pod of a Job failed; the Job retries it until its
+	// backoffLimit, and its own Failed condition (BackoffLimitExceeded)
+	// fails the wait. The signal is a cause, never fatal by itself.
+	ownerDecides bool
 }
 
 // classifyPod returns the signals pod shows, in the order of its
@@ -65,10 +69,11 @@ func classifyPod(pod *unstructured.Unstructured) []candidate {
 	obj := pod.Object
 	name := pod.GetName()
 	var out []candidate
-	add := func(s Signal, grace time.Duration, class string, backoff bool) {
-		out = append(out, candidate{Signal: s, grace: grace, backoff: backoff, key: name + "/" + s.Container + "/" + class})
-	}
 	phaseFailed := healthString(obj, "status", "phase") == "Failed"
+	ownerDecides := phaseFailed && healthOwnedByJob(pod)
+	add := func(s Signal, grace time.Duration, class string, backoff bool) {
+		out = append(out, candidate{Signal: s, grace: grace, backoff: backoff, key: name + "/" + s.Container + "/" + class, ownerDecides: ownerDecides})
+	}
 	for _, field := range []string{"initContainerStatuses", "containerStatuses"} {
 		init := field == "initContainerStatuses"
 		statuses, _, _ := unstructured.NestedSlice(obj, "status", field)
@@ -154,6 +159,16 @@ func classifyPod(pod *unstructured.Unstructured) []candidate {
 	return out
 }
 
+// healthOwnedByJob reports whether a Job controls pod.
+func healthOwnedByJob(pod *unstructured.Unstructured) bool {
+	for _, o := range pod.GetOwnerReferences() {
+		if o.Kind == "Job" && strings.HasPrefix(o.APIVersion, "batch/") {
+			return true
+		}
+	}
+	return false
+}
+
 // healthUnschedulableForGood reports whether the scheduler's message names
 // a cause that waiting is unlikely to heal: insufficient resources, or a
 // node selector or affinity no node matches.
@@ -191,7 +206,7 @@ func (t *signalTracker) fatal(pods []unstructured.Unstructured) (Signal, bool) {
 			if c.backoff {
 				t.backoff[c.key] = true
 			}
-			if found != nil || now.Sub(first) < c.grace {
+			if found != nil || c.ownerDecides || now.Sub(first) < c.grace {
 				continue
 			}
 			if c.key[strings.LastIndexByte(c.key, '/')+1:] == "pull" && !t.backoff[c.key] {

@@ -391,3 +391,48 @@ status: {updateRevision: db-2}
 		t.Fatalf("statefulset current pods = %+v", got)
 	}
 }
+
+// ffJobPodFailed is a Job's pod (restartPolicy Never) whose container
+// failed: the Job retries it until its backoffLimit.
+const ffJobPodFailed = `apiVersion: v1
+kind: Pod
+metadata:
+  name: report-x7k2p
+  namespace: ns
+  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: report, uid: 0a6f, controller: true}]
+spec:
+  restartPolicy: Never
+  containers: [{name: main, image: report:1}]
+status:
+  phase: Failed
+  containerStatuses:
+  - name: main
+    image: report:1
+    ready: false
+    restartCount: 0
+    state:
+      terminated: {exitCode: 1, reason: Error}
+`
+
+// A failed pod of a Job never fails the wait by itself (the Job may retry
+// it; its Failed condition, BackoffLimitExceeded, is what fails), but it
+// is the cause the diagnosis reports.
+func TestFailFastJobPodLeftToTheJob(t *testing.T) {
+	tr, now := ffClock()
+	pods := ffPods(t, ffJobPodFailed)
+	for range 3 {
+		if s, ok := tr.fatal(pods); ok {
+			t.Fatalf("a Job's failed pod failed the wait: %+v", s)
+		}
+		*now = now.Add(time.Minute)
+	}
+	causes := causesOf(pods)
+	if len(causes) != 1 || causes[0].Reason != "Error" || causes[0].Container != "main" || causes[0].ExitCode != 1 || causes[0].Pods != 1 {
+		t.Errorf("causes = %+v", causes)
+	}
+	// The same pod owned by a ReplicaSet fails at once.
+	rs := ffPods(t, strings.Replace(ffJobPodFailed, "{apiVersion: batch/v1, kind: Job,", "{apiVersion: apps/v1, kind: ReplicaSet,", 1))
+	if s, ok := newSignalTracker().fatal(rs); !ok || s.Reason != "Error" {
+		t.Errorf("a ReplicaSet's failed pod: %+v, %v", s, ok)
+	}
+}

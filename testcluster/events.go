@@ -126,6 +126,9 @@ func kubeletEvents(pod *v1.Pod, st *v1.PodStatus) []podEvent {
 				ev(cs.Name, v1.EventTypeWarning, "Failed", "Pulling", "Error: ErrImagePull")
 				ev(cs.Name, v1.EventTypeNormal, "BackOff", "Pulling", fmt.Sprintf("Back-off pulling image %q", cs.Image))
 				ev(cs.Name, v1.EventTypeWarning, "Failed", "Pulling", "Error: ImagePullBackOff")
+			case w != nil && w.Reason == "InvalidImageName":
+				ev(cs.Name, v1.EventTypeWarning, "InspectFailed", "Pulling", w.Message)
+				ev(cs.Name, v1.EventTypeWarning, "Failed", "Pulling", "Error: InvalidImageName")
 			case w != nil && w.Reason == "CreateContainerConfigError":
 				ev(cs.Name, v1.EventTypeWarning, "Failed", "Creating", "Error: "+w.Message)
 			case w != nil && w.Reason == "CrashLoopBackOff":

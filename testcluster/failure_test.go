@@ -147,6 +147,29 @@ func TestPullEvents(t *testing.T) {
 	}
 }
 
+// An image name the kubelet cannot parse leaves the container waiting
+// with InvalidImageName and the kubelet's message and events; a valid name
+// with upper case in its tag still runs.
+func TestInvalidImageName(t *testing.T) {
+	p := pod(v1.RestartPolicyAlways, "registry.example/Web:1")
+	step(t, p, time.Now(), nil)
+	w := p.Status.ContainerStatuses[0].State.Waiting
+	want := `Failed to apply default image tag "registry.example/Web:1": couldn't parse image name "registry.example/Web:1": invalid reference format: repository name (Web) must be lowercase`
+	if p.Status.Phase != v1.PodPending || w == nil || w.Reason != "InvalidImageName" || w.Message != want {
+		t.Fatalf("phase %s, state %+v; want Pending, waiting InvalidImageName: %s", p.Status.Phase, p.Status.ContainerStatuses[0].State, want)
+	}
+	var got []string
+	for _, e := range kubeletEvents(p, &p.Status) {
+		got = append(got, e.eventType+" "+e.reason+": "+e.note)
+	}
+	if joined := strings.Join(got, "\n"); joined != "Warning InspectFailed: "+want+"\nWarning Failed: Error: InvalidImageName" {
+		t.Errorf("events:\n%s", joined)
+	}
+	if !pullable("registry.example/web:V1") || pullable("registry.example/web::1") {
+		t.Error("pullable disagrees with the kubelet's parser")
+	}
+}
+
 // objects is an objectReader over fixed Secrets and ConfigMaps.
 type objects struct {
 	secrets    map[string]map[string][]byte

@@ -9,6 +9,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/kubernetes/pkg/util/parsers"
 )
 
 // badImageTag is the image tag that the simulated node cannot pull.
@@ -32,7 +33,19 @@ func imageTag(image string) string {
 	return ""
 }
 
-func pullable(image string) bool { return imageTag(image) != badImageTag }
+// pullable reports whether the node can pull image: its name parses and
+// its tag is not badImageTag.
+func pullable(image string) bool { return imageTag(image) != badImageTag && invalidImage(image) == "" }
+
+// invalidImage is the kubelet's message for an image name that does not
+// parse, "" for one that does: the kubelet's own parser, and its wording
+// (pkg/kubelet/images EnsureImageExists, reason InvalidImageName).
+func invalidImage(image string) string {
+	if _, _, _, err := parsers.ParseImageName(image); err != nil {
+		return fmt.Sprintf("Failed to apply default image tag %q: %v", image, err)
+	}
+	return ""
+}
 
 func digest(parts ...string) string {
 	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
@@ -280,7 +293,13 @@ func containerStatus(pod *v1.Pod, c v1.Container, now, started metav1.Time) v1.C
 	return cs
 }
 
+// pullBackOff is the state of a container whose image the node cannot
+// pull: InvalidImageName when its name does not parse (the kubelet does
+// not retry it), ImagePullBackOff otherwise.
 func pullBackOff(image string) v1.ContainerState {
+	if msg := invalidImage(image); msg != "" {
+		return v1.ContainerState{Waiting: &v1.ContainerStateWaiting{Reason: "InvalidImageName", Message: msg}}
+	}
 	return v1.ContainerState{Waiting: &v1.ContainerStateWaiting{
 		Reason:  "ImagePullBackOff",
 		Message: fmt.Sprintf("Back-off pulling image %q: ErrImagePull: %s: not found", image, image),
