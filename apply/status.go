@@ -26,13 +26,13 @@ type Status struct {
 	AppliedAt string `json:"appliedAt,omitempty"` // the last run that wrote an object
 	CheckedAt string `json:"checkedAt,omitempty"` // the last run
 
-	Result    string          `json:"result,omitempty"`
-	LastError string          `json:"lastError,omitempty"`
+	Result    string `json:"result,omitempty"`
+	LastError string `json:"lastError,omitempty"`
 	// LastFailure is why the last run's health wait failed (the parent's
 	// kubeplan.dev/last-failure); nil after a run that succeeded or
 	// failed before its wait.
-	LastFailure *LastFailure `json:"lastFailure,omitempty"`
-	Members   []health.Result `json:"members"`
+	LastFailure *LastFailure    `json:"lastFailure,omitempty"`
+	Members     []health.Result `json:"members"`
 	// SecretsSkipped is true when the set has Secret members: status never
 	// reads Secrets, so that a read-only identity (the built-in view role)
 	// can run it, and they are not listed.
