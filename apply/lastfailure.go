@@ -190,12 +190,13 @@ func ReadLastFailure(s string) *LastFailure {
 	return &lf
 }
 
-// ownsAnnotation reports whether manager's server-side apply owns the
-// annotation key in managed: only then does an apply that leaves the key
-// out remove it.
+// ownsAnnotation reports whether manager's server-side apply alone holds
+// the annotation key in managed: only then does an apply that leaves the
+// key out remove it (a key another manager also set stays).
 func ownsAnnotation(managed []metav1.ManagedFieldsEntry, manager, key string) bool {
+	owned := false
 	for _, m := range managed {
-		if m.Manager != manager || m.Operation != metav1.ManagedFieldsOperationApply || m.FieldsV1 == nil {
+		if m.FieldsV1 == nil {
 			continue
 		}
 		var fields struct {
@@ -203,11 +204,16 @@ func ownsAnnotation(managed []metav1.ManagedFieldsEntry, manager, key string) bo
 				Annotations map[string]json.RawMessage `json:"f:annotations"`
 			} `json:"f:metadata"`
 		}
-		if json.Unmarshal(m.FieldsV1.Raw, &fields) == nil {
-			if _, ok := fields.Metadata.Annotations["f:"+key]; ok {
-				return true
-			}
+		if json.Unmarshal(m.FieldsV1.Raw, &fields) != nil {
+			continue
 		}
+		if _, ok := fields.Metadata.Annotations["f:"+key]; !ok {
+			continue
+		}
+		if m.Manager != manager || m.Operation != metav1.ManagedFieldsOperationApply {
+			return false
+		}
+		owned = true
 	}
-	return false
+	return owned
 }

@@ -115,8 +115,14 @@ func TestOwnsAnnotation(t *testing.T) {
 	if ownsAnnotation(managed, "kubeplan", AnnotationLastFailure) {
 		t.Error("kubeplan owns last-failure that only others hold")
 	}
-	managed = append(managed, metav1.ManagedFieldsEntry{Manager: "kubeplan", Operation: metav1.ManagedFieldsOperationApply, FieldsV1: fields(AnnotationLastFailure)})
-	if !ownsAnnotation(managed, "kubeplan", AnnotationLastFailure) {
-		t.Error("kubeplan's apply of last-failure not seen")
+	if !ownsAnnotation(managed, "kubeplan", AnnotationLastError) {
+		t.Error("kubeplan's apply alone holds last-error: not seen")
+	}
+	mine := metav1.ManagedFieldsEntry{Manager: "kubeplan", Operation: metav1.ManagedFieldsOperationApply, FieldsV1: fields(AnnotationLastFailure)}
+	if ownsAnnotation(append(managed, mine), "kubeplan", AnnotationLastFailure) {
+		t.Error("last-failure held by kubeplan and by a merge patch's manager: leaving it out of the apply would not remove it")
+	}
+	if !ownsAnnotation([]metav1.ManagedFieldsEntry{mine}, "kubeplan", AnnotationLastFailure) {
+		t.Error("kubeplan's apply alone holds last-failure: not seen")
 	}
 }

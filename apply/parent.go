@@ -146,22 +146,17 @@ func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[
 	if want[helmhook.RanAnnotation] == "" {
 		delete(want, helmhook.RanAnnotation) // server-side apply drops it: this manager owned it
 	}
-	if want[AnnotationLastError] == "" {
-		if _, ok := w.annots[AnnotationLastError]; ok {
-			// RecordFailure set it with a merge patch, which an apply
-			// that leaves the key out would not remove: clear it.
-			want[AnnotationLastError] = ""
-		} else {
-			delete(want, AnnotationLastError)
+	for _, k := range []string{AnnotationLastError, AnnotationLastFailure} {
+		if want[k] != "" {
+			continue
 		}
-	}
-	if want[AnnotationLastFailure] == "" {
-		if w.annots[AnnotationLastFailure] != "" && !ownsAnnotation(w.managed, w.opts.FieldManager, AnnotationLastFailure) {
-			// Written under another field manager (--field-manager
-			// changed): leaving the key out would not remove it.
-			want[AnnotationLastFailure] = ""
+		if w.annots[k] != "" && !ownsAnnotation(w.managed, w.opts.FieldManager, k) {
+			// RecordFailure set it with a merge patch (or another field
+			// manager applied it), which an apply that leaves the key
+			// out would not remove: clear it.
+			want[k] = ""
 		} else {
-			delete(want, AnnotationLastFailure) // server-side apply drops it: this manager owned it
+			delete(want, k) // server-side apply drops it: this manager alone held it
 		}
 	}
 	if !stamp && w.labels[applyset.LabelID] == st.ID && sameAnnotations(w.annots, want) {
