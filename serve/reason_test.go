@@ -43,7 +43,7 @@ func TestFailureReasonIsBounded(t *testing.T) {
 		{waitFailed("ProgressDeadlineExceeded", false), "ProgressDeadlineExceeded"},
 		{waitFailed("", true), "Timeout"},
 		{waitFailed("", false), "other"},
-		{waitFailed(`evil"} 1` + "\nkubeplan_x{a=\"b", false), "other"},
+		{waitFailed(`evil"} 1`+"\nkubeplan_x{a=\"b", false), "other"},
 		{waitFailed(strings.Repeat("Z", 500), true), "Timeout"},
 	} {
 		got := failureReason(c.err)
