@@ -2,6 +2,7 @@ package apply
 
 import (
 	"encoding/json"
+	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -169,13 +170,11 @@ func clip(s string, n int) string {
 		return s
 	}
 	i := n
-	for i > 0 && !utf8RuneStart(s[i]) {
+	for i > 0 && !utf8.RuneStart(s[i]) {
 		i--
 	}
 	return s[:i] + "..."
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // ReadLastFailure decodes the annotation's value: nil when it is empty
 // or not a LastFailure (a record this version cannot read is not shown).

@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kubeplan/kubeplan/notify"
 )
@@ -52,11 +51,7 @@ func EventNote(r EventRun) string {
 	// termination message quotes are scrubbed, as in notifications.
 	s := notify.Scrub(b.String())
 	if len(s) > MaxEventNote {
-		cut := MaxEventNote - 3
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
+		s = cutUTF8(s, MaxEventNote-3) + "..."
 	}
 	return s
 }
