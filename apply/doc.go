@@ -9,6 +9,12 @@
 // at once. The words it shares with plan about Helm hooks and ownership come
 // from internal/helmhook and internal/ownership, not from plan.
 //
+// The parent also records each run (parent.go, record.go): revision,
+// result, last error, and when the health wait failed its diagnosis
+// (kubeplan.dev/last-failure, lastfailure.go, capped at 16 KiB), which
+// ReadStatus reads back for kubeplan status without reading a pod, a log
+// or an event.
+//
 // It executes a plan.Plan: it never loads, lints or plans manifests itself
 // (package run does, then calls Reconcile), and never prints: progress goes
 // to an injected Progress, which render.Progress shows.

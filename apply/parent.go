@@ -45,6 +45,8 @@ type parentWriter struct {
 	annots map[string]string // what the parent holds now (ours)
 	state  applyset.State    // the member types it lists now
 	rv     string            // the resourceVersion read or written last: writes are conditional on it
+	// managed is the parent's managedFields as read or written last.
+	managed []metav1.ManagedFieldsEntry
 	// hooksRan collects the hook-succeeded hooks this run ran (runHooks).
 	hooksRan map[string]string
 }
@@ -77,7 +79,7 @@ func (w *parentWriter) writeUnion(ctx context.Context, keep []plan.Change) error
 	case err != nil:
 		return fmt.Errorf("reading the ApplySet parent %s: %w", as, err)
 	default:
-		w.labels, w.annots, w.rv = live.GetLabels(), live.GetAnnotations(), live.GetResourceVersion()
+		w.labels, w.annots, w.rv, w.managed = live.GetLabels(), live.GetAnnotations(), live.GetResourceVersion(), live.GetManagedFields()
 		if w.annots == nil {
 			w.annots = map[string]string{}
 		}
@@ -103,7 +105,7 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 	}
 	st := w.state
 	stamp := now()
-	record := map[string]string{AnnotationResult: "ok", AnnotationLastError: "", AnnotationCheckedAt: stamp}
+	record := map[string]string{AnnotationResult: "ok", AnnotationLastError: "", AnnotationLastFailure: "", AnnotationCheckedAt: stamp}
 	if wrote {
 		record[AnnotationAppliedAt] = stamp
 	}
@@ -113,6 +115,7 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 	} else {
 		record[AnnotationResult] = "failed"
 		record[AnnotationLastError] = lastError(runErr)
+		record[AnnotationLastFailure] = lastFailureRecord(runErr)
 	}
 	if w.opts.Revision != "" {
 		record[AnnotationRevision] = w.opts.Revision
@@ -134,7 +137,7 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[string]string, stamp bool) error {
 	as := w.opts.ApplySet
 	want := st.Annotations()
-	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationAppliedAt, AnnotationCheckedAt, helmhook.RanAnnotation} {
+	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationLastFailure, AnnotationAppliedAt, AnnotationCheckedAt, helmhook.RanAnnotation} {
 		if v, ok := w.annots[k]; ok {
 			want[k] = v
 		}
@@ -143,13 +146,17 @@ func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[
 	if want[helmhook.RanAnnotation] == "" {
 		delete(want, helmhook.RanAnnotation) // server-side apply drops it: this manager owned it
 	}
-	if want[AnnotationLastError] == "" {
-		if _, ok := w.annots[AnnotationLastError]; ok {
-			// RecordFailure set it with a merge patch, which an apply
-			// that leaves the key out would not remove: clear it.
-			want[AnnotationLastError] = ""
+	for _, k := range []string{AnnotationLastError, AnnotationLastFailure} {
+		if want[k] != "" {
+			continue
+		}
+		if w.annots[k] != "" && !ownsAnnotation(w.managed, w.opts.FieldManager, k) {
+			// RecordFailure set it with a merge patch (or another field
+			// manager applied it), which an apply that leaves the key
+			// out would not remove: clear it.
+			want[k] = ""
 		} else {
-			delete(want, AnnotationLastError)
+			delete(want, k) // server-side apply drops it: this manager alone held it
 		}
 	}
 	if !stamp && w.labels[applyset.LabelID] == st.ID && sameAnnotations(w.annots, want) {
@@ -161,7 +168,7 @@ func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[
 		}
 		res, err := w.apply(ctx, st, want)
 		if err == nil {
-			w.labels, w.annots, w.state, w.rv = res.GetLabels(), res.GetAnnotations(), st, res.GetResourceVersion()
+			w.labels, w.annots, w.state, w.rv, w.managed = res.GetLabels(), res.GetAnnotations(), st, res.GetResourceVersion(), res.GetManagedFields()
 			return nil
 		}
 		if !apierrors.IsConflict(err) || attempt == 2 {
@@ -225,7 +232,7 @@ func sameAnnotations(have, want map[string]string) bool {
 			return false
 		}
 	}
-	for _, k := range []string{AnnotationLastError, helmhook.RanAnnotation} {
+	for _, k := range []string{AnnotationLastError, AnnotationLastFailure, helmhook.RanAnnotation} {
 		if _, ok := want[k]; !ok && have[k] != "" {
 			return false
 		}

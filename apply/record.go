@@ -75,6 +75,9 @@ func recordFailure(ctx context.Context, c *kube.Client, as applyset.Parent, fiel
 	}
 	return patchRecord(ctx, c, as, fieldManager, map[string]any{
 		AnnotationResult: "failed", AnnotationLastError: lastError(runErr), AnnotationCheckedAt: now(),
+		// The diagnosis of an older run's wait is not this run's: null
+		// removes it.
+		AnnotationLastFailure: nil,
 	})
 }
 

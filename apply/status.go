@@ -26,9 +26,13 @@ type Status struct {
 	AppliedAt string `json:"appliedAt,omitempty"` // the last run that wrote an object
 	CheckedAt string `json:"checkedAt,omitempty"` // the last run
 
-	Result    string          `json:"result,omitempty"`
-	LastError string          `json:"lastError,omitempty"`
-	Members   []health.Result `json:"members"`
+	Result    string `json:"result,omitempty"`
+	LastError string `json:"lastError,omitempty"`
+	// LastFailure is why the last run's health wait failed (the parent's
+	// kubeplan.dev/last-failure); nil after a run that succeeded or
+	// failed before its wait.
+	LastFailure *LastFailure    `json:"lastFailure,omitempty"`
+	Members     []health.Result `json:"members"`
 	// SecretsSkipped is true when the set has Secret members: status never
 	// reads Secrets, so that a read-only identity (the built-in view role)
 	// can run it, and they are not listed.
@@ -55,7 +59,8 @@ func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Statu
 	}
 	a := parent.GetAnnotations()
 	s := &Status{ApplySet: as.String(), Namespace: as.Namespace, Tooling: st.Tooling, Revision: a[AnnotationRevision],
-		AppliedAt: a[AnnotationAppliedAt], CheckedAt: a[AnnotationCheckedAt], Result: a[AnnotationResult], LastError: a[AnnotationLastError]}
+		AppliedAt: a[AnnotationAppliedAt], CheckedAt: a[AnnotationCheckedAt], Result: a[AnnotationResult], LastError: a[AnnotationLastError],
+		LastFailure: ReadLastFailure(a[AnnotationLastFailure])}
 	if s.Result == resultRunning {
 		s.Result = runningResult(ctx, c, as)
 	}

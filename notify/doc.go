@@ -33,6 +33,10 @@
 // Config.Words, render.NotifyWords in kubeplan: notify never words a
 // message for people itself, and never imports render.
 //
+// A failing run may carry Failures: the workloads its health wait found
+// failed, with their reason, source and one line (failure.go); at most 10,
+// each text capped, never logs. They are scrubbed as the error is.
+//
 // Error texts are scrubbed before they leave the process (scrub.go):
 // bearer and basic credentials, Authorization headers, passwords in URLs,
 // token=, password= and secret= values, GitHub tokens, JWTs, and the

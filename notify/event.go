@@ -4,6 +4,7 @@ import "time"
 
 // PayloadVersion is the version of Event, the generic webhook's payload
 // (docs/notifications.md). Fields are only added within a version.
+// Version 1 gained Failures (failing only).
 const PayloadVersion = 1
 
 // Kinds of notification.
@@ -24,6 +25,9 @@ type Event struct {
 	Scheduled bool   `json:"scheduled"`
 	// Error is the run's error, scrubbed of credentials (failing only).
 	Error string `json:"error,omitempty"`
+	// Failures are the workloads the run's health wait found failed, with
+	// their reason (failing only; at most 10).
+	Failures []Failure `json:"failures,omitempty"`
 	// FailingSince is when the failure began: the end of its first failed run.
 	FailingSince time.Time `json:"failingSince,omitzero"`
 	Applied      int       `json:"applied"`
@@ -46,6 +50,7 @@ func (n *Notifier) event(kind string, r Run, since time.Time) Event {
 	}
 	if kind == KindFailing {
 		e.Error = n.errorText(r.Err)
+		e.Failures = r.Failures
 	}
 	e.Summary = n.cfg.Words.Summary(e)
 	return e

@@ -18,8 +18,11 @@ type Run struct {
 	Project, Revision, Cluster, Namespace, ApplySet string
 	// Scheduled is a drift-repair run of the interval loop rather than a
 	// run for a new revision.
-	Scheduled                  bool
-	Err                        error // nil: the run succeeded
+	Scheduled bool
+	Err       error // nil: the run succeeded
+	// Failures are the workloads a failed health wait found failed,
+	// with their reason (nil when the run succeeded or failed otherwise).
+	Failures                   []Failure
 	Applied, Pruned, Unchanged int
 	Drift                      bool // the run found (and took back) changes made outside git
 	Start, End                 time.Time
@@ -117,6 +120,12 @@ func (n *Notifier) Observe(parent context.Context, r Run) error {
 	}
 	ctx, cancel := context.WithTimeout(parent, n.cfg.Timeout)
 	defer cancel()
+
+	// The words and payloads see the failures scrubbed, as the error.
+	r.Failures = n.scrubFailures(r.Failures)
+	if r.Err == nil {
+		r.Failures = nil
+	}
 
 	lock := n.projectLock(r.Project)
 	lock.Lock()

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ func marshalCompact(v any) ([]byte, error) {
 // Summary is the notification's one line:
 //
 //	kubeplan: project store is failing (revision 0123456, cluster prod, namespace store): the error's first line
+//	kubeplan: project store is failing (...): deployment.apps/web: CrashLoopBackOff: container main exit code 1 (2 pods)
 //	kubeplan: project store recovered (...) after failing for 3m0s: 1 applied, 0 pruned, 9 unchanged
 func (NotifyWords) Summary(e notify.Event) string {
 	var b strings.Builder
@@ -56,7 +58,9 @@ func (NotifyWords) Summary(e notify.Event) string {
 		fmt.Fprintf(&b, " (%s)", where)
 	}
 	if e.Kind == notify.KindFailing {
-		if first, _, _ := strings.Cut(e.Error, "\n"); first != "" {
+		if len(e.Failures) > 0 {
+			fmt.Fprintf(&b, ": %s", failuresLine(e.Failures, 300))
+		} else if first, _, _ := strings.Cut(e.Error, "\n"); first != "" {
 			fmt.Fprintf(&b, ": %s", truncate(first, 300))
 		}
 		return b.String()
@@ -110,6 +114,9 @@ func notifyFacts(e notify.Event) [][2]string {
 		run = "drift repair (scheduled)"
 	}
 	add("Run", run)
+	if e.Kind == notify.KindFailing && len(e.Failures) > 0 {
+		add("Reason", failureReasons(e.Failures))
+	}
 	if e.Kind == notify.KindRecovered {
 		add("Result", fmt.Sprintf("%d applied, %d pruned, %d unchanged", e.Applied, e.Pruned, e.Unchanged))
 	}
@@ -131,4 +138,41 @@ func byKind(e notify.Event, failing, recovered string) string {
 		return recovered
 	}
 	return failing
+}
+
+// failuresLine is the first failure's summary, and how many others
+// failed, in at most n characters.
+func failuresLine(fs []notify.Failure, n int) string {
+	s := fs[0].Summary
+	if len(fs) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(fs)-1)
+	}
+	return truncate(s, n)
+}
+
+// failureReasons are the failures' distinct reasons: "CrashLoopBackOff,
+// ImagePullBackOff".
+func failureReasons(fs []notify.Failure) string {
+	var out []string
+	for _, f := range fs {
+		if f.Reason != "" && !slices.Contains(out, f.Reason) {
+			out = append(out, f.Reason)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// failuresText is one line per failure, with where it is defined:
+//
+//	deployment.apps/web: CrashLoopBackOff: container main exit code 1 (2 pods) (at deploy/web.yaml:1:1)
+func failuresText(fs []notify.Failure) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(f.Summary)
+		if f.Source != "" {
+			fmt.Fprintf(&b, " (at %s)", f.Source)
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -10,8 +10,13 @@ import (
 
 // StatusDescription is the commit status of run r: "applied: 1 applied,
 // 0 pruned, 9 unchanged[, drift taken back]", or "kubeplan could not
-// apply: " and the first line of errText, its scrubbed error.
+// apply: " and the first line of errText, its scrubbed error, or for a
+// failed health wait "kubeplan: unhealthy: " and its first workload's
+// FailureLine.
 func (NotifyWords) StatusDescription(r notify.Run, errText string) string {
+	if r.Err != nil && len(r.Failures) > 0 {
+		return "kubeplan: unhealthy: " + failuresLine(r.Failures, 120)
+	}
 	if r.Err != nil {
 		first, _, _ := strings.Cut(errText, "\n")
 		return "kubeplan could not apply: " + first
@@ -38,6 +43,16 @@ func (NotifyWords) DriftBody(r notify.Run, errText string, since time.Time) stri
 		{"ApplySet", r.ApplySet}, {"Failing since", since.UTC().Format(time.RFC3339)}} {
 		if row[1] != "" {
 			fmt.Fprintf(&b, "| %s | `%s` |\n", row[0], row[1])
+		}
+	}
+	if len(r.Failures) > 0 {
+		b.WriteString("\nFailed workloads:\n\n")
+		for _, f := range r.Failures {
+			fmt.Fprintf(&b, "- %s", mdText(f.Summary))
+			if f.Source != "" {
+				fmt.Fprintf(&b, " (at %s)", mdCode(f.Source, false))
+			}
+			b.WriteString("\n")
 		}
 	}
 	msg := strings.ReplaceAll(errText, "```", "'''")

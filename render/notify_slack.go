@@ -32,6 +32,10 @@ func slackPayload(e notify.Event) ([]byte, error) {
 		blocks = append(blocks, block{Type: "section", Fields: fields[:k]})
 		fields = fields[k:]
 	}
+	if len(e.Failures) > 0 {
+		msg := strings.ReplaceAll(failuresText(e.Failures), "```", "'''")
+		blocks = append(blocks, block{Type: "section", Text: &text{"mrkdwn", "*Failed workloads*\n```" + truncate(slackEscape(msg), 2800) + "```"}})
+	}
 	if e.Error != "" {
 		msg := strings.ReplaceAll(e.Error, "```", "'''")
 		blocks = append(blocks, block{Type: "section", Text: &text{"mrkdwn", "```" + truncate(slackEscape(msg), 2900) + "```"}})

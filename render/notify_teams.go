@@ -21,6 +21,10 @@ func teamsPayload(e notify.Event) ([]byte, error) {
 		{"type": "TextBlock", "wrap": true, "text": e.Summary},
 		{"type": "FactSet", "facts": facts},
 	}
+	if len(e.Failures) > 0 {
+		body = append(body, map[string]any{"type": "TextBlock", "wrap": true, "weight": "Bolder", "text": "Failed workloads"},
+			map[string]any{"type": "TextBlock", "wrap": true, "fontType": "Monospace", "text": failuresText(e.Failures)})
+	}
 	if e.Error != "" {
 		body = append(body, map[string]any{"type": "TextBlock", "wrap": true, "fontType": "Monospace", "text": e.Error})
 	}

@@ -56,7 +56,7 @@ func runStatusText(w io.Writer, r *run.Report) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(runName(p)), orDash(printable(p.Cluster)), orDash(printable(p.Namespace)),
 			orDash(printable(p.ApplySet)), printable(rev), printable(applied), printable(result), health)
-		if p.Error != "" || p.Health != nil && (p.Health.LastError != "" || !healthy) {
+		if p.Error != "" || p.Health != nil && (p.Health.LastError != "" || p.Health.LastFailure != nil || !healthy) {
 			look = append(look, p)
 		}
 	}

@@ -52,7 +52,10 @@ func statusText(w io.Writer, st *apply.Status) error {
 	if st.SecretsSkipped {
 		fmt.Fprintln(tw, "  (Secret members are not listed: status never reads Secrets)")
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return lastFailureText(w, st.LastFailure)
 }
 
 func orNone(s string) string {
@@ -60,4 +63,39 @@ func orNone(s string) string {
 		return "(none recorded)"
 	}
 	return s
+}
+
+// lastFailureText writes why the last run's health wait failed, each
+// workload with its diagnosis as apply printed it:
+//
+//	Last failure:
+//	  deployment.apps/web in namespace shop: CrashLoopBackOff
+//	    at deploy/web.yaml:1:1
+//	    container web: CrashLoopBackOff: back-off 10s restarting failed container
+//	    ...
+func lastFailureText(w io.Writer, lf *apply.LastFailure) error {
+	if lf == nil {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("Last failure:\n")
+	for _, f := range lf.Workloads {
+		fmt.Fprintf(&b, "  %s", printable(f.Workload))
+		if f.Namespace != "" {
+			fmt.Fprintf(&b, " in namespace %s", printable(f.Namespace))
+		}
+		fmt.Fprintf(&b, ": %s\n", printable(f.Reason))
+		var d strings.Builder
+		diagnosisText(&d, &f.Diagnosis)
+		for _, l := range strings.SplitAfter(d.String(), "\n") {
+			if l != "" {
+				b.WriteString("  " + l)
+			}
+		}
+	}
+	if lf.Truncated {
+		b.WriteString("  (truncated: older log lines, events or workloads were left out of the record)\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

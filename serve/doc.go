@@ -15,7 +15,10 @@
 // (the Lease released or expired, at most its interval) and then run again.
 // After each run serve updates its metrics (/metrics), records a
 // Kubernetes Event on the ApplySet parent when the run wrote, pruned or
-// failed, and calls Options.OnRun. On stop it finishes the runs under way,
+// failed (HealthCheckFailed, as Flux, when the health wait failed), and
+// calls Options.OnRun. A failed run is counted by reason, a label of a
+// fixed set of values (reason.go), never the cluster's free text; Notify
+// hands the notifier each failed workload of a failed health wait. On stop it finishes the runs under way,
 // starts no other, and shuts its HTTP server down.
 //
 // Files: options.go (what serve is given), serve.go (Run), loop.go (the
@@ -23,7 +26,8 @@
 // another replica), source.go (the fetch and the projects of a revision),
 // cache.go (objects per revision), clusters.go (one client per cluster),
 // result.go (RunResult), notify.go (Notify, the OnRun that hands runs to
-// package notify), metrics.go, events.go, http.go, util.go.
+// package notify), metrics.go, reason.go (the reason label), events.go,
+// http.go, util.go.
 //
 // serve never decides what a project's run does (run.Apply does), never
 // resolves kubeplan.yaml itself (it opens a workspace at each revision),

@@ -20,11 +20,15 @@ import (
 	"github.com/kubeplan/kubeplan/render"
 )
 
-// Event reasons, as Flux names its own.
+// Event reasons, as Flux names its own. Flux's kustomize-controller gives
+// its Event the reason of its Ready condition, HealthCheckFailed when the
+// health checks of the applied objects failed and ReconciliationFailed
+// (or the failed step's reason) otherwise; serve does the same.
 const (
-	ReasonSucceeded = "ReconciliationSucceeded"
-	ReasonPruned    = "Pruned"
-	ReasonFailed    = "ReconciliationFailed"
+	ReasonSucceeded         = "ReconciliationSucceeded"
+	ReasonPruned            = "Pruned"
+	ReasonFailed            = "ReconciliationFailed"
+	ReasonHealthCheckFailed = "HealthCheckFailed"
 )
 
 // ReportingController is the Events' reportingController.
@@ -53,6 +57,8 @@ func newEvents(instance string) *events {
 // failed.
 func reasonOf(r RunResult) (reason, typ string, ok bool) {
 	switch {
+	case r.Err != nil && healthFailed(r.Err):
+		return ReasonHealthCheckFailed, "Warning", true
 	case r.Err != nil:
 		return ReasonFailed, "Warning", true
 	case r.Applied > 0:
@@ -63,8 +69,8 @@ func reasonOf(r RunResult) (reason, typ string, ok bool) {
 	return "", "", false
 }
 
-// note is the Event's message: revision, counts, error
-// (render.EventNote).
+// note is the Event's message: revision, counts, error, or for a failed
+// health wait each workload's reason (render.EventNote).
 func note(r RunResult) string {
 	return render.EventNote(render.EventRun{Revision: r.Revision, Subject: r.Subject, Err: r.Err, Findings: r.Findings,
 		Applied: r.Applied, Pruned: r.Pruned, Unchanged: r.Unchanged})

@@ -19,14 +19,17 @@ type metrics struct {
 	duration    *prometheus.HistogramVec
 	result      *prometheus.GaugeVec
 	runs        *prometheus.CounterVec
+	failures    *prometheus.CounterVec
+	lastReason  *prometheus.GaugeVec
 	objects     *prometheus.GaugeVec
 	drift       *prometheus.GaugeVec
 	revision    *prometheus.GaugeVec
 	rounds      prometheus.Counter
 	round       prometheus.Gauge
 
-	mu   sync.Mutex
-	revs map[string]string // project -> revision label set
+	mu      sync.Mutex
+	revs    map[string]string // project -> revision label set
+	reasons map[string]string // project -> reason label set of lastReason
 }
 
 func newMetrics(cls *clusters) *metrics {
@@ -43,6 +46,12 @@ func newMetrics(cls *clusters) *metrics {
 			Help: "1 when the project's last run succeeded, 0 when it failed."}, []string{"project"}),
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "kubeplan_runs_total",
 			Help: "Runs of the project, by result (success, failure)."}, []string{"project", "result"}),
+		failures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "kubeplan_run_failures_total",
+			Help: "Failed runs of the project, by reason: the failed health wait's main reason (CrashLoopBackOff, ImagePullBackOff, ...), Timeout, other, or error for a run that failed outside its health wait."},
+			[]string{"project", "reason"}),
+		lastReason: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_last_failure_reason",
+			Help: "1 with the reason of the project's last run while it failed (as kubeplan_run_failures_total's reason); absent after a success."},
+			[]string{"project", "reason"}),
 		objects: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_objects",
 			Help: "Objects of the project's last run, by state (applied, pruned, unchanged)."}, []string{"project", "state"}),
 		drift: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_drift_detected",
@@ -53,10 +62,10 @@ func newMetrics(cls *clusters) *metrics {
 			Help: "Rounds that ran at least one project."}),
 		round: prometheus.NewGauge(prometheus.GaugeOpts{Name: "kubeplan_round_duration_seconds",
 			Help: "How long the last round took, from the fetch to the last project's report."}),
-		revs: map[string]string{},
+		revs: map[string]string{}, reasons: map[string]string{},
 	}
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.lastRun, m.lastSuccess, m.duration, m.result, m.runs, m.objects, m.drift, m.revision, m.rounds, m.round,
+		m.lastRun, m.lastSuccess, m.duration, m.result, m.runs, m.failures, m.lastReason, m.objects, m.drift, m.revision, m.rounds, m.round,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_requests_total",
 			Help: "Requests made to the clusters."}, func() float64 { return float64(requests(cls, (*kube.RequestCounter).Total)) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_writes_total",
@@ -88,9 +97,11 @@ func (m *metrics) observe(r RunResult) {
 	end := float64(r.End.UnixNano()) / 1e9
 	m.lastRun.WithLabelValues(p).Set(end)
 	m.duration.WithLabelValues(p).Observe(r.End.Sub(r.Start).Seconds())
+	reason := failureReason(r.Err)
 	if r.Err != nil {
 		m.result.WithLabelValues(p).Set(0)
 		m.runs.WithLabelValues(p, "failure").Inc()
+		m.failures.WithLabelValues(p, reason).Inc()
 	} else {
 		m.result.WithLabelValues(p).Set(1)
 		m.runs.WithLabelValues(p, "success").Inc()
@@ -106,6 +117,14 @@ func (m *metrics) observe(r RunResult) {
 	m.drift.WithLabelValues(p).Set(drift)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if old, ok := m.reasons[p]; ok && old != reason {
+		m.lastReason.DeleteLabelValues(p, old)
+		delete(m.reasons, p)
+	}
+	if reason != "" {
+		m.reasons[p] = reason
+		m.lastReason.WithLabelValues(p, reason).Set(1)
+	}
 	if old, ok := m.revs[p]; ok && old != r.Revision {
 		m.revision.DeleteLabelValues(p, old)
 	}

@@ -6,7 +6,9 @@ import (
 	"io"
 	"sync"
 
+	kphealth "github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/notify"
+	"github.com/kubeplan/kubeplan/render"
 )
 
 // Observer is what a Notifier needs of serve: notify.Notifier.Observe.
@@ -35,10 +37,22 @@ func Notify(n Observer, log io.Writer) func(ctx context.Context, r RunResult) {
 		last[r.Project] = lastRun{r.Revision, r.Err == nil}
 		mu.Unlock()
 		run := notify.Run{Project: r.Project, Revision: r.Revision, Cluster: r.Cluster, Namespace: r.Namespace,
-			ApplySet: r.ApplySet, Scheduled: seen && prev.ok && prev.revision == r.Revision, Err: r.Err,
+			ApplySet: r.ApplySet, Scheduled: seen && prev.ok && prev.revision == r.Revision, Err: r.Err, Failures: failuresOf(r.Err),
 			Applied: r.Applied, Pruned: r.Pruned, Unchanged: r.Unchanged, Drift: r.Drift(), Start: r.Start, End: r.End}
 		if err := n.Observe(ctx, run); err != nil && log != nil {
 			fmt.Fprintf(log, "kubeplan serve: %s: notification: %v\n", r.Project, err)
 		}
 	}
+}
+
+// failuresOf is what a notification says of each workload a failed health
+// wait diagnosed (kphealth.Diagnosed): its reason, source and one line
+// (render.FailureLine); nil for other errors.
+func failuresOf(err error) []notify.Failure {
+	var out []notify.Failure
+	for _, r := range kphealth.Diagnosed(err) {
+		out = append(out, notify.Failure{Workload: r.Ref.String(), Namespace: r.Ref.Namespace, Reason: kphealth.FailureReason(r),
+			Source: r.Diagnosis.Source, Summary: render.FailureLine(r)})
+	}
+	return out
 }
