@@ -16,7 +16,6 @@ import (
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/internal/podrefs"
 )
 
 // diagnoseLogLines is how many lines of a failing container's log a
@@ -79,19 +78,7 @@ func newDiagnoser(c *kube.Client, opts WaitOptions) *diagnoser {
 // are pods (owned, named by owner "Kind/name").
 func (d *diagnoser) diagnose(ctx context.Context, ns, owner string, pods []unstructured.Unstructured) *Diagnosis {
 	diag := &Diagnosis{Causes: causesOf(pods)}
-	// The Secrets the pods reference: their values are masked too, and a
-	// log is withheld when one of them cannot be read.
-	var unreadable []string
-	for i := range pods {
-		for _, r := range podrefs.Refs("", "Pod", pods[i].Object) {
-			if r.Kind != podrefs.Secret {
-				continue
-			}
-			if err := d.readSecret(ctx, ns, r.Name); err != nil && !slices.Contains(unreadable, r.Name) {
-				unreadable = append(unreadable, r.Name)
-			}
-		}
-	}
+	unreadable := d.maskReferenced(ctx, ns, pods)
 	objects := map[string]bool{owner: true}
 	for i := range pods {
 		objects["Pod/"+pods[i].GetName()] = true
@@ -163,27 +150,6 @@ func healthMissing(err error, what string) string {
 		return "missing permission: " + what
 	}
 	return what + ": " + err.Error()
-}
-
-// readSecret adds the values of Secret ns/name to the mask (once); its
-// error when it cannot be read (a Secret that does not exist holds
-// nothing to mask).
-func (d *diagnoser) readSecret(ctx context.Context, ns, name string) error {
-	k := ns + "/" + name
-	if err, done := d.secretErr[k]; done {
-		return err
-	}
-	u, err := d.c.Dynamic.Resource(healthSecretsGVR).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
-	switch {
-	case err == nil:
-		if d.secretValues != nil {
-			d.mask.add(d.secretValues(u.Object)...)
-		}
-	case apierrors.IsNotFound(err):
-		err = nil
-	}
-	d.secretErr[k] = err
-	return err
 }
 
 // eventsOf lists the namespace's events (once) and returns the Warning
