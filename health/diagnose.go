@@ -153,7 +153,8 @@ func healthMissing(err error, what string) string {
 }
 
 // eventsOf lists the namespace's events (once) and returns the Warning
-// ones about objects, deduplicated, the last diagnoseMaxEvents, masked.
+// ones about objects, masked, deduplicated and grouped across pods
+// (eventGrouper), the last diagnoseMaxEvents after grouping.
 func (d *diagnoser) eventsOf(ctx context.Context, ns string, objects map[string]bool) []Event {
 	items, ok := d.events[ns]
 	if !ok && d.eventsErr[ns] == nil {
@@ -168,7 +169,7 @@ func (d *diagnoser) eventsOf(ctx context.Context, ns string, objects map[string]
 		})
 		d.events[ns] = items
 	}
-	var out []Event
+	var g eventGrouper
 	for _, e := range items {
 		if healthString(e.Object, "type") != "Warning" {
 			continue
@@ -183,14 +184,9 @@ func (d *diagnoser) eventsOf(ctx context.Context, ns string, objects map[string]
 		} else if n := healthInt(e.Object, 0, "deprecatedCount"); n > 1 {
 			ev.Count = int(n)
 		}
-		if j := slices.IndexFunc(out, func(o Event) bool {
-			return o.Object == ev.Object && o.Reason == ev.Reason && o.Note == ev.Note
-		}); j >= 0 {
-			ev.Count += out[j].Count
-			out = slices.Delete(out, j, j+1)
-		}
-		out = append(out, ev)
+		g.add(ev, healthString(e.Object, "regarding", "uid"))
 	}
+	out := g.events()
 	if len(out) > diagnoseMaxEvents {
 		out = out[len(out)-diagnoseMaxEvents:]
 	}
