@@ -26,9 +26,14 @@ const diagnoseLogLines = 20
 const diagnoseMaxEvents = 10
 
 var (
-	healthEventsGVR  = schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
-	healthSecretsGVR = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+	healthEventsGVR      = schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
+	healthSecretsGVR     = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+	healthReplicaSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "replicasets"}
 )
+
+// healthRevisionAnnotation is the Deployment's revision, which the
+// deployment controller copies onto the ReplicaSet of that revision.
+const healthRevisionAnnotation = "deployment.kubernetes.io/revision"
 
 // causesOf groups the signals the pods show (any signal, whatever its
 // grace: the wait already failed) by container and reason, with a count;
@@ -75,11 +80,15 @@ func newDiagnoser(c *kube.Client, opts WaitOptions) *diagnoser {
 }
 
 // diagnose builds the diagnosis of a workload in namespace ns whose pods
-// are pods (owned, named by owner "Kind/name").
-func (d *diagnoser) diagnose(ctx context.Context, ns, owner string, pods []unstructured.Unstructured) *Diagnosis {
+// are pods; owners are the workload and the objects between it and its
+// pods ("Kind/name": ownersOf), whose events it lists with the pods'.
+func (d *diagnoser) diagnose(ctx context.Context, ns string, owners []string, pods []unstructured.Unstructured) *Diagnosis {
 	diag := &Diagnosis{Causes: causesOf(pods)}
 	unreadable := d.maskReferenced(ctx, ns, pods)
-	objects := map[string]bool{owner: true}
+	objects := map[string]bool{}
+	for _, o := range owners {
+		objects[o] = true
+	}
 	for i := range pods {
 		objects["Pod/"+pods[i].GetName()] = true
 		for _, o := range pods[i].GetOwnerReferences() {
@@ -119,6 +128,36 @@ func (d *diagnoser) diagnose(ctx context.Context, ns, owner string, pods []unstr
 		diag.Missing = append(diag.Missing, "missing permission: get pods/log")
 	}
 	return diag
+}
+
+// ownersOf names workload u and, for a Deployment, the ReplicaSets it owns
+// of its current revision (all it owns when it has none yet): their
+// events say why pods are missing (FailedCreate when a quota or Pod
+// Security refuses them), which the pods' own owner references cannot,
+// there being no pods. A Job, a StatefulSet or a DaemonSet creates its
+// pods itself: its own events say so. missing is set when the
+// ReplicaSets could not be listed.
+func (d *diagnoser) ownersOf(ctx context.Context, u *unstructured.Unstructured) (owners []string, missing string) {
+	owners = []string{u.GetKind() + "/" + u.GetName()}
+	if u.GetKind() != "Deployment" || u.GetAPIVersion() != "apps/v1" {
+		return owners, ""
+	}
+	var opts metav1.ListOptions
+	if sel, ok := healthSelectorOf(u); ok {
+		opts.LabelSelector = sel.String()
+	}
+	l, err := d.c.Dynamic.Resource(healthReplicaSetsGVR).Namespace(u.GetNamespace()).List(ctx, opts)
+	if err != nil {
+		return owners, healthMissing(err, "list replicasets (apps)")
+	}
+	revision := u.GetAnnotations()[healthRevisionAnnotation]
+	for _, rs := range l.Items {
+		owned := slices.ContainsFunc(rs.GetOwnerReferences(), func(o metav1.OwnerReference) bool { return o.UID == u.GetUID() })
+		if owned && (revision == "" || rs.GetAnnotations()[healthRevisionAnnotation] == revision) {
+			owners = append(owners, "ReplicaSet/"+rs.GetName())
+		}
+	}
+	return owners, ""
 }
 
 // healthRunning reports whether the container of pod has started once.
@@ -273,7 +312,11 @@ func healthDiagnose(ctx context.Context, c *kube.Client, r *healthReader, s *hea
 		if !ok {
 			continue
 		}
-		diag := d.diagnose(ctx, k.ns, u.GetKind()+"/"+u.GetName(), pods)
+		owners, missing := d.ownersOf(ctx, u)
+		diag := d.diagnose(ctx, k.ns, owners, pods)
+		if missing != "" {
+			diag.Missing = append(diag.Missing, missing)
+		}
 		if c, ok := healthFindCondition(u, "Failed"); ok && c.status == "True" && len(diag.Causes) == 0 {
 			diag.Causes = append(diag.Causes, Cause{Signal: Signal{Reason: c.reason, Message: d.mask.text(c.message)}})
 		}

@@ -76,7 +76,7 @@ func TestDiagnosisMasksOptionalSecrets(t *testing.T) {
 	}, secret("opt-env", envValue), secret("opt-from", fromValue), secret("opt-vol", volValue))
 	cfg, reads := healthLogServer(t, "token "+envValue, "from "+fromValue, "cert "+volValue, "fatal: exit")
 	d := newDiagnoser(&kube.Client{Dynamic: dyn, Config: cfg}, WaitOptions{SecretValues: healthTestSecretValues})
-	diag := d.diagnose(context.Background(), "ns", "Deployment/web", ffPods(t, healthOptionalPod))
+	diag := d.diagnose(context.Background(), "ns", []string{"Deployment/web"}, ffPods(t, healthOptionalPod))
 	if len(diag.Causes) != 1 || diag.Causes[0].Reason != "CrashLoopBackOff" {
 		t.Fatalf("causes = %+v", diag.Causes)
 	}
@@ -104,7 +104,7 @@ func TestDiagnosisWithholdsLogOfUnreadableOptionalSecret(t *testing.T) {
 	})
 	cfg, reads := healthLogServer(t, "from canary-unread-5b3f")
 	d := newDiagnoser(&kube.Client{Dynamic: dyn, Config: cfg}, WaitOptions{SecretValues: healthTestSecretValues})
-	diag := d.diagnose(context.Background(), "ns", "Deployment/web", []unstructured.Unstructured{*healthObj(t, healthOptionalPod)})
+	diag := d.diagnose(context.Background(), "ns", []string{"Deployment/web"}, []unstructured.Unstructured{*healthObj(t, healthOptionalPod)})
 	if len(diag.Causes) != 1 || diag.Causes[0].Log != nil || reads.Load() != 0 ||
 		diag.Causes[0].LogNote != "log withheld: cannot read Secret opt-from to mask its values" {
 		t.Errorf("causes = %+v, %d log reads", diag.Causes, reads.Load())

@@ -97,11 +97,13 @@ func diagnosisText(b *strings.Builder, d *health.Diagnosis) {
 	if len(d.Events) > 0 {
 		b.WriteString("  events:\n")
 		for _, e := range d.Events {
+			// A group of pods' events says how many pods, and how many
+			// times in all when that is more than once per pod.
 			pods, count := "", ""
 			if e.Pods > 1 {
 				pods = fmt.Sprintf(" (%d pods)", e.Pods)
 			}
-			if e.Count > 1 {
+			if e.Count > max(1, e.Pods) {
 				count = fmt.Sprintf(" (x%d)", e.Count)
 			}
 			fmt.Fprintf(b, "    %s%s %s%s: %s\n", printable(e.Object), pods, printable(e.Reason), count, printable(e.Note))

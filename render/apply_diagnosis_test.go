@@ -27,7 +27,8 @@ func TestApplyTextDiagnosis(t *testing.T) {
 					LogNote: "log not read: missing permission: get pods/log"},
 			},
 			Events: []health.Event{{Object: "Pod/web-7d9c-abcde", Reason: "BackOff", Note: "Back-off restarting failed container", Count: 5},
-				{Object: "Pod/web-7d9c-*", Reason: "BackOff", Note: "Back-off restarting failed container web in pod web-7d9c-*_store(*)", Count: 7, Pods: 3}},
+				{Object: "Pod/web-7d9c-*", Reason: "BackOff", Note: "Back-off restarting failed container web in pod web-7d9c-*_store(*)", Count: 7, Pods: 3},
+				{Object: "Pod/web-7d9c-*", Reason: "Failed", Note: "Error: ImagePullBackOff", Count: 2, Pods: 2}},
 			Missing: []string{"missing permission: get pods/log"},
 		}}}
 	var b bytes.Buffer
@@ -49,6 +50,7 @@ deployment.apps/web configured
   events:
     Pod/web-7d9c-abcde BackOff (x5): Back-off restarting failed container
     Pod/web-7d9c-* (3 pods) BackOff (x7): Back-off restarting failed container web in pod web-7d9c-*_store(*)
+    Pod/web-7d9c-* (2 pods) Failed: Error: ImagePullBackOff
   missing permission: get pods/log
 configmap/settings created
 service/web unchanged
