@@ -76,6 +76,31 @@ func TestDiagnosisEventsGroupedAcrossPods(t *testing.T) {
 	}
 }
 
+// An owner's events that differ only in the generated name of the pod it
+// tried to create (and the recorder's "combined" prefix) are one, with
+// the summed count; its other notes stay distinct, and a single event
+// keeps its note.
+func TestDiagnosisEventsGroupedAcrossGeneratedNames(t *testing.T) {
+	quota := func(sec int, pod, prefix string, count int) runtime.Object {
+		return healthWarning(t, sec, "ReplicaSet", "web-7b94b6f5d4", "", "FailedCreate",
+			prefix+`Error creating: pods "`+pod+`" is forbidden: exceeded quota: no-pods, requested: pods=1`, count)
+	}
+	objects := map[string]bool{"Deployment/web": true, "ReplicaSet/web-7b94b6f5d4": true}
+	got := healthEventsOf(t, objects,
+		quota(1, "web-7b94b6f5d4-9hv56", "", 1),
+		quota(2, "web-7b94b6f5d4-wnhms", "", 1),
+		healthWarning(t, 3, "ReplicaSet", "web-7b94b6f5d4", "", "FailedCreate", `Error creating: pods "web-7b94b6f5d4-xcgnw" is forbidden: violates PodSecurity`, 1),
+		quota(4, "web-7b94b6f5d4-lqp7p", eventCombined, 3),
+	)
+	want := []Event{
+		{Object: "ReplicaSet/web-7b94b6f5d4", Reason: "FailedCreate", Note: `Error creating: pods "web-7b94b6f5d4-xcgnw" is forbidden: violates PodSecurity`, Count: 1},
+		{Object: "ReplicaSet/web-7b94b6f5d4", Reason: "FailedCreate", Note: `Error creating: pods "web-7b94b6f5d4-*" is forbidden: exceeded quota: no-pods, requested: pods=1`, Count: 5},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("events:\n got %+v\nwant %+v", got, want)
+	}
+}
+
 // The last diagnoseMaxEvents are kept after grouping: 12 causes across 2
 // pods each (24 events) are the last 10 causes.
 func TestDiagnosisEventsLastAfterGrouping(t *testing.T) {
