@@ -116,9 +116,10 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 		return nil, err
 	}
 	pre, main, post := splitHooks(keep, helmhook.Phase(p.Parent != nil && p.Parent.Exists))
-	applied, err := applyInOrder(waitCtx, ctx, c, main, pre, opts, ps.hooksRan)
+	applied, err := applyInOrder(waitCtx, ctx, c, main, pre, keep, opts, ps.hooksRan)
 	res.Objects = append(res.Objects, applied...)
 	if err != nil {
+		res.Health = hookHealth(err)
 		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 	}
 	setID := ""
@@ -154,9 +155,10 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 		}
 	}
 	if len(post) > 0 {
-		ran, err := runHooks(waitCtx, ctx, c, post, opts, ps.hooksRan)
+		ran, err := runHooks(waitCtx, ctx, c, post, keep, opts, ps.hooksRan)
 		res.Objects = append(res.Objects, ran...)
 		if err != nil {
+			res.Health = append(res.Health, hookHealth(err)...)
 			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 		}
 	}
@@ -179,8 +181,9 @@ func stage(ch plan.Change) int {
 // applyInOrder server-side applies every changed object, stage by stage,
 // concurrently within a stage; unchanged objects are not written at all.
 // The Helm hooks in pre run one by one, each waited for (bounded by
-// waitCtx), between the CRDs and the last stage.
-func applyInOrder(waitCtx, ctx context.Context, c *kube.Client, changes, pre []plan.Change, opts Options, hooksRan map[string]string) ([]ObjectResult, error) {
+// waitCtx), between the CRDs and the last stage; set is every object of
+// the run (the Secret values a hook's diagnosis masks).
+func applyInOrder(waitCtx, ctx context.Context, c *kube.Client, changes, pre, set []plan.Change, opts Options, hooksRan map[string]string) ([]ObjectResult, error) {
 	var out []ObjectResult
 	writing := startPhase(opts.progress(), PhaseWriting, countWrites(changes)+len(pre))
 	defer writing.finish()
@@ -200,7 +203,7 @@ func applyInOrder(waitCtx, ctx context.Context, c *kube.Client, changes, pre []p
 			c.Mapper.Reset() // CRDs were just established: learn their kinds
 		}
 		if st == 2 && len(pre) > 0 {
-			ran, err := runHooks(waitCtx, ctx, c, pre, opts, hooksRan)
+			ran, err := runHooks(waitCtx, ctx, c, pre, set, opts, hooksRan)
 			out = append(out, ran...)
 			for range ran {
 				writing.step()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -81,11 +82,22 @@ func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Cha
 // one by one: a hook Job still needs the ServiceAccount, Role and
 // RoleBinding hooks it runs as.
 //
+// A hook is waited for as the workloads are (waitOptions): it fails as
+// soon as its pods show a signal that waiting will not heal (unless
+// Options.NoFailFast), and a hook that failed or timed out is diagnosed,
+// the Secret values of set (every object of the run) masked, its
+// diagnosis's Source the hook's manifest position (a chart's template).
+// The error is then a *hookError, whose results hookHealth gives.
+//
 // ran records, for the parent, the digest of each hook-succeeded hook that
 // succeeded (helmhook.Digest).
-func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change, opts Options, ran map[string]string) ([]ObjectResult, error) {
+func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks, set []plan.Change, opts Options, ran map[string]string) ([]ObjectResult, error) {
 	var out []ObjectResult
 	var succeeded []plan.Ref
+	wopts := waitOptions(set, opts)
+	if wopts.Timeout <= 0 {
+		wopts.Timeout = defaultHookTimeout
+	}
 	for _, ch := range hooks {
 		h := helmhook.Of(ch.Object)
 		res, err := applyOne(ctx, c, ch, opts)
@@ -93,11 +105,8 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change,
 			return out, fmt.Errorf("%s hook: %w", h, err)
 		}
 		out = append(out, res)
-		wopts := waitOptions([]plan.Change{ch}, opts)
-		if wopts.Timeout <= 0 {
-			wopts.Timeout = defaultHookTimeout
-		}
-		_, err = health.Wait(waitCtx, c, []plan.Ref{ch.Ref}, wopts)
+		results, err := health.Wait(waitCtx, c, []plan.Ref{ch.Ref}, wopts)
+		withSources(results, err, []plan.Change{ch})
 		if err == nil {
 			err = fenceCheck(ctx)
 		}
@@ -105,7 +114,7 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change,
 			if h.Deletes(helmhook.HookFailed) {
 				deleteHook(ctx, c, ch.Ref)
 			}
-			return out, fmt.Errorf("%s hook %s did not succeed, the run stops here: %w", h, ch.Ref, err)
+			return out, &hookError{hook: h.String(), ref: ch.Ref, results: results, err: err}
 		}
 		if h.Deletes(helmhook.HookSucceeded) {
 			succeeded = append(succeeded, ch.Ref)
@@ -116,6 +125,32 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks []plan.Change,
 		deleteHook(ctx, c, ref)
 	}
 	return out, nil
+}
+
+// hookError is a hook that did not succeed: the run stops there.
+type hookError struct {
+	hook    string // its events: "pre-install,pre-upgrade"
+	ref     plan.Ref
+	results []health.Result // its wait's results, diagnosed
+	err     error
+}
+
+func (e *hookError) Error() string {
+	return fmt.Sprintf("%s hook %s did not succeed, the run stops here: %v", e.hook, e.ref, e.err)
+}
+
+func (e *hookError) Unwrap() error { return e.err }
+
+// hookHealth is the health of the hook that failed in err (its wait's
+// results, with their diagnosis), nil when err is not a hook's failure.
+// The apply's Result.Health carries it, so that every view shows why the
+// hook failed, as for a workload.
+func hookHealth(err error) []health.Result {
+	var he *hookError
+	if !errors.As(err, &he) {
+		return nil
+	}
+	return he.results
 }
 
 // deleteHook deletes a hook after it ran, with its dependents (a Job's

@@ -16,7 +16,6 @@ import (
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/kubeplan/kubeplan/internal/kube"
-	"github.com/kubeplan/kubeplan/internal/podrefs"
 )
 
 // diagnoseLogLines is how many lines of a failing container's log a
@@ -27,9 +26,14 @@ const diagnoseLogLines = 20
 const diagnoseMaxEvents = 10
 
 var (
-	healthEventsGVR  = schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
-	healthSecretsGVR = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+	healthEventsGVR      = schema.GroupVersionResource{Group: "events.k8s.io", Version: "v1", Resource: "events"}
+	healthSecretsGVR     = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+	healthReplicaSetsGVR = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "replicasets"}
 )
+
+// healthRevisionAnnotation is the Deployment's revision, which the
+// deployment controller copies onto the ReplicaSet of that revision.
+const healthRevisionAnnotation = "deployment.kubernetes.io/revision"
 
 // causesOf groups the signals the pods show (any signal, whatever its
 // grace: the wait already failed) by container and reason, with a count;
@@ -76,23 +80,15 @@ func newDiagnoser(c *kube.Client, opts WaitOptions) *diagnoser {
 }
 
 // diagnose builds the diagnosis of a workload in namespace ns whose pods
-// are pods (owned, named by owner "Kind/name").
-func (d *diagnoser) diagnose(ctx context.Context, ns, owner string, pods []unstructured.Unstructured) *Diagnosis {
+// are pods; owners are the workload and the objects between it and its
+// pods ("Kind/name": ownersOf), whose events it lists with the pods'.
+func (d *diagnoser) diagnose(ctx context.Context, ns string, owners []string, pods []unstructured.Unstructured) *Diagnosis {
 	diag := &Diagnosis{Causes: causesOf(pods)}
-	// The Secrets the pods reference: their values are masked too, and a
-	// log is withheld when one of them cannot be read.
-	var unreadable []string
-	for i := range pods {
-		for _, r := range podrefs.Refs("", "Pod", pods[i].Object) {
-			if r.Kind != podrefs.Secret {
-				continue
-			}
-			if err := d.readSecret(ctx, ns, r.Name); err != nil && !slices.Contains(unreadable, r.Name) {
-				unreadable = append(unreadable, r.Name)
-			}
-		}
+	unreadable := d.maskReferenced(ctx, ns, pods)
+	objects := map[string]bool{}
+	for _, o := range owners {
+		objects[o] = true
 	}
-	objects := map[string]bool{owner: true}
 	for i := range pods {
 		objects["Pod/"+pods[i].GetName()] = true
 		for _, o := range pods[i].GetOwnerReferences() {
@@ -134,6 +130,36 @@ func (d *diagnoser) diagnose(ctx context.Context, ns, owner string, pods []unstr
 	return diag
 }
 
+// ownersOf names workload u and, for a Deployment, the ReplicaSets it owns
+// of its current revision (all it owns when it has none yet): their
+// events say why pods are missing (FailedCreate when a quota or Pod
+// Security refuses them), which the pods' own owner references cannot,
+// there being no pods. A Job, a StatefulSet or a DaemonSet creates its
+// pods itself: its own events say so. missing is set when the
+// ReplicaSets could not be listed.
+func (d *diagnoser) ownersOf(ctx context.Context, u *unstructured.Unstructured) (owners []string, missing string) {
+	owners = []string{u.GetKind() + "/" + u.GetName()}
+	if u.GetKind() != "Deployment" || u.GetAPIVersion() != "apps/v1" {
+		return owners, ""
+	}
+	var opts metav1.ListOptions
+	if sel, ok := healthSelectorOf(u); ok {
+		opts.LabelSelector = sel.String()
+	}
+	l, err := d.c.Dynamic.Resource(healthReplicaSetsGVR).Namespace(u.GetNamespace()).List(ctx, opts)
+	if err != nil {
+		return owners, healthMissing(err, "list replicasets (apps)")
+	}
+	revision := u.GetAnnotations()[healthRevisionAnnotation]
+	for _, rs := range l.Items {
+		owned := slices.ContainsFunc(rs.GetOwnerReferences(), func(o metav1.OwnerReference) bool { return o.UID == u.GetUID() })
+		if owned && (revision == "" || rs.GetAnnotations()[healthRevisionAnnotation] == revision) {
+			owners = append(owners, "ReplicaSet/"+rs.GetName())
+		}
+	}
+	return owners, ""
+}
+
 // healthRunning reports whether the container of pod has started once.
 func healthRunning(pods []unstructured.Unstructured, pod, container string) bool {
 	for i := range pods {
@@ -165,29 +191,9 @@ func healthMissing(err error, what string) string {
 	return what + ": " + err.Error()
 }
 
-// readSecret adds the values of Secret ns/name to the mask (once); its
-// error when it cannot be read (a Secret that does not exist holds
-// nothing to mask).
-func (d *diagnoser) readSecret(ctx context.Context, ns, name string) error {
-	k := ns + "/" + name
-	if err, done := d.secretErr[k]; done {
-		return err
-	}
-	u, err := d.c.Dynamic.Resource(healthSecretsGVR).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
-	switch {
-	case err == nil:
-		if d.secretValues != nil {
-			d.mask.add(d.secretValues(u.Object)...)
-		}
-	case apierrors.IsNotFound(err):
-		err = nil
-	}
-	d.secretErr[k] = err
-	return err
-}
-
 // eventsOf lists the namespace's events (once) and returns the Warning
-// ones about objects, deduplicated, the last diagnoseMaxEvents, masked.
+// ones about objects, masked, deduplicated and grouped across pods
+// (eventGrouper), the last diagnoseMaxEvents after grouping.
 func (d *diagnoser) eventsOf(ctx context.Context, ns string, objects map[string]bool) []Event {
 	items, ok := d.events[ns]
 	if !ok && d.eventsErr[ns] == nil {
@@ -202,7 +208,7 @@ func (d *diagnoser) eventsOf(ctx context.Context, ns string, objects map[string]
 		})
 		d.events[ns] = items
 	}
-	var out []Event
+	var g eventGrouper
 	for _, e := range items {
 		if healthString(e.Object, "type") != "Warning" {
 			continue
@@ -217,14 +223,9 @@ func (d *diagnoser) eventsOf(ctx context.Context, ns string, objects map[string]
 		} else if n := healthInt(e.Object, 0, "deprecatedCount"); n > 1 {
 			ev.Count = int(n)
 		}
-		if j := slices.IndexFunc(out, func(o Event) bool {
-			return o.Object == ev.Object && o.Reason == ev.Reason && o.Note == ev.Note
-		}); j >= 0 {
-			ev.Count += out[j].Count
-			out = slices.Delete(out, j, j+1)
-		}
-		out = append(out, ev)
+		g.add(ev, healthString(e.Object, "regarding", "uid"))
 	}
+	out := g.events()
 	if len(out) > diagnoseMaxEvents {
 		out = out[len(out)-diagnoseMaxEvents:]
 	}
@@ -311,7 +312,11 @@ func healthDiagnose(ctx context.Context, c *kube.Client, r *healthReader, s *hea
 		if !ok {
 			continue
 		}
-		diag := d.diagnose(ctx, k.ns, u.GetKind()+"/"+u.GetName(), pods)
+		owners, missing := d.ownersOf(ctx, u)
+		diag := d.diagnose(ctx, k.ns, owners, pods)
+		if missing != "" {
+			diag.Missing = append(diag.Missing, missing)
+		}
 		if c, ok := healthFindCondition(u, "Failed"); ok && c.status == "True" && len(diag.Causes) == 0 {
 			diag.Causes = append(diag.Causes, Cause{Signal: Signal{Reason: c.reason, Message: d.mask.text(c.message)}})
 		}

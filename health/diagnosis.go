@@ -13,8 +13,9 @@ type Diagnosis struct {
 	// with the number of pods that show it, in the order first seen.
 	Causes []Cause `json:"causes,omitempty"`
 	// Events are the last Warning events of the pods and their owners,
-	// deduplicated (one per object, reason and note, with a count), oldest
-	// first.
+	// deduplicated (one per object, reason and note, with a count), the
+	// events of one cause across pods grouped (one per reason and note
+	// but for the pod's name, with the number of pods), oldest first.
 	Events []Event `json:"events,omitempty"`
 	// Missing names the permissions the diagnosis lacked ("list events",
 	// "get pods/log"), with what it could not read because of them.
@@ -34,12 +35,20 @@ type Cause struct {
 	LogNote string `json:"logNote,omitempty"`
 }
 
-// Event is one deduplicated Warning event.
+// Event is one deduplicated Warning event, or the events of one cause
+// across several pods of the workload.
 type Event struct {
-	// Object is the object it is about: "Pod/web-7d9c-abcde".
+	// Object is the object it is about: "Pod/web-7d9c-abcde"; for a group
+	// of pods, their names' common prefix and "*": "Pod/web-7d9c-*".
 	Object string `json:"object"`
 	Reason string `json:"reason"`
-	Note   string `json:"note,omitempty"`
-	// Count is how many times it happened (the series' count added up).
+	// Note is the event's note; for a group of pods, with the pod's name
+	// replaced as in Object and its UID by "*".
+	Note string `json:"note,omitempty"`
+	// Count is how many times it happened (the series' counts added up,
+	// over every pod of a group).
 	Count int `json:"count"`
+	// Pods is how many pods a group of pods' events is about; 0 for an
+	// event about one object.
+	Pods int `json:"pods,omitempty"`
 }

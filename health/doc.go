@@ -10,8 +10,11 @@
 // waiting will not heal (failfast.go: classifyPod, the grace each class
 // gets); with WaitOptions.Diagnose a wait that fails or times out reads
 // why (diagnose.go: the causes with a count of pods, the Warning events of
-// the pods and their owners, the failing container's log tail, Secret
-// values masked, the permissions it lacked) into Result.Diagnosis. A wait
+// the pods and their owners, a Deployment's ReplicaSets included, one line
+// per cause across pods (eventgroup.go), the failing container's log
+// tail, Secret values masked (mask.go: the set's and those of every Secret
+// the pods reference, optional ones included), the permissions it lacked)
+// into Result.Diagnosis. A wait
 // that succeeds makes no request for either.
 //
 // It reads the cluster and never writes to it; it reports progress to an

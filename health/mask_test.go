@@ -125,7 +125,7 @@ func TestDiagnosisMissingEventsPermission(t *testing.T) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "events.k8s.io", Resource: "events"}, "", errors.New("no"))
 	})
 	d := newDiagnoser(&kube.Client{Dynamic: dyn}, WaitOptions{})
-	diag := d.diagnose(context.Background(), "ns", "Deployment/web", ffPods(t, ffImagePullBackOff, ffImagePullBackOff))
+	diag := d.diagnose(context.Background(), "ns", []string{"Deployment/web"}, ffPods(t, ffImagePullBackOff, ffImagePullBackOff))
 	if len(diag.Causes) != 1 || diag.Causes[0].Reason != "ImagePullBackOff" || diag.Causes[0].Pods != 2 || diag.Causes[0].Container != "web" {
 		t.Errorf("causes = %+v", diag.Causes)
 	}

@@ -38,6 +38,7 @@ func diagnoses(res *apply.Result) map[plan.Ref]*health.Diagnosis {
 //	    | line
 //	events:
 //	  Pod/web-7d9c-abcde Failed (x3): Failed to pull image ...
+//	  Pod/web-7d9c-* (2 pods) BackOff (x5): Back-off restarting ...
 //	missing permission: get pods/log: the containers' logs
 //
 // Every text from the cluster is written with control characters
@@ -96,11 +97,16 @@ func diagnosisText(b *strings.Builder, d *health.Diagnosis) {
 	if len(d.Events) > 0 {
 		b.WriteString("  events:\n")
 		for _, e := range d.Events {
-			count := ""
-			if e.Count > 1 {
+			// A group of pods' events says how many pods, and how many
+			// times in all when that is more than once per pod.
+			pods, count := "", ""
+			if e.Pods > 1 {
+				pods = fmt.Sprintf(" (%d pods)", e.Pods)
+			}
+			if e.Count > max(1, e.Pods) {
 				count = fmt.Sprintf(" (x%d)", e.Count)
 			}
-			fmt.Fprintf(b, "    %s %s%s: %s\n", printable(e.Object), printable(e.Reason), count, printable(e.Note))
+			fmt.Fprintf(b, "    %s%s %s%s: %s\n", printable(e.Object), pods, printable(e.Reason), count, printable(e.Note))
 		}
 	}
 	for _, m := range d.Missing {

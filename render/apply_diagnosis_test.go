@@ -9,7 +9,8 @@ import (
 
 // The diagnosis of a failed workload is written under its line: where it
 // is defined, each cause with its pod count, the pod's facts, the log
-// tail, the events and the permissions missing; control characters from
+// tail, the events (one cause across pods with their number) and the
+// permissions missing; control characters from
 // the cluster are escaped.
 func TestApplyTextDiagnosis(t *testing.T) {
 	r := applyFixture()
@@ -25,7 +26,9 @@ func TestApplyTextDiagnosis(t *testing.T) {
 				{Signal: health.Signal{Pod: "web-7d9c-fghij", Container: "migrate", Init: true, Reason: "InitContainerFailed"}, Pods: 1,
 					LogNote: "log not read: missing permission: get pods/log"},
 			},
-			Events:  []health.Event{{Object: "Pod/web-7d9c-abcde", Reason: "BackOff", Note: "Back-off restarting failed container", Count: 5}},
+			Events: []health.Event{{Object: "Pod/web-7d9c-abcde", Reason: "BackOff", Note: "Back-off restarting failed container", Count: 5},
+				{Object: "Pod/web-7d9c-*", Reason: "BackOff", Note: "Back-off restarting failed container web in pod web-7d9c-*_store(*)", Count: 7, Pods: 3},
+				{Object: "Pod/web-7d9c-*", Reason: "Failed", Note: "Error: ImagePullBackOff", Count: 2, Pods: 2}},
 			Missing: []string{"missing permission: get pods/log"},
 		}}}
 	var b bytes.Buffer
@@ -46,6 +49,8 @@ deployment.apps/web configured
     log not read: missing permission: get pods/log
   events:
     Pod/web-7d9c-abcde BackOff (x5): Back-off restarting failed container
+    Pod/web-7d9c-* (3 pods) BackOff (x7): Back-off restarting failed container web in pod web-7d9c-*_store(*)
+    Pod/web-7d9c-* (2 pods) Failed: Error: ImagePullBackOff
   missing permission: get pods/log
 configmap/settings created
 service/web unchanged

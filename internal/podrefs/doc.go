@@ -3,5 +3,7 @@
 // PersistentVolumeClaims it names, and what a set of objects provides of
 // them (the objects themselves, and the Secrets a SealedSecret or an
 // ExternalSecret will create). Plan warns about a reference that neither
-// the set nor the cluster has (plan/refs.go).
+// the set nor the cluster has (plan/refs.go); a failed wait's diagnosis
+// masks the values of every Secret a pod references, optional ones
+// included (All; health/mask.go).
 package podrefs

@@ -17,6 +17,8 @@ type Ref struct {
 	// Path is the field naming it, from the object's root
 	// (["spec","template","spec","containers","0","envFrom","0","secretRef","name"]).
 	Path []string
+	// Optional is true for a reference marked optional: true (All only).
+	Optional bool
 }
 
 // Key identifies what a Ref needs in a namespace.
@@ -42,6 +44,16 @@ func PodSpecPath(group, kind string) []string {
 // marked optional: true are left out, as is the "default" ServiceAccount
 // and the kube-root-ca.crt ConfigMap every namespace has.
 func Refs(group, kind string, obj map[string]any) []Ref {
+	return refsOf(group, kind, obj, false)
+}
+
+// All lists every reference of obj's pod template, those marked optional:
+// true included (Ref.Optional): what its pods may read when it exists.
+func All(group, kind string, obj map[string]any) []Ref {
+	return refsOf(group, kind, obj, true)
+}
+
+func refsOf(group, kind string, obj map[string]any, optional bool) []Ref {
 	base := PodSpecPath(group, kind)
 	if base == nil {
 		return nil
@@ -50,7 +62,7 @@ func Refs(group, kind string, obj map[string]any) []Ref {
 	if spec == nil {
 		return nil
 	}
-	r := &refs{}
+	r := &refs{optional: optional}
 	at := func(p ...string) []string { return append(append([]string{}, base...), p...) }
 	sa, field := str(spec["serviceAccountName"]), "serviceAccountName"
 	if sa == "" {
@@ -77,7 +89,11 @@ func Refs(group, kind string, obj map[string]any) []Ref {
 	return r.out
 }
 
-type refs struct{ out []Ref }
+type refs struct {
+	out []Ref
+	// optional: keep the references marked optional: true.
+	optional bool
+}
 
 func (r *refs) add(kind, name string, path []string) {
 	if name == "" || kind == ConfigMap && name == "kube-root-ca.crt" {
@@ -86,13 +102,18 @@ func (r *refs) add(kind, name string, path []string) {
 	r.out = append(r.out, Ref{Kind: kind, Name: name, Path: append([]string(nil), path...)})
 }
 
-// optionalRef adds the reference in m[field] (a {name, optional} object)
-// unless it is optional.
+// optionalRef adds the reference in m[field] (a {name, optional} object),
+// one marked optional only when r keeps them.
 func (r *refs) optionalRef(kind string, m map[string]any, nameField string, path []string) {
-	if m == nil || m["optional"] == true {
+	opt := m["optional"] == true
+	if m == nil || opt && !r.optional {
 		return
 	}
+	n := len(r.out)
 	r.add(kind, str(m[nameField]), append(append([]string(nil), path...), nameField))
+	if len(r.out) > n {
+		r.out[n].Optional = opt
+	}
 }
 
 func (r *refs) container(c map[string]any, path []string) {

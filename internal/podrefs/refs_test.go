@@ -73,6 +73,31 @@ func TestRefs(t *testing.T) {
 	}
 }
 
+// All keeps the references marked optional, marked so, the others as Refs
+// gives them.
+func TestAll(t *testing.T) {
+	var obj map[string]any
+	if err := yaml.Unmarshal([]byte(deployment), &obj); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range All("apps", "Deployment", obj) {
+		if r.Optional {
+			got = append(got, r.Kind+"/"+r.Name+" (optional) at "+strings.Join(r.Path, "."))
+		}
+	}
+	want := []string{
+		"ConfigMap/flags (optional) at spec.template.spec.containers.0.env.1.valueFrom.configMapKeyRef.name",
+		"Secret/extra (optional) at spec.template.spec.volumes.1.secret.secretName",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n, m := len(All("apps", "Deployment", obj)), len(Refs("apps", "Deployment", obj)); n != m+2 {
+		t.Errorf("All gives %d references, Refs %d: want 2 more", n, m)
+	}
+}
+
 func TestProvides(t *testing.T) {
 	for _, tc := range []struct {
 		group, kind, doc string
