@@ -178,3 +178,24 @@ func TestApplyAnnotations(t *testing.T) {
 		t.Errorf("file with colons: %s", s)
 	}
 }
+
+// Over projects, a failed project's section says why, and a hostile
+// diagnosis escapes neither its code block nor the project's <details>.
+func TestRunApplyMarkdownDiagnosis(t *testing.T) {
+	res := crashLoopResult(append(strings.Split(strings.TrimSuffix(hostileDiff, "\n"), "\n"), hostile)...)
+	res.Health[0].Diagnosis.Events[0].Note = hostile
+	r := &run.Report{Projects: []run.ProjectReport{
+		{Project: project.Project{Name: "shop-web-prod"}, Cluster: "prod", Namespace: "shop", Status: run.Failed, Result: res, Error: "1 object failed"},
+		{Project: project.Project{Name: "shop-api-prod"}, Cluster: "prod", Namespace: "shop", Status: run.Applied, Result: &apply.Result{}},
+	}}
+	var b strings.Builder
+	if err := RunApplyMarkdown(&b, r, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	checkHostileMarkdown(t, md, 2)
+	if !strings.Contains(md, "<details open><summary>shop-web-prod: failed</summary>") ||
+		!strings.Contains(md, "**❌ `deployment.apps/web` failed: CrashLoopBackOff**, defined at `deploy/web.yaml:10:1`") {
+		t.Errorf("the failed project does not say why:\n%s", md)
+	}
+}
