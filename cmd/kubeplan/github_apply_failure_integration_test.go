@@ -32,7 +32,13 @@ func TestIntegrationGitHubApplyFailure(t *testing.T) {
 	srv := githubtest.New(t, ghRepo, ghToken)
 	sim := newGitHubSim(t, srv, "pull_request")
 	t.Chdir(t.TempDir()) // paths as a workflow gives them: relative to the checkout
-	if err := os.WriteFile("app.yaml", []byte(crashLoopSet), 0o644); err != nil {
+	// The container also prints lines that would be workflow commands,
+	// and a code fence.
+	set := strings.Replace(crashLoopSet, `"fatal: cannot connect"]`, `"fatal: cannot connect", "::error::forged%0Aline", "##[warning]forged", "`+"```"+` @octocat"]`, 1)
+	if set == crashLoopSet {
+		t.Fatal("the fixture's args line moved")
+	}
+	if err := os.WriteFile("app.yaml", []byte(set), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"--kubeconfig", kc, "-n", ns, "--applyset", "configmap/crashloop", "."}
@@ -68,7 +74,8 @@ func TestIntegrationGitHubApplyFailure(t *testing.T) {
 		"::error file=app.yaml,line=10,col=1,title=deployment.apps/web failed%3A CrashLoopBackOff::",
 		"container main: CrashLoopBackOff",
 		"| connecting with password ***%0A",
-		"| fatal: cannot connect",
+		"| fatal: cannot connect%0A",
+		"| ::error::forged%250Aline%0A",
 		"BackOff",
 	} {
 		if !strings.Contains(ann, want) {
@@ -86,14 +93,17 @@ func TestIntegrationGitHubApplyFailure(t *testing.T) {
 	}
 	sum := sim.read(t, sim.summary)
 	for what, md := range map[string]string{"job summary": sum, "comment": cs[0].Body} {
+		if text := outsideCode(md); strings.Contains(text, "@octocat") || strings.Contains(text, "forged") {
+			t.Errorf("%s shows the log outside its code block:\n%s", what, md)
+		}
 		for _, want := range []string{
 			"### kubeplan apply: namespace `" + ns + "`, ApplySet `configmap/crashloop`",
 			"> The apply failed: ",
 			"**❌ `deployment.apps/web` failed: CrashLoopBackOff**, defined at `app.yaml:10:1`",
 			"Container `main`: **CrashLoopBackOff**: back-off 10s restarting failed container=main pod=web-",
 			"exit code 1.",
-			"previous instance):\n\n```text\n",
-			"connecting with password ***\nfatal: cannot connect\n",
+			"previous instance):\n\n````text\n",
+			"connecting with password ***\nfatal: cannot connect\n::error::forged%0Aline\n##[warning]forged\n``` @octocat\n````\n",
 			"| BackOff | ",
 			"Back-off restarting failed container main in pod web-",
 		} {
@@ -113,4 +123,23 @@ func TestIntegrationGitHubApplyFailure(t *testing.T) {
 	if !strings.Contains(outs, "summary<<") {
 		t.Errorf("outputs:\n%s", outs)
 	}
+}
+
+// outsideCode is md without its fenced code blocks (a block ends at a
+// line of at least as many backticks as opened it, and nothing else).
+func outsideCode(md string) string {
+	var b strings.Builder
+	fence := ""
+	for line := range strings.SplitSeq(md, "\n") {
+		run := len(line) - len(strings.TrimLeft(line, "`"))
+		switch {
+		case fence == "" && run >= 3:
+			fence = line[:run]
+		case fence != "" && run >= len(fence) && strings.Trim(line, "`") == "":
+			fence = ""
+		case fence == "":
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
 }
