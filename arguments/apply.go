@@ -27,6 +27,7 @@ type Apply struct {
 	Drift       string
 	AutoApprove bool
 	Replace     []string
+	Comment     bool
 }
 
 // Bind adds apply's flags.
@@ -44,6 +45,7 @@ func (f *Apply) Bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.Drift, "drift", "repair", "repair: apply; report: only plan and exit 2 when the cluster differs")
 	fl.BoolVar(&f.AutoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
 	f.Select.Bind(fl, "apply")
+	fl.BoolVar(&f.Comment, "comment", true, "in GitHub Actions on a pull_request event with a token: update the plan comment on the pull request with the apply and why it failed")
 	fl.StringArrayVar(&f.Replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
 }
 

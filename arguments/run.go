@@ -67,7 +67,7 @@ func (f *Plan) View(env ghactions.Env, version string, t *run.Target, p *run.Pre
 // View is apply's GitHub view (no comment), of a plain invocation's set
 // (t; p is nil) or of the projects (p).
 func (f *Apply) View(env ghactions.Env, version string, t *run.Target, p *run.Prepared) ghview.RunOptions {
-	return view(ghview.RunOptions{Version: version}, env, &f.Cluster, &f.Git, t, p)
+	return view(ghview.RunOptions{Version: version, ApplyComment: f.Comment}, env, &f.Cluster, &f.Git, t, p)
 }
 
 // view completes o: the token ($GITHUB_TOKEN by default), the secrets to

@@ -23,10 +23,18 @@ import (
 //
 //	<details><summary>3 unchanged</summary> ... </details>
 //
-// A failed apply says so under the summary line. The output never exceeds
-// maxBytes (0: no limit): rows are cut from the end, unchanged ones first,
-// and a line says how many were left out.
+// A failed apply says so under the summary line and, for every workload
+// whose health wait failed, says why under "Why it failed"
+// (diagnosisSection) before the table. The output never exceeds maxBytes
+// (0: no limit): rows are cut from the end, unchanged ones first, and a
+// line says how many were left out.
 func ApplyMarkdown(w io.Writer, r ApplyReport, maxBytes int) error {
+	return applyMarkdown(w, r, maxBytes, "")
+}
+
+// applyMarkdown is ApplyMarkdown whose note, when rows are left out, names
+// limitName as the limit ("" names the job summary's).
+func applyMarkdown(w io.Writer, r ApplyReport, maxBytes int, limitName string) error {
 	var head strings.Builder
 	head.WriteString(mdTitle("apply", r.Namespace, r.ApplySet, ""))
 	head.WriteString("\n\n**" + ApplySummary(r.Result) + "**\n")
@@ -55,7 +63,11 @@ func ApplyMarkdown(w io.Writer, r ApplyReport, maxBytes int) error {
 	if maxBytes <= 0 {
 		maxBytes = math.MaxInt
 	}
-	out := mdFit(head.String(), []*mdSection{changed, same}, maxBytes, mdNoteText{why: "the job summary's 1 MiB limit", what: "list", where: "the job log"})
+	if limitName == "" {
+		limitName = "the job summary's 1 MiB limit"
+	}
+	secs := []*mdSection{diagnosisSection(r.Result), changed, same}
+	out := mdFit(head.String(), secs, maxBytes, mdNoteText{why: limitName, what: "list", where: "the job log"})
 	_, err := io.WriteString(w, out)
 	return err
 }

@@ -26,14 +26,16 @@ import (
 // output never exceeds o.MaxBytes (0: no limit); the sections share what
 // the table leaves as RunPlan's markdown does. A Single run is written as
 // ApplyMarkdown writes its project's apply (with o.Revision, the commit
-// applied).
+// applied). o.LimitName names the limit in the note saying what was left
+// out ("" names the job summary's). A project whose health wait failed
+// shows why (ApplyMarkdown's "Why it failed").
 func RunApplyMarkdown(w io.Writer, r *run.Report, o RunOptions) error {
 	maxBytes := o.MaxBytes
 	if p, ok, err := single(r); ok {
 		if err != nil {
 			return err
 		}
-		return ApplyMarkdown(w, singleApply(p, o), maxBytes)
+		return applyMarkdown(w, singleApply(p, o), maxBytes, o.LimitName)
 	}
 	if maxBytes <= 0 {
 		maxBytes = math.MaxInt
@@ -62,7 +64,7 @@ func runApplySection(p run.ProjectReport) runMdSection {
 	rep := ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Err: p.Error}
 	report := func(budget int) string {
 		var b strings.Builder
-		_ = ApplyMarkdown(&b, rep, budget)
+		_ = applyMarkdown(&b, rep, budget, "")
 		return b.String()
 	}
 	s.content = func(budget int) string { return withFindings(report(0), p, budget, "the job log", report) }

@@ -146,7 +146,7 @@ func (a applyRun) show(ctx context.Context, p *run.Prepared, r *run.Report, err 
 	}
 	if a.gh != nil {
 		a.gh.Revision(p.Revision)
-		if gerr := a.gh.Applied(r); err == nil {
+		if gerr := a.gh.Applied(ctx, r); err == nil {
 			err = gerr
 		}
 	}

@@ -36,14 +36,19 @@ func newCommenter(env ghactions.Env, token string, comment bool, version string)
 // post creates or updates the pull request's comment that starts with
 // marker, with markdown made to fit in room bytes. It only acts on
 // pull_request and pull_request_target events, with a token and comments
-// on; problems are warnings on s (see Plan).
-func (c commenter) post(ctx context.Context, s step, marker string, markdown func(room int) (string, error)) {
+// on; problems are warnings on s (see Plan). verb ("plan", "apply") names
+// the command in the warnings and in what is printed.
+func (c commenter) post(ctx context.Context, s step, marker, verb string, markdown func(room int) (string, error)) {
 	if !c.comment || !c.run.IsPullRequest() {
 		return
 	}
-	const title = "kubeplan plan"
+	title := "kubeplan " + verb
 	if c.token == "" {
-		s.warn(title, "not commenting on the pull request: no token (set GITHUB_TOKEN: ${{ github.token }} or pass --github-token; --comment=false turns this off)")
+		hint := "set GITHUB_TOKEN: ${{ github.token }} or pass --github-token"
+		if verb == "apply" {
+			hint = "set GITHUB_TOKEN: ${{ github.token }}"
+		}
+		s.warn(title, "not commenting on the pull request: no token ("+hint+"; --comment=false turns this off)")
 		return
 	}
 	pr, err := c.run.PullRequestNumber()
@@ -63,14 +68,14 @@ func (c commenter) post(ctx context.Context, s step, marker string, markdown fun
 		s.warn(title, s.mask.scrub(err.Error()))
 		return
 	}
-	verb := "updated"
+	done := "updated"
 	if res.Created {
-		verb = "created"
+		done = "created"
 	}
-	fmt.Fprintf(s.err, "kubeplan: %s the plan comment on pull request #%d: %s\n", verb, pr, res.URL)
+	fmt.Fprintf(s.err, "kubeplan: %s the %s comment on pull request #%d: %s\n", done, verb, pr, res.URL)
 	if res.Ignored > 0 {
-		fmt.Fprintf(s.err, "kubeplan: left alone %d %s on pull request #%d that %s the plan comment's marker but %s written by another account\n",
-			res.Ignored, plural(res.Ignored, "comment", "comments"), pr, plural(res.Ignored, "carries", "carry"), plural(res.Ignored, "was", "were"))
+		fmt.Fprintf(s.err, "kubeplan: left alone %d %s on pull request #%d that %s the %s comment's marker but %s written by another account\n",
+			res.Ignored, plural(res.Ignored, "comment", "comments"), pr, plural(res.Ignored, "carries", "carry"), verb, plural(res.Ignored, "was", "were"))
 	}
 }
 
@@ -88,7 +93,7 @@ func (c commenter) failed(ctx context.Context, s step, marker, namespace, applyS
 	s.summary("kubeplan plan", func(w io.Writer, room int) error {
 		return render.PlanFailedMarkdown(w, namespace, applySet, text, room)
 	})
-	c.post(ctx, s, marker, func(room int) (string, error) {
+	c.post(ctx, s, marker, "plan", func(room int) (string, error) {
 		var b strings.Builder
 		err := render.PlanFailedMarkdown(&b, namespace, applySet, text, room)
 		return b.String(), err
@@ -107,7 +112,7 @@ func (c commenter) planned(ctx context.Context, s step, marker string, anns []gh
 	if err := s.outputs("has-changes", boolText(hasChanges), "summary", summary); err != nil {
 		return err
 	}
-	c.post(ctx, s, marker, func(room int) (string, error) {
+	c.post(ctx, s, marker, "plan", func(room int) (string, error) {
 		var b strings.Builder
 		err := markdown(&b, render.PlanOptions{MaxBytes: room, SummaryURL: c.run.URL()})
 		return b.String(), err

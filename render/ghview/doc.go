@@ -12,7 +12,12 @@
 //   - for plan on a pull request, creates or updates one comment: one per
 //     cluster, namespace and ApplySet for a run of one project made from
 //     flags (RunOptions.Single), or one per scope for a run over many
-//     projects.
+//     projects; apply on a pull request updates the same comment with the
+//     applied run (RunOptions.ApplyComment);
+//   - for apply, puts an ::error:: annotation at the manifest line of every
+//     workload whose health wait failed, and its diagnosis in the job
+//     summary and the comment, with every value it masks hidden there too
+//     (the engine masked the Secret values it knows of already).
 //
 // Run is the one view of plan and apply; Plan and Apply are thin wrappers
 // that hand a single plan or apply result to it as a Single run.

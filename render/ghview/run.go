@@ -3,8 +3,10 @@ package ghview
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
@@ -40,14 +42,19 @@ type Run struct {
 	// apply summary; "" for a run over many projects.
 	ns, applySet string
 	rev          *source.Revision
+	applyComment bool
 	mu           sync.Mutex // Loaded runs in every project's goroutine
 }
 
 // RunOptions configure the run view.
 type RunOptions struct {
 	Token   string // GitHub token for the comment
-	Comment bool   // comment on pull requests
-	Version string // kubeplan's version
+	Comment bool   // comment on pull requests with the plan
+	// ApplyComment updates, on a pull request, the comment the plan of the
+	// same set (or scope) wrote with the applied run and why it failed
+	// (apply's --comment; Applied).
+	ApplyComment bool
+	Version      string // kubeplan's version
 	// Secrets are other values to mask (cluster tokens, a git password).
 	Secrets []string
 	// Scope names what a run over many projects covers, for the comment's
@@ -68,7 +75,7 @@ type RunOptions struct {
 // NewRun starts the view: before anything else is printed it registers
 // the tokens kubeplan was given with ::add-mask::.
 func NewRun(env ghactions.Env, stderr io.Writer, o RunOptions) *Run {
-	v := &Run{step: newStep(env, stderr), commenter: newCommenter(env, o.Token, o.Comment, o.Version),
+	v := &Run{step: newStep(env, stderr), commenter: newCommenter(env, o.Token, o.Comment, o.Version), applyComment: o.ApplyComment,
 		marker: ghcomment.ScopeMarker(o.Scope)}
 	if o.Single {
 		v.marker, v.ns, v.applySet = ghcomment.Marker(o.Cluster, o.Namespace, o.ApplySet), o.Namespace, o.ApplySet
@@ -139,14 +146,36 @@ func (v *Run) Planned(r *run.Report) error {
 	return v.outputs("has-changes", boolText(r.HasChanges()), "summary", render.RunSummary(r))
 }
 
-// Applied reports an applied run: job summary and the outputs has-changes
-// (true when a project wrote an object) and summary. A Single run's
-// outputs are written only when its result says what happened.
-func (v *Run) Applied(r *run.Report) error {
+// Applied reports an applied run: an ::error:: annotation at the manifest
+// line of every workload whose health wait failed (render.ApplyAnnotations),
+// the job summary (with why each failed), the outputs has-changes (true
+// when a project wrote an object) and summary, and on a pull request the
+// sticky comment the plan of the same set (or scope) wrote, now showing
+// the apply and why it failed: best effort, as the plan's comment is. A
+// Single run's outputs are written only when its result says what
+// happened.
+func (v *Run) Applied(ctx context.Context, r *run.Report) error {
 	r = v.scrubbed(r)
+	for _, a := range render.ApplyAnnotations(r) {
+		v.command(a)
+	}
 	v.summary("kubeplan apply", func(w io.Writer, room int) error {
 		return render.RunApplyMarkdown(w, r, render.RunOptions{MaxBytes: room, Revision: v.rev})
 	})
+	err := v.appliedOutputs(r)
+	c := v.commenter
+	c.comment = v.applyComment
+	c.post(ctx, v.step, v.marker, "apply", func(room int) (string, error) {
+		var b strings.Builder
+		err := render.RunApplyMarkdown(&b, r, render.RunOptions{MaxBytes: room, Revision: v.rev, LimitName: commentLimit})
+		return b.String(), err
+	})
+	return err
+}
+
+// appliedOutputs writes the outputs has-changes and summary of an applied
+// run; nothing for a Single run without a result.
+func (v *Run) appliedOutputs(r *run.Report) error {
 	wrote := r.Total().WithChanges > 0
 	if r.Single && len(r.Projects) == 1 {
 		if r.Projects[0].Result == nil {
@@ -157,6 +186,10 @@ func (v *Run) Applied(r *run.Report) error {
 	return v.outputs("has-changes", boolText(wrote), "summary", render.RunApplySummary(r))
 }
 
+// commentLimit names a pull-request comment's limit in the note saying
+// what was left out.
+var commentLimit = fmt.Sprintf("GitHub's %d-character comment limit", ghcomment.MaxChars)
+
 // scrubbed is r with every masked value hidden in the projects' errors,
 // for the summary and the comment, which the runner does not mask. A
 // Single run's set is named as the view was told (RunOptions).
@@ -165,6 +198,7 @@ func (v *Run) scrubbed(r *run.Report) *run.Report {
 	cp.Projects = slices.Clone(r.Projects)
 	for i := range cp.Projects {
 		cp.Projects[i].Error = v.mask.scrub(cp.Projects[i].Error)
+		cp.Projects[i].Result = scrubbedResult(cp.Projects[i].Result, v.mask.scrub)
 		if r.Single {
 			cp.Projects[i].Namespace, cp.Projects[i].ApplySet = v.ns, v.applySet
 		}

@@ -159,7 +159,7 @@ func TestRunFailedAndApplied(t *testing.T) {
 
 	r := shopRun("prod")
 	r.Projects[1].Status, r.Projects[1].Result = run.Applied, nil
-	if err := v.Applied(r); err != nil {
+	if err := v.Applied(context.Background(), r); err != nil {
 		t.Fatal(err)
 	}
 	if s := a.read(t, a.summary); !strings.Contains(s, "### kubeplan apply: 2 projects") || strings.Contains(s, secret) {

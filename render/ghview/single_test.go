@@ -77,7 +77,7 @@ func TestRunSingleApplied(t *testing.T) {
 	rev := &source.Revision{SHA: "3f2c1e0aaaa", ShortSHA: "3f2c1e0", Subject: "price"}
 	res := &apply.Result{Objects: []apply.ObjectResult{{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Name: "settings"}, Outcome: apply.Created}}}
 	v.Revision(rev)
-	if err := v.Applied(&run.Report{Single: true, Projects: []run.ProjectReport{{Status: run.Applied, Result: res}}}); err != nil {
+	if err := v.Applied(context.Background(), &run.Report{Single: true, Projects: []run.ProjectReport{{Status: run.Applied, Result: res}}}); err != nil {
 		t.Fatal(err)
 	}
 	rep := render.ApplyReport{Result: res, Revision: rev}
