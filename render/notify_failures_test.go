@@ -14,10 +14,10 @@ import (
 	"github.com/kubeplan/kubeplan/notify"
 )
 
-// crashLoopResult is a Deployment whose two pods crash-loop, its log
+// crashLoopWorkload is a Deployment whose two pods crash-loop, its log
 // masked by the wait, with a token a notification must scrub in its
 // termination message.
-func crashLoopResult() health.Result {
+func crashLoopWorkload() health.Result {
 	return health.Result{Ref: kube.Ref{Group: "apps", Version: "v1", Kind: "Deployment", Namespace: "store", Name: "web"}, Status: "Failed",
 		Diagnosis: &health.Diagnosis{Source: "deploy/web.yaml:1:1", Causes: []health.Cause{{Signal: health.Signal{Pod: "web-7d9c-abcde", Container: "main",
 			Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container", Restarts: 3, ExitCode: 1,
@@ -25,7 +25,7 @@ func crashLoopResult() health.Result {
 }
 
 func TestFailureLine(t *testing.T) {
-	r := crashLoopResult()
+	r := crashLoopWorkload()
 	if got, want := FailureLine(r), "deployment.apps/web: CrashLoopBackOff: container main exit code 1: cannot connect: Authorization: Bearer s3cr3tT0k3nValue99 (2 pods)"; got != want {
 		t.Errorf("line %q, want %q", got, want)
 	}
@@ -44,14 +44,14 @@ func TestFailureLine(t *testing.T) {
 // A failed health wait's Event note names each workload's reason rather
 // than the error's text, within the API server's limit.
 func TestEventNoteOfAFailedWait(t *testing.T) {
-	err := fmt.Errorf("apply: %w", &health.UnhealthyError{Results: []health.Result{crashLoopResult()}})
+	err := fmt.Errorf("apply: %w", &health.UnhealthyError{Results: []health.Result{crashLoopWorkload()}})
 	got := EventNote(EventRun{Revision: "0123456789abcdef", Err: err})
 	if !strings.HasPrefix(got, "revision 0123456: deployment.apps/web: CrashLoopBackOff: container main exit code 1: ") || !strings.HasSuffix(got, " (2 pods)") {
 		t.Errorf("note %q", got)
 	}
 	var many []health.Result
 	for range 30 {
-		many = append(many, crashLoopResult())
+		many = append(many, crashLoopWorkload())
 	}
 	got = EventNote(EventRun{Revision: "0123456789abcdef", Err: &health.UnhealthyError{Results: many}})
 	if len(got) > MaxEventNote || !strings.HasSuffix(got, "...") {
@@ -62,7 +62,7 @@ func TestEventNoteOfAFailedWait(t *testing.T) {
 // failingRun is the golden run failing with a crash loop's diagnosis,
 // as serve hands it to the notifier.
 func failingRun() notify.Run {
-	r := crashLoopResult()
+	r := crashLoopWorkload()
 	err := &health.UnhealthyError{Results: []health.Result{r}}
 	run := goldenRun(err)
 	run.Failures = []notify.Failure{{Workload: r.Ref.String(), Namespace: "store", Reason: "CrashLoopBackOff", Source: r.Diagnosis.Source, Summary: FailureLine(r)}}
@@ -132,7 +132,7 @@ func TestGitHubFailures(t *testing.T) {
 
 // The Event note scrubs the credentials a termination message quotes.
 func TestEventNoteScrubs(t *testing.T) {
-	err := &health.UnhealthyError{Results: []health.Result{crashLoopResult()}}
+	err := &health.UnhealthyError{Results: []health.Result{crashLoopWorkload()}}
 	if got := EventNote(EventRun{Revision: "0123456789abcdef", Err: err}); strings.Contains(got, "s3cr3tT0k3nValue99") || !strings.Contains(got, "Bearer ***") {
 		t.Errorf("note %q", got)
 	}
