@@ -24,7 +24,7 @@ type Signal struct {
 	TerminationMessage string `json:"terminationMessage,omitempty"`
 	// Previous is true when the log to read is the previous instance's
 	// (the container restarted: a crash loop, an OOM kill).
-	Previous bool `json:"-"`
+	Previous bool `json:"previous,omitempty"`
 }
 
 // The time a signal must last before it fails the wait.
