@@ -23,39 +23,13 @@ import (
 	"github.com/kubeplan/kubeplan/source"
 )
 
+// crashLoopCanary is the Secret value crashLoopApp's container prints.
+const crashLoopCanary = "hunter2-canary-serve-41"
+
 // crashLoopApp is a Secret and a Deployment whose container (the
 // testcluster's tag crashloop) prints a Secret-backed value and exits 1,
 // again and again.
-const crashLoopApp = `apiVersion: v1
-kind: Secret
-metadata:
-  name: db
-  annotations:
-    kubeplan.dev/ignore: plaintext-secret
-stringData:
-  password: hunter2-canary-serve-41
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: main
-        image: registry.example/web:crashloop
-        args: ["connecting with password $(PASSWORD)", "fatal: cannot connect"]
-        env:
-        - name: PASSWORD
-          valueFrom:
-            secretKeyRef: {name: db, key: password}
-`
+var crashLoopApp = testkube.CrashLoopSet(crashLoopCanary)
 
 // TestIntegrationServeCrashLoop runs serve on the real API server with a
 // project whose Deployment crash-loops: the run fails at the health wait
@@ -124,7 +98,7 @@ func TestIntegrationServeCrashLoop(t *testing.T) {
 	if took := time.Since(start); took > 45*time.Second || !strings.Contains(res.Err.Error(), "CrashLoopBackOff") {
 		t.Fatalf("run after %s: %v", took, res.Err)
 	}
-	const canary = "hunter2-canary-serve-41"
+	const canary = crashLoopCanary
 
 	ev := expectEvent(t, c, ns, serve.ReasonHealthCheckFailed, "Warning", "deployment.apps/web: CrashLoopBackOff: container main exit code 1")
 	if strings.Contains(ev, canary) {

@@ -7,39 +7,13 @@ import (
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
+// crashLoopCanary is the Secret value crashLoopSet's container prints.
+const crashLoopCanary = "hunter2-canary-9f3"
+
 // crashLoopSet is a Secret and a Deployment whose container (the
 // testcluster's tag crashloop) prints its args, one of them a Secret-backed
 // variable, and exits 1, again and again.
-const crashLoopSet = `apiVersion: v1
-kind: Secret
-metadata:
-  name: db
-  annotations:
-    kubeplan.dev/ignore: plaintext-secret
-stringData:
-  password: hunter2-canary-9f3
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: main
-        image: registry.example/web:crashloop
-        args: ["connecting with password $(PASSWORD)", "fatal: cannot connect"]
-        env:
-        - name: PASSWORD
-          valueFrom:
-            secretKeyRef: {name: db, key: password}
-`
+var crashLoopSet = testkube.CrashLoopSet(crashLoopCanary)
 
 // crashLoopCause is what the text output says of crashLoopSet's failure,
 // whatever the identity may read: the workload, where it is defined, the
@@ -65,7 +39,7 @@ var crashLoopRead = []string{
 // wantMasked fails t when the value of crashLoopSet's Secret was printed.
 func wantMasked(t *testing.T, stdout, stderr string) {
 	t.Helper()
-	if strings.Contains(stdout+stderr, "hunter2-canary-9f3") {
+	if strings.Contains(stdout+stderr, crashLoopCanary) {
 		t.Errorf("the Secret's value was printed:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 }

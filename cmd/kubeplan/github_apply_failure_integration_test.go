@@ -12,9 +12,6 @@ import (
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
-// crashLoopCanary is the Secret value crashLoopSet's container prints.
-const crashLoopCanary = "hunter2-canary-9f3"
-
 // In GitHub mode on a pull request, an apply whose Deployment crash-loops
 // fails at once (narrow edit identity, real testcluster), and says why
 // everywhere the user looks: an ::error:: at the Deployment's line in the

@@ -157,3 +157,42 @@ spec:
         image: IMAGE
 `)
 }
+
+// CrashLoopSet is a Secret db holding password (an ignored plaintext
+// Secret) and a Deployment web of two replicas whose container main (the
+// testcluster's tag crashloop) prints "connecting with password
+// $(PASSWORD)", the variable read from that Secret, and "fatal: cannot
+// connect", then exits 1, again and again: a crash loop whose log would
+// leak the Secret's value unless it is masked.
+func CrashLoopSet(password string) string {
+	return `apiVersion: v1
+kind: Secret
+metadata:
+  name: db
+  annotations:
+    kubeplan.dev/ignore: plaintext-secret
+stringData:
+  password: ` + password + `
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: main
+        image: registry.example/web:crashloop
+        args: ["connecting with password $(PASSWORD)", "fatal: cannot connect"]
+        env:
+        - name: PASSWORD
+          valueFrom:
+            secretKeyRef: {name: db, key: password}
+`
+}
