@@ -190,6 +190,7 @@ func TestIntegrationApplyFailureJSON(t *testing.T) {
 			TerminationMessage string   `json:"terminationMessage"`
 			Pods               int      `json:"pods"`
 			Log                []string `json:"log"`
+			Previous           bool     `json:"previous"`
 			LogNote            string   `json:"logNote"`
 		} `json:"causes"`
 		Events []struct {
@@ -197,6 +198,7 @@ func TestIntegrationApplyFailureJSON(t *testing.T) {
 			Reason string `json:"reason"`
 			Note   string `json:"note"`
 			Count  int    `json:"count"`
+			Pods   int    `json:"pods"`
 		} `json:"events"`
 		Missing []string `json:"missing"`
 	}
@@ -244,8 +246,8 @@ func TestIntegrationApplyFailureJSON(t *testing.T) {
 			cause.Restarts < 1 || cause.ExitCode != 1 || cause.Pods < 1 || !strings.Contains(cause.Message, "back-off") {
 			t.Errorf("cause: %+v", cause)
 		}
-		if strings.Join(cause.Log, "\n") != "connecting with password ***\nfatal: cannot connect" || cause.LogNote != "" {
-			t.Errorf("log %q, note %q: want the two lines, masked", cause.Log, cause.LogNote)
+		if strings.Join(cause.Log, "\n") != "connecting with password ***\nfatal: cannot connect" || cause.LogNote != "" || !cause.Previous {
+			t.Errorf("log %q, previous %v, note %q: want the previous instance's two lines, masked", cause.Log, cause.Previous, cause.LogNote)
 		}
 		var backoff bool
 		for _, e := range d.Events {
