@@ -7,6 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/watch"
 )
 
 // The pod fixtures below are status blocks as the kubelet writes them
@@ -434,5 +435,37 @@ func TestFailFastJobPodLeftToTheJob(t *testing.T) {
 	rs := ffPods(t, strings.Replace(ffJobPodFailed, "{apiVersion: batch/v1, kind: Job,", "{apiVersion: apps/v1, kind: ReplicaSet,", 1))
 	if s, ok := newSignalTracker().fatal(rs); !ok || s.Reason != "Error" {
 		t.Errorf("a ReplicaSet's failed pod: %+v, %v", s, ok)
+	}
+}
+
+// A healthy rollout's pods show no signal, so fail fast looks at no
+// workload's pods; a pod that shows one makes its namespace looked at
+// until it is gone or heals. A bare Pod is always looked at.
+func TestFailFastLooksOnlyWhereSignals(t *testing.T) {
+	s := newHealthState(nil, nil, "")
+	s.failFast = newSignalTracker()
+	g := &healthGroup{gvr: healthPodsGVR, ns: "ns"}
+	deploy := healthObj(t, healthDeploy)
+	running := healthObj(t, ffPodHead+"status: {phase: Running}\n")
+	s.applyPods(healthEvent{g: g, listed: true, objs: []*unstructured.Unstructured{running}})
+	if s.maySignal(deploy) {
+		t.Error("a namespace of running pods is looked at")
+	}
+	crash := healthObj(t, ffImagePullBackOff)
+	s.applyPods(healthEvent{g: g, obj: crash})
+	if !s.maySignal(deploy) {
+		t.Error("a pod backing off an image pull is not looked at")
+	}
+	s.applyPods(healthEvent{g: g, obj: running})
+	if s.maySignal(deploy) {
+		t.Error("the pod healed and its namespace is still looked at")
+	}
+	s.applyPods(healthEvent{g: g, obj: crash})
+	s.applyPods(healthEvent{g: g, typ: watch.Deleted, obj: crash})
+	if s.maySignal(deploy) {
+		t.Error("the pod is gone and its namespace is still looked at")
+	}
+	if !s.maySignal(running) {
+		t.Error("a bare Pod is not looked at")
 	}
 }

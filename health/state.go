@@ -44,13 +44,17 @@ type healthState struct {
 	// failFast, when set, fails a workload whose pods show a signal that
 	// waiting will not heal (failfast.go).
 	failFast *signalTracker
+	// signalPods are, per namespace, the pods that show a signal
+	// (classifyPod): only a workload in a namespace that has one is
+	// looked at by failFast, so a healthy rollout costs nothing more.
+	signalPods map[string]map[string]bool
 }
 
 func newHealthState(c *kube.Client, refs []kube.Ref, selector string) *healthState {
 	return &healthState{c: c, refs: refs, selector: selector,
 		keys: make([]healthKey, len(refs)), located: make([]bool, len(refs)), locErr: make([]error, len(refs)),
 		objs: map[healthKey]*unstructured.Unstructured{}, seen: map[healthKey]bool{}, errs: map[healthKey]error{},
-		pods: map[string][]*unstructured.Unstructured{}, podsAsked: map[string]bool{}}
+		pods: map[string][]*unstructured.Unstructured{}, podsAsked: map[string]bool{}, signalPods: map[string]map[string]bool{}}
 }
 
 // locate maps the refs at idx that are not located yet to their resources
@@ -158,6 +162,10 @@ func (s *healthState) applyPods(ev healthEvent) {
 		return
 	case ev.listed:
 		s.pods[ns] = ev.objs
+		delete(s.signalPods, ns)
+		for _, p := range ev.objs {
+			s.noteSignals(ns, p, true)
+		}
 		return
 	}
 	pods := slices.DeleteFunc(s.pods[ns], func(p *unstructured.Unstructured) bool { return p.GetName() == ev.obj.GetName() })
@@ -165,6 +173,32 @@ func (s *healthState) applyPods(ev healthEvent) {
 		pods = append(pods, ev.obj)
 	}
 	s.pods[ns] = pods
+	s.noteSignals(ns, ev.obj, ev.typ != watch.Deleted)
+}
+
+// maySignal reports whether workload u may have a pod that shows a
+// signal: u is a Pod (read as itself), or a pod of its namespace shows one.
+func (s *healthState) maySignal(u *unstructured.Unstructured) bool {
+	if u.GetKind() == "Pod" && u.GetAPIVersion() == "v1" {
+		return true
+	}
+	return len(s.signalPods[u.GetNamespace()]) > 0
+}
+
+// noteSignals records whether pod, in namespace ns, shows a signal fail
+// fast looks at (present is false when the pod is gone).
+func (s *healthState) noteSignals(ns string, pod *unstructured.Unstructured, present bool) {
+	if s.failFast == nil {
+		return
+	}
+	if present && len(classifyPod(pod)) > 0 {
+		if s.signalPods[ns] == nil {
+			s.signalPods[ns] = map[string]bool{}
+		}
+		s.signalPods[ns][pod.GetName()] = true
+		return
+	}
+	delete(s.signalPods[ns], pod.GetName())
 }
 
 var errPodsNotRead = errors.New("pods not read yet")
@@ -183,7 +217,7 @@ func (s *healthState) result(i int) Result {
 	k := s.keys[i]
 	if u, ok := s.objs[k]; ok {
 		res := healthAssess(ref, u, s.podLister(k.ns))
-		if s.failFast != nil && !res.Healthy() && res.Status != Failed {
+		if s.failFast != nil && s.maySignal(u) && !res.Healthy() && res.Status != Failed {
 			if pods, ok := s.workloadPods(u, true); ok {
 				if sig, fatal := s.failFast.fatal(pods); fatal {
 					res.Status = Failed
