@@ -102,11 +102,7 @@ func lastError(err error) string {
 	const maxLen = 4096
 	// status shows it to anyone who reads the parent, without decrypting:
 	// a value decrypted from SOPS that the error quotes is hidden.
-	s := sops.Scrub(err.Error())
-	if len(s) > maxLen {
-		s = s[:maxLen] + "..."
-	}
-	return s
+	return clip(sops.Scrub(err.Error()), maxLen)
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339) }
