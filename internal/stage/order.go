@@ -130,6 +130,7 @@ func Resolve(objs []Object) (Order, Problems) {
 	}
 	probs = append(probs, layer(objs, nodes, edges)...)
 	ord.Stages, ord.OnFail = stages(nodes)
+	sort.SliceStable(probs, func(i, j int) bool { return probs[i].Object < probs[j].Object })
 	return ord, probs
 }
 
