@@ -72,6 +72,8 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	}
 	refs := newRefCollector(opts.Namespace)
 	opts.Loaded = refs.wrap(opts.Loaded)
+	order := &orderCollector{}
+	opts.Loaded = order.wrap(opts.Loaded)
 	vap := &vapRun{}
 	extraPolicies, policyFindings, err := vap.extra(in)
 	if err != nil {
@@ -127,7 +129,8 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		rep.Findings = append(rep.Findings, vapFindings...)
 		Sort(rep.Findings)
 	}
-	if refFindings := refs.findings(); len(crdFindings) > 0 || len(refFindings) > 0 {
+	refFindings := append(refs.findings(), order.findings()...)
+	if len(crdFindings) > 0 || len(refFindings) > 0 {
 		rep.Findings = append(rep.Findings, applySettings(append(crdFindings, refFindings...), nil, opts.Rules)...)
 		Sort(rep.Findings)
 	}

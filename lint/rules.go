@@ -50,6 +50,9 @@ var checks = []RuleInfo{
 	{ID: manifest.RuleSOPSUnencrypted, Severity: Error, Description: "a Secret value in a SOPS-encrypted file is in the clear where SOPS's rules encrypt it (added by hand after encrypting)"},
 	{ID: ruleSecretData, Severity: Error, Description: "a Secret's data value is not base64 (plain text goes under stringData)"},
 	{ID: admission.Rule, Severity: Error, Description: "a ValidatingAdmissionPolicy in the set, in --policies or under policies: in kubeplan.yaml refuses the object (Deny: error, Warn: warning, Audit: info), or a policy itself does not compile; expressions on authorizer or request.userInfo are reported as not evaluable offline (info)"},
+	{ID: ruleOrderAnnotation, Severity: Error, Description: "an ordering annotation kubeplan reads as Argo CD or kapp do has a value they do not allow: a sync-wave that is not an integer, an unknown hook phase or hook-delete-policy, a malformed kapp change rule or group name (docs/ordering.md)"},
+	{ID: ruleOrderUnknownGroup, Severity: Error, Description: "a kapp change rule names a change group no object in the set has (a typo, or the group's objects are missing)"},
+	{ID: ruleOrderCycle, Severity: Error, Description: "kapp change rules that wait on each other (a cycle, naming the objects and rules), or a rule that the Argo CD phases and waves contradict"},
 	{ID: ruleInvalidValue, Severity: Error, Description: "a value the API server refuses though its type fits the schema: quantities, enums, ports, names of containers, ports and volumes, label selectors that miss the pod template, duplicates, references to missing volumes, required fields the schema does not mark"},
 }
 

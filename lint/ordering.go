@@ -1,0 +1,129 @@
+package lint
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/kubeplan/kubeplan/internal/stage"
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// The rules about the ordering annotations teams already write (Argo CD
+// waves and hooks, kapp change groups and rules; see docs/ordering.md).
+const (
+	ruleOrderAnnotation   = stage.ProblemAnnotation
+	ruleOrderUnknownGroup = stage.ProblemUnknownGroup
+	ruleOrderCycle        = stage.ProblemCycle
+)
+
+// orderCollector gathers, through Options.Loaded, the objects that take
+// part in ordering: those with an Argo CD or kapp ordering annotation, and
+// the CRDs and Namespaces kapp's default groups hold. Cycles and unknown
+// groups need the whole set, so stage.Resolve runs once at the end over
+// them. Positions are looked up only for those objects' ordering
+// annotations, when they are collected: the rest of the set costs one map
+// scan of its annotations.
+type orderCollector struct {
+	mu   sync.Mutex
+	objs []stage.Object
+	refs []orderRef
+}
+
+// orderRef is what a finding needs of a collected object.
+type orderRef struct{ object, namespace string }
+
+// orderKey reports whether k is an annotation stage reads besides Helm's
+// (whose values lint does not judge: Helm ignores what it does not know).
+func orderKey(k string) bool {
+	switch k {
+	case stage.WaveAnnotation, stage.HookAnnotation, stage.DeletePolicyAnnotation:
+		return true
+	}
+	return k == stage.GroupAnnotation || k == stage.RuleAnnotation ||
+		strings.HasPrefix(k, stage.GroupAnnotation+".") || strings.HasPrefix(k, stage.RuleAnnotation+".")
+}
+
+func (c *orderCollector) wrap(next func([]*manifest.Object)) func([]*manifest.Object) {
+	return func(objs []*manifest.Object) {
+		c.add(objs)
+		if next != nil {
+			next(objs)
+		}
+	}
+}
+
+func (c *orderCollector) add(objs []*manifest.Object) {
+	var batch []stage.Object
+	var refs []orderRef
+	for _, o := range objs {
+		// The raw annotations: no map is built for the objects (nearly
+		// all) that have no ordering annotation.
+		md, _ := o.Content["metadata"].(map[string]any)
+		ann, _ := md["annotations"].(map[string]any)
+		var keys []string
+		for k, v := range ann {
+			if _, ok := v.(string); ok && orderKey(k) {
+				keys = append(keys, k)
+			}
+		}
+		crd := o.Group() == "apiextensions.k8s.io" && o.Kind == "CustomResourceDefinition"
+		if len(keys) == 0 && !crd && !(o.Group() == "" && o.Kind == "Namespace") {
+			continue
+		}
+		// Everything kept past this batch is cloned, so no file's data
+		// stays alive (see refCollector.add).
+		so := stage.Object{Ref: strings.Clone(o.String()), Group: strings.Clone(o.Group()), Kind: strings.Clone(o.Kind),
+			Namespace: strings.Clone(o.Namespace), Name: strings.Clone(o.Name), File: strings.Clone(o.File),
+			Annotations: map[string]string{}}
+		if crd {
+			so.CRDGroup, so.CRDKind = strings.Clone(o.GetString("spec", "group")), strings.Clone(o.GetString("spec", "names", "kind"))
+		}
+		type place struct {
+			file      string
+			line, col int
+		}
+		pos := map[string]place{}
+		for _, k := range keys {
+			k := strings.Clone(k)
+			so.Annotations[k] = strings.Clone(ann[k].(string))
+			p := o.Pos("metadata", "annotations", k)
+			file := ""
+			if f := o.FileOf("metadata", "annotations", k); f != o.File {
+				file = strings.Clone(f)
+			}
+			pos[k] = place{file, p.Line, p.Col}
+		}
+		so.Pos = func(key string) (string, int, int) {
+			p := pos[key]
+			return p.file, p.line, p.col
+		}
+		batch = append(batch, so)
+		refs = append(refs, orderRef{object: so.Ref, namespace: so.Namespace})
+	}
+	if len(batch) == 0 {
+		return
+	}
+	c.mu.Lock()
+	c.objs = append(c.objs, batch...)
+	c.refs = append(c.refs, refs...)
+	c.mu.Unlock()
+}
+
+// findings places the collected objects in stages and reports what stops
+// it, each at the annotation's value.
+func (c *orderCollector) findings() []Finding {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.ContainsFunc(c.objs, func(o stage.Object) bool { return len(o.Annotations) > 0 }) {
+		return nil
+	}
+	_, probs := stage.Resolve(c.objs)
+	var out []Finding
+	for _, p := range probs {
+		r := c.refs[p.Object]
+		out = append(out, Finding{File: p.File, Line: p.Line, Col: p.Col, Severity: Error, Rule: p.Rule, Message: p.Message,
+			Object: r.object, Namespace: r.namespace, Field: fieldPath([]string{"metadata", "annotations", p.Annotation})})
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyFixture copies testdata/ordering/name to a temp dir, applying edits
+// (file -> old -> new), and returns the copy.
+func copyFixture(t *testing.T, name string, edits map[string][2]string) string {
+	t.Helper()
+	src := filepath.Join("testdata", "ordering", name)
+	dst := t.TempDir()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ed, ok := edits[e.Name()]; ok {
+			if !strings.Contains(string(data), ed[0]) {
+				t.Fatalf("%s has no %q", e.Name(), ed[0])
+			}
+			data = []byte(strings.Replace(string(data), ed[0], ed[1], 1))
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// orderFindings lints dir and returns its findings as
+// "file:line:col rule: message", file relative to dir.
+func orderFindings(t *testing.T, dir string, keep bool) []string {
+	t.Helper()
+	rep, _, err := Check(Input{Paths: []string{dir}, KeepObjects: keep}, Options{KubeVersion: "1.37"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range rep.Findings {
+		if f.Rule == ruleDanglingRef {
+			continue
+		}
+		rel, _ := filepath.Rel(dir, f.File)
+		out = append(out, fmt.Sprintf("%s:%d:%d %s: %s", rel, f.Line, f.Col, f.Rule, f.Message))
+	}
+	return out
+}
+
+// TestOrderingFixturesClean: an Argo CD application (waves -1..2, a
+// PreSync migration, a PostSync smoke test, a SyncFail hook, a Skip) and a
+// kapp one (change groups, suffixed rules, kapp's default CRD group) lint
+// clean, streamed and kept.
+func TestOrderingFixturesClean(t *testing.T) {
+	for _, name := range []string{"argocd", "kapp"} {
+		for _, keep := range []bool{false, true} {
+			if got := orderFindings(t, filepath.Join("testdata", "ordering", name), keep); len(got) > 0 {
+				t.Errorf("%s (keep %v):\n%s", name, keep, strings.Join(got, "\n"))
+			}
+		}
+	}
+}
+
+func TestOrderingFindings(t *testing.T) {
+	for _, tc := range []struct {
+		name, fixture string
+		edits         map[string][2]string
+		want          []string
+	}{
+		{name: "wave not an integer", fixture: "argocd",
+			edits: map[string][2]string{"web.yaml": {`sync-wave: "2"`, `sync-wave: "two"`}},
+			want:  []string{`web.yaml:42:35 order-annotation: argocd.argoproj.io/sync-wave "two" is not an integer: write a whole number such as "-1" or "2" (Argo CD would read it as wave 0)`}},
+		{name: "unknown hook phase", fixture: "argocd",
+			edits: map[string][2]string{"migrate.yaml": {`hook: PreSync`, `hook: PreSync,BeforeSync`}},
+			want:  []string{`migrate.yaml:7:30 order-annotation: argocd.argoproj.io/hook "BeforeSync" is not a hook phase: use PreSync, Sync, PostSync, SyncFail, Skip, PreDelete or PostDelete (the case matters)`}},
+		{name: "unknown delete policy", fixture: "argocd",
+			edits: map[string][2]string{"hooks.yaml": {`hook-delete-policy: HookSucceeded`, `hook-delete-policy: hook-succeeded`}},
+			want:  []string{`hooks.yaml:8:44 order-annotation: argocd.argoproj.io/hook-delete-policy "hook-succeeded" is not a delete policy: use HookSucceeded, HookFailed or BeforeHookCreation (the default)`}},
+		{name: "malformed change rule", fixture: "kapp",
+			edits: map[string][2]string{"app.yaml": {`"upsert after upserting apps.big.co/db-migrations"`, `"upsert after apps.big.co/db-migrations"`}},
+			want: []string{
+				`app.yaml:43:31 order-annotation: kapp.k14s.io/change-rule: change rule "upsert after apps.big.co/db-migrations" has 3 words, want 4: (upsert|delete) (after|before) (upserting|deleting) GROUP, separated by single spaces`}},
+		{name: "unknown group", fixture: "kapp",
+			edits: map[string][2]string{"app.yaml": {`upserting apps.big.co/db-migrations"`, `upserting apps.big.co/db-migration"`}},
+			want: []string{
+				`app.yaml:43:31 order-unknown-group: change rule "upsert after upserting apps.big.co/db-migration" names group "apps.big.co/db-migration", which no object has: put kapp.k14s.io/change-group: apps.big.co/db-migration on the objects it means, or fix the name`}},
+		{name: "cycle", fixture: "kapp",
+			edits: map[string][2]string{"app.yaml": {`    kapp.k14s.io/change-group: "apps.big.co/db-migrations"`,
+				`    kapp.k14s.io/change-group: "apps.big.co/db-migrations"` + "\n" + `    kapp.k14s.io/change-rule: "upsert after upserting apps.big.co/deployment"`}},
+			want: []string{
+				`app.yaml:16:31 order-cycle: change rules form a cycle: job.batch/migrations before deployment.apps/app (upsert after upserting apps.big.co/db-migrations on deployment.apps/app), then deployment.apps/app before job.batch/migrations (upsert after upserting apps.big.co/deployment on job.batch/migrations): remove or reverse one of these rules`,
+				`app.yaml:44:31 order-cycle: change rules form a cycle: job.batch/migrations before deployment.apps/app (upsert after upserting apps.big.co/db-migrations on deployment.apps/app), then deployment.apps/app before job.batch/migrations (upsert after upserting apps.big.co/deployment on job.batch/migrations): remove or reverse one of these rules`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyFixture(t, tc.fixture, tc.edits)
+			for _, keep := range []bool{false, true} {
+				got := orderFindings(t, dir, keep)
+				if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+					t.Errorf("keep %v: findings\n%s\nwant\n%s", keep, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+				}
+			}
+		})
+	}
+}
