@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kubeplan/kubeplan/internal/stage"
 )
 
 // copyFixture copies testdata/ordering/name to a temp dir, applying edits
@@ -106,6 +108,67 @@ func TestOrderingFindings(t *testing.T) {
 				if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 					t.Errorf("keep %v: findings\n%s\nwant\n%s", keep, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 				}
+			}
+		})
+	}
+}
+
+// TestOrderingFixtureStages places the fixtures' objects in stages: the
+// order issue 29's apply will run them in.
+func TestOrderingFixtureStages(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		want, onFail []string
+		skipped      []string
+	}{
+		{name: "argocd", want: []string{
+			"Namespaces and CRDs: namespace/shop",
+			"PreSync hooks: job.batch/migrate",
+			"wave -1: configmap/shop-settings serviceaccount/migrate",
+			"wave 0: deployment.apps/web",
+			"wave 1: service/web",
+			"wave 2: ingress.networking.k8s.io/web",
+			"PostSync hooks: job.batch/smoke-test",
+		}, onFail: []string{"SyncFail hooks: job.batch/notify-failure"}, skipped: []string{"configmap/local-only"}},
+		{name: "kapp", want: []string{
+			"wave 0, step 1: configmap/app-config job.batch/migrations service/app customresourcedefinition.apiextensions.k8s.io/backups.shop.example.com",
+			"wave 0, step 2: deployment.apps/app backup.shop.example.com/nightly",
+			"wave 0, step 3: job.batch/app-health-check",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, objs, err := Check(Input{Paths: []string{filepath.Join("testdata", "ordering", tc.name)}, KeepObjects: true}, Options{KubeVersion: "1.37"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sos []stage.Object
+			for _, o := range objs {
+				sos = append(sos, stage.FromContent(o.String(), o.File, o.Content, nil))
+			}
+			ord, probs := stage.Resolve(sos)
+			if len(probs) > 0 {
+				t.Fatal(probs)
+			}
+			show := func(ss []stage.Stage) []string {
+				var out []string
+				for _, s := range ss {
+					var refs []string
+					for _, m := range s.Members {
+						refs = append(refs, sos[m].Ref)
+					}
+					out = append(out, s.Name()+": "+strings.Join(refs, " "))
+				}
+				return out
+			}
+			var skipped []string
+			for _, i := range ord.Skipped {
+				skipped = append(skipped, sos[i].Ref)
+			}
+			if got := show(ord.Stages); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("stages\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+			if got := show(ord.OnFail); strings.Join(got, "\n") != strings.Join(tc.onFail, "\n") || strings.Join(skipped, " ") != strings.Join(tc.skipped, " ") {
+				t.Errorf("on fail %v skipped %v, want %v %v", got, skipped, tc.onFail, tc.skipped)
 			}
 		})
 	}

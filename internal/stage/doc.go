@@ -23,7 +23,9 @@
 // contradict (an object told to come after a group in a later wave) is an
 // error rather than a silent reorder. Objects with no annotation are in
 // wave 0, where today's order (ApplySet parent, Namespaces, CRDs first)
-// still holds inside each stage.
+// still holds inside each stage; when a stage runs before wave 0, the
+// Namespaces and CRDs no annotation or rule places get a first stage of
+// their own (Stage.Setup), so the earlier stages' objects have them.
 //
 // Read places one object (Placement); Resolve places a set and orders the
 // stages (Order), returning Problems at the annotation value's file:line:col.

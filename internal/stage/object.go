@@ -17,9 +17,10 @@ type Object struct {
 	Annotations map[string]string
 	// File is the file the object was read from.
 	File string
-	// Pos, when set, is the line and column of the value of the
-	// annotation key; 0, 0 when it is unknown.
-	Pos func(key string) (line, col int)
+	// Pos, when set, is where the value of the annotation key is: its
+	// file ("" for File: an overlay's patch may set it elsewhere), line
+	// and column (0, 0 when unknown).
+	Pos func(key string) (file string, line, col int)
 }
 
 // Problem is an ordering annotation kubeplan cannot follow, at the
@@ -83,7 +84,10 @@ func (ps Problems) Error() string {
 func (o Object) problem(idx int, rule, key, msg string) Problem {
 	p := Problem{Object: idx, Rule: rule, Annotation: key, Message: msg, File: o.File}
 	if o.Pos != nil {
-		p.Line, p.Col = o.Pos(key)
+		var file string
+		if file, p.Line, p.Col = o.Pos(key); file != "" {
+			p.File = file
+		}
 	}
 	return p
 }

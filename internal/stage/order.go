@@ -9,6 +9,9 @@ import (
 // Stage is one step of a run: the objects written together, once the stage
 // before it is healthy.
 type Stage struct {
+	// Setup is true for the stage of Namespaces and CRDs without ordering
+	// annotations, when other stages run before wave 0 (see liftSetup).
+	Setup bool
 	// Phase is PreSync, Sync, PostSync or SyncFail.
 	Phase Phase
 	// Wave is the wave within the phase.
@@ -24,6 +27,9 @@ type Stage struct {
 // Name is how people read the stage: "PreSync hooks", "PreSync hooks,
 // wave -1", "wave 0", "wave 0, step 2", "PostSync hooks", "SyncFail hooks".
 func (s Stage) Name() string {
+	if s.Setup {
+		return "Namespaces and CRDs"
+	}
 	var name string
 	switch s.Phase {
 	case Sync:
@@ -130,6 +136,7 @@ func Resolve(objs []Object) (Order, Problems) {
 	}
 	probs = append(probs, layer(objs, nodes, edges)...)
 	ord.Stages, ord.OnFail = stages(nodes)
+	ord.Stages = liftSetup(objs, ord, nodes, edges)
 	sort.SliceStable(probs, func(i, j int) bool { return probs[i].Object < probs[j].Object })
 	return ord, probs
 }
@@ -292,4 +299,59 @@ func stages(nodes []node) (run, onFail []Stage) {
 		}
 	}
 	return run, onFail
+}
+
+// liftSetup moves Namespaces and CRDs that carry no ordering annotation and
+// that no rule orders into a first stage of their own, "Namespaces and
+// CRDs", when a stage runs before wave 0 (PreSync hooks, a negative wave):
+// the objects of those stages live in those Namespaces and may be custom
+// resources of those CRDs. kubeplan has always applied them first, kapp's
+// default rules put every object after them, and an Argo CD repository
+// relies on its Application creating the namespace (CreateNamespace). Without
+// a stage before wave 0 they stay in wave 0, which runs first anyway.
+func liftSetup(objs []Object, ord Order, nodes []node, edges []edge) []Stage {
+	if len(ord.Stages) == 0 || !less(key{ord.Stages[0].Phase.rank(), ord.Stages[0].Wave}, key{Sync.rank(), 0}) {
+		return ord.Stages
+	}
+	ordered := map[int]bool{}
+	for _, e := range edges {
+		ordered[nodes[e.from].obj], ordered[nodes[e.to].obj] = true, true
+	}
+	lift := map[int]bool{}
+	setup := Stage{Setup: true, Phase: Sync}
+	for i, o := range objs {
+		p := ord.Placements[i]
+		base := (o.Group == "" && o.Kind == "Namespace") || (o.Group == "apiextensions.k8s.io" && o.Kind == "CustomResourceDefinition")
+		if base && p.Hook == None && !p.Skip && len(p.Rules) == 0 && len(p.Groups) == 1 && !ordered[i] && !hasOrderKey(o.Annotations) {
+			lift[i] = true
+			setup.Members = append(setup.Members, i)
+		}
+	}
+	if len(lift) == 0 {
+		return ord.Stages
+	}
+	out := []Stage{setup}
+	for _, s := range ord.Stages {
+		var ms []int
+		for _, m := range s.Members {
+			if !lift[m] {
+				ms = append(ms, m)
+			}
+		}
+		if len(ms) > 0 {
+			s.Members = ms
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// hasOrderKey reports an Argo CD or kapp ordering annotation.
+func hasOrderKey(ann map[string]string) bool {
+	for k := range ann {
+		if k == WaveAnnotation || k == HookAnnotation || strings.HasPrefix(k, GroupAnnotation) || strings.HasPrefix(k, RuleAnnotation) {
+			return true
+		}
+	}
+	return false
 }

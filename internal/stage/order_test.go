@@ -20,7 +20,8 @@ func names(objs []Object, ss []Stage) []string {
 
 // TestResolveArgoCD orders the application of Argo CD's sync-waves.md
 // ("How phases work?"): PreSync hooks by wave, the waves, PostSync hooks,
-// SyncFail hooks only on failure, Skip not applied.
+// SyncFail hooks only on failure, Skip not applied; the Namespace first,
+// as kubeplan always applied it.
 func TestResolveArgoCD(t *testing.T) {
 	objs := []Object{
 		obj("namespace/shop", nil),
@@ -35,15 +36,17 @@ func TestResolveArgoCD(t *testing.T) {
 		obj("configmap/scratch", map[string]string{HookAnnotation: "Skip"}),
 		obj("job.batch/audit", map[string]string{HookAnnotation: "PreSync,PostSync"}),
 	}
+	objs[0].Kind = "Namespace"
 	ord, probs := Resolve(objs)
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
 	want := []string{
+		"Namespaces and CRDs: namespace/shop",
 		"PreSync hooks, wave -1: job.batch/backup",
 		"PreSync hooks: job.batch/migrate job.batch/audit",
 		"wave -1: secret/db",
-		"wave 0: namespace/shop deployment.apps/web",
+		"wave 0: deployment.apps/web",
 		"wave 1: service/web",
 		"wave 2: ingress.networking.k8s.io/web",
 		"PostSync hooks: job.batch/smoke job.batch/audit",
@@ -157,5 +160,22 @@ func TestResolveProblems(t *testing.T) {
 				t.Errorf("Err() = %v", err)
 			}
 		})
+	}
+}
+
+// TestResolveSetup: Namespaces and CRDs stay in wave 0 when nothing runs
+// before it, and keep their place when annotated or ordered by a rule.
+func TestResolveSetup(t *testing.T) {
+	objs := []Object{obj("namespace/shop", nil), obj("deployment.apps/web", map[string]string{WaveAnnotation: "1"})}
+	objs[0].Kind = "Namespace"
+	ord, _ := Resolve(objs)
+	if got := names(objs, ord.Stages); !slices.Equal(got, []string{"wave 0: namespace/shop", "wave 1: deployment.apps/web"}) {
+		t.Errorf("stages %v", got)
+	}
+	objs = []Object{obj("namespace/shop", map[string]string{WaveAnnotation: "0"}), obj("namespace/tools", nil), obj("job.batch/m", map[string]string{HookAnnotation: "PreSync"})}
+	objs[0].Kind, objs[1].Kind = "Namespace", "Namespace"
+	ord, _ = Resolve(objs)
+	if got := names(objs, ord.Stages); !slices.Equal(got, []string{"Namespaces and CRDs: namespace/tools", "PreSync hooks: job.batch/m", "wave 0: namespace/shop"}) {
+		t.Errorf("stages %v", got)
 	}
 }

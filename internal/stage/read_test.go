@@ -13,7 +13,7 @@ func obj(ref string, ann map[string]string) Object {
 		kind, group = k, g
 	}
 	return Object{Ref: ref, Kind: kind, Group: group, Name: name, Namespace: "shop", Annotations: ann, File: "app.yaml",
-		Pos: func(key string) (int, int) { return len(key), 7 }}
+		Pos: func(key string) (string, int, int) { return "", len(key), 7 }}
 }
 
 // TestReadArgoCD reads the examples of Argo CD's documentation
