@@ -110,18 +110,26 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	if set != nil {
 		parent, ran = &set.parent, set.hooksRan
 	}
-	if markHooks(changes, hookPhase(parent), ran) {
+	replaced := markHooks(changes, hookPhase(parent), ran)
+	stages, argoReplaced, err := placeStages(targets, changes, ran)
+	if err != nil {
+		return nil, err
+	}
+	if replaced || argoReplaced {
 		if err := p.checkReplacePermissions(ctx, targets, changes); err != nil {
 			return nil, err
 		}
 	}
 	p.recordOwners(ctx, set, targets, live, changes)
-	pl := &Plan{Version: FormatVersion, Namespace: opts.Namespace, FieldManager: opts.FieldManager, Revision: opts.Revision, Changes: changes}
+	pl := &Plan{Version: FormatVersion, Namespace: opts.Namespace, FieldManager: opts.FieldManager, Revision: opts.Revision, Changes: changes, Stages: stages}
 	if set != nil {
 		pl.Parent = &set.parent
 		pl.Changes = append(pl.Changes, set.prunes(targets)...)
 	}
 	sortChanges(pl.Changes)
+	if stages != nil && set != nil {
+		pruneStages(pl.Changes, set.members)
+	}
 	if pl.Warnings, err = p.danglingRefs(ctx, targets, pl.Changes); err != nil {
 		return nil, err
 	}

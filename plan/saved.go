@@ -31,9 +31,9 @@ func Save(path string, p *Plan) error {
 		return fmt.Errorf("not saving the plan to %s: it holds values decrypted from SOPS-encrypted files (%s), and kubeplan never writes decrypted values to disk; run kubeplan apply on the manifests instead of on a saved plan", path, strings.Join(files, ", "))
 	}
 	sp := savedPlan{Kind: savedKind, Plan: p}
-	if holdsWithheld(p) {
+	if v := savedVersion(p); v != p.Version {
 		q := *p
-		q.Version = FormatVersionWithheld
+		q.Version = v
 		sp.Plan = &q
 	}
 	data, err := json.MarshalIndent(sp, "", "  ")
@@ -74,7 +74,7 @@ func Load(path string) (*Plan, error) {
 }
 
 func checkVersion(path string, sp savedPlan) (*Plan, error) {
-	if sp.Version != FormatVersion && sp.Version != FormatVersionWithheld {
+	if sp.Version != FormatVersion && sp.Version != FormatVersionWithheld && sp.Version != FormatVersionStaged {
 		return nil, fmt.Errorf("%s is a version %d plan; this kubeplan reads version %d: make the plan again", path, sp.Version, FormatVersion)
 	}
 	return sp.Plan, nil
@@ -101,4 +101,17 @@ func Detect(path string) (*Plan, error) {
 		return nil, nil
 	}
 	return checkVersion(path, sp)
+}
+
+// savedVersion is the version a saved p needs: FormatVersionStaged with
+// stages (it implies withheld fields are known), FormatVersionWithheld
+// with withheld fields, else the plan's own.
+func savedVersion(p *Plan) int {
+	switch {
+	case len(p.Stages) > 0:
+		return FormatVersionStaged
+	case holdsWithheld(p):
+		return FormatVersionWithheld
+	}
+	return p.Version
 }

@@ -109,6 +109,12 @@ type Change struct {
 	// after the other objects. A hook this run does not run is Unchanged,
 	// with a Reason beginning "skipped hook".
 	Hook string `json:"hook,omitempty"`
+	// Stage is the name of the stage the change is written in (its first,
+	// for a hook of several phases; Plan.Stages): "wave -1", "PreSync
+	// hooks". For a prune, the stage the live object was in: prunes run
+	// after the last wave, in the reverse of the stages (the plan lists
+	// them in that order). Empty when the plan has no stages.
+	Stage string `json:"stage,omitempty"`
 	// Decrypted is true for an object read from a SOPS-encrypted file and
 	// decrypted in memory, or holding a value decrypted from one (copied
 	// by a kustomize replacement, generator or patch): Save and
@@ -148,6 +154,10 @@ type Plan struct {
 	// Warnings are what applying the plan will not fix: pods that will
 	// not start for a reference nothing provides.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Stages are the steps an apply runs in order (see Stage), then the
+	// SyncFail stages (OnFail); empty when no object carries an ordering
+	// annotation.
+	Stages []Stage `json:"stages,omitempty"`
 }
 
 // Warning is a problem the plan found that applying does not fix.
