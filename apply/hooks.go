@@ -48,10 +48,11 @@ const defaultHookTimeout = 5 * time.Minute
 
 // runHooks applies hooks one at a time, in order, waiting for each to be
 // healthy before the next; it stops at the first that fails. waitCtx
-// bounds the waits, ctx carries the writes. As in Helm, hooks with
-// hook-succeeded (HookSucceeded) are deleted once every hook of the stage succeeded, not
-// one by one: a hook Job still needs the ServiceAccount, Role and
-// RoleBinding hooks it runs as.
+// bounds the waits, ctx carries the writes. The hooks with hook-succeeded
+// (HookSucceeded) that succeeded are added to done, not deleted: as in
+// Helm, the caller deletes them once every hook of the phase succeeded
+// (deleteHooks), since a hook Job of a later weight may still need the
+// ServiceAccount, Role and RoleBinding hooks it runs as.
 //
 // A hook is waited for as the workloads are (waitOptions): it fails as
 // soon as its pods show a signal that waiting will not heal (unless
@@ -62,9 +63,8 @@ const defaultHookTimeout = 5 * time.Minute
 //
 // ran records, for the parent, the digest of each hook-succeeded (or
 // HookSucceeded) hook that succeeded (helmhook.Digest).
-func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks, set []plan.Change, opts Options, ran map[string]string) ([]ObjectResult, error) {
+func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks, set []plan.Change, opts Options, ran map[string]string, done *[]plan.Ref) ([]ObjectResult, error) {
 	var out []ObjectResult
-	var succeeded []plan.Ref
 	wopts := waitOptions(set, opts)
 	if wopts.Timeout <= 0 {
 		wopts.Timeout = defaultHookTimeout
@@ -88,14 +88,19 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks, set []plan.Ch
 			return out, &hookError{hook: ch.Hook, ref: ch.Ref, results: results, err: err}
 		}
 		if h.Deletes(stage.DeleteSucceeded) {
-			succeeded = append(succeeded, ch.Ref)
+			*done = append(*done, ch.Ref)
 			ran[helmhook.Key(ch.Ref.Namespace, ch.Ref.String())] = helmhook.Digest(ch.Object)
 		}
 	}
-	for _, ref := range succeeded {
+	return out, nil
+}
+
+// deleteHooks deletes the hooks of refs (deleteHook) and empties it.
+func deleteHooks(ctx context.Context, c *kube.Client, refs *[]plan.Ref) {
+	for _, ref := range *refs {
 		deleteHook(ctx, c, ref)
 	}
-	return out, nil
+	*refs = nil
 }
 
 // hookError is a hook that did not succeed: the run stops there.

@@ -102,6 +102,9 @@ type runner struct {
 	// crds is true once CRDs were written and the REST mapper not reset
 	// since: the kinds they serve are learnt before a custom resource is.
 	crds bool
+	// succeeded are the hooks with hook-succeeded (HookSucceeded) of the
+	// phase running that succeeded: deleted when the phase ends.
+	succeeded []plan.Ref
 	// pruned is true once prune ran: a later failure no longer says that
 	// nothing will be pruned.
 	pruned bool
@@ -143,6 +146,9 @@ func (r *runner) stagesOf(p *plan.Plan, keep, prune []plan.Change) error {
 		}
 	}
 	for i, s := range run {
+		if i > 0 && run[i-1].Phase != s.Phase {
+			deleteHooks(r.ctx, r.c, &r.succeeded) // the phase before ended
+		}
 		written, err := r.write(s)
 		if err != nil {
 			return fail(s.Name, err)
@@ -159,6 +165,7 @@ func (r *runner) stagesOf(p *plan.Plan, keep, prune []plan.Change) error {
 		}
 	}
 	r.writing.finish()
+	deleteHooks(r.ctx, r.c, &r.succeeded)
 	for _, ch := range keep {
 		if !r.reported[ch.Ref] {
 			r.report(ObjectResult{Ref: ch.Ref, Outcome: Unchanged})
@@ -234,7 +241,7 @@ func (r *runner) write(s stageRun) ([]plan.Ref, error) {
 	}
 	if len(hooks) > 0 {
 		sortHooks(hooks)
-		ran, err := runHooks(r.waitCtx, r.ctx, r.c, hooks, r.set, r.opts, r.ran)
+		ran, err := runHooks(r.waitCtx, r.ctx, r.c, hooks, r.set, r.opts, r.ran, &r.succeeded)
 		for _, o := range ran {
 			r.report(o)
 			r.writing.step()
@@ -298,6 +305,8 @@ func (r *runner) prune(p *plan.Plan, prune []plan.Change) error {
 // created again (deleted first when they exist and ask for it, as
 // BeforeHookCreation, the default, does). It returns their first error.
 func (r *runner) syncFail(onFail []stageRun) error {
+	var succeeded []plan.Ref
+	defer deleteHooks(r.ctx, r.c, &succeeded)
 	for _, s := range onFail {
 		var hooks []plan.Change
 		for _, ch := range s.changes {
@@ -308,7 +317,7 @@ func (r *runner) syncFail(onFail []stageRun) error {
 			hooks = append(hooks, ch)
 		}
 		sortHooks(hooks)
-		ran, err := runHooks(r.waitCtx, r.ctx, r.c, hooks, r.set, r.opts, r.ran)
+		ran, err := runHooks(r.waitCtx, r.ctx, r.c, hooks, r.set, r.opts, r.ran, &succeeded)
 		for _, o := range ran {
 			r.report(o)
 		}

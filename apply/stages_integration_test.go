@@ -190,3 +190,28 @@ func TestIntegrationStagesPruneReverse(t *testing.T) {
 		t.Errorf("outcomes %s", got)
 	}
 }
+
+// As in Helm, hook-succeeded hooks are deleted once every hook of their
+// phase succeeded, not after their own weight's stage: a hook Job of a
+// later weight runs as a ServiceAccount hook of an earlier one.
+func TestIntegrationStagesHookSucceededAtPhaseEnd(t *testing.T) {
+	e := newEnv(t)
+	sa := "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: runner\n  annotations:\n    helm.sh/hook: pre-install\n" +
+		"    helm.sh/hook-weight: \"-1\"\n    helm.sh/hook-delete-policy: hook-succeeded\n---\n"
+	job := strings.Replace(hookJob("migrate", "pre-install", "    helm.sh/hook-delete-policy: hook-succeeded\n", "x"),
+		"      restartPolicy: Never\n", "      restartPolicy: Never\n      serviceAccountName: runner\n", 1)
+	e.write("hooks.yaml", sa+job)
+	e.write("configmap.yaml", settings)
+	p := e.planOf()
+	if got, want := stageNames(p), "PreSync hooks, wave -1 | PreSync hooks | wave 0"; got != want {
+		t.Fatalf("stages %q, want %q", got, want)
+	}
+	if _, err := apply.Reconcile(context.Background(), e.client(), p, apply.Options{ApplySet: &e.as, Version: "test", Wait: true, Timeout: 30 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"serviceaccount/runner", "job/migrate"} {
+		if got := e.get(name, "--ignore-not-found", "-o", "name"); got != "" {
+			t.Errorf("hook-succeeded hook %s not deleted after the phase", got)
+		}
+	}
+}
