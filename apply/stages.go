@@ -304,7 +304,15 @@ func (r *runner) prune(p *plan.Plan, prune []plan.Change) error {
 // syncFail runs the SyncFail stages after a stage failed, their hooks
 // created again (deleted first when they exist and ask for it, as
 // BeforeHookCreation, the default, does). It returns their first error.
+// A run that was interrupted (Ctrl-C) or ran out of time runs none: it
+// says so in the error.
 func (r *runner) syncFail(onFail []stageRun) error {
+	if len(onFail) == 0 {
+		return nil
+	}
+	if err := r.waitCtx.Err(); err != nil {
+		return fmt.Errorf("SyncFail hooks not run: %w", context.Cause(r.waitCtx))
+	}
 	var succeeded []plan.Ref
 	defer deleteHooks(r.ctx, r.c, &succeeded)
 	for _, s := range onFail {
