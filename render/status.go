@@ -103,13 +103,17 @@ func lastFailureText(w io.Writer, lf *apply.LastFailure) error {
 	return err
 }
 
-// stoppedAt says where an ordered run stopped (docs/ordering.md):
+// stoppedAt says where the recorded ordered run stopped (stoppedAtText).
+func stoppedAt(lf *apply.LastFailure) string { return stoppedAtText(lf.Stage, lf.SyncFail) }
+
+// stoppedAtText says where an ordered run stopped (docs/ordering.md) and
+// how its SyncFail hooks went:
 //
 //	stage wave 1 (the stages after it did not run; the SyncFail hooks, if any, succeeded)
 //	stage wave 1 (the stages after it did not run; the SyncFail hooks failed)
-func stoppedAt(lf *apply.LastFailure) string {
-	s := "stage " + printable(lf.Stage) + " (the stages after it did not run"
-	switch lf.SyncFail {
+func stoppedAtText(stage, syncFail string) string {
+	s := "stage " + printable(stage) + " (the stages after it did not run"
+	switch syncFail {
 	case apply.SyncFailFailed:
 		s += "; the SyncFail hooks failed"
 	case apply.SyncFailSucceeded:
