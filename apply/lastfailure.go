@@ -19,7 +19,7 @@ import (
 const AnnotationLastFailure = "kubeplan.dev/last-failure"
 
 // LastFailureVersion is the version of the LastFailure document; fields
-// are only added within a version (docs/status.md).
+// are only added within a version (docs/output.md, status).
 const LastFailureVersion = 1
 
 // maxLastFailure caps the annotation: the parent's annotations share the

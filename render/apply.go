@@ -34,10 +34,14 @@ type ApplyReport struct {
 }
 
 // applyReportOf is the ApplyReport of project p's apply, the stage it
-// stopped at read from its error.
+// stopped at read from its error, which then reads as the parent records
+// it: "stage wave 1: ..." (apply.StageText).
 func applyReportOf(p run.ProjectReport) ApplyReport {
 	r := ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Err: p.Error}
 	r.FailedStage, r.SyncFail = apply.StoppedAt(p.Err)
+	if r.FailedStage != "" && p.Error == p.Err.Error() {
+		r.Err = apply.StageText(p.Err)
+	}
 	return r
 }
 

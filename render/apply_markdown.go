@@ -40,8 +40,9 @@ func applyMarkdown(w io.Writer, r ApplyReport, maxBytes int, limitName string) e
 	head.WriteString(mdTitle("apply", r.Namespace, r.ApplySet, ""))
 	head.WriteString("\n\n**" + ApplySummary(r.Result) + "**\n")
 	if r.Err != "" && r.FailedStage != "" {
+		msg := strings.TrimPrefix(r.Err, "stage "+r.FailedStage+": ")
 		head.WriteString("\n> [!CAUTION]\n> The apply stopped at " + mdText(stoppedAtText(r.FailedStage, r.SyncFail)) + ": " +
-			strings.Join(mdLines(r.Err), "<br>") + "\n")
+			strings.Join(mdLines(msg), "<br>") + "\n")
 	} else if r.Err != "" {
 		head.WriteString("\n> [!CAUTION]\n> The apply failed: " + strings.Join(mdLines(r.Err), "<br>") + "\n")
 	} else if r.Revision != nil {

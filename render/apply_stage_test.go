@@ -25,7 +25,7 @@ func stagedProject(name string, syncFail bool) run.ProjectReport {
 	}
 	err := fmt.Errorf("applying: %w", &apply.StageError{Stage: "wave 1", Err: &health.UnhealthyError{Results: res.Health}, OnFail: onFail})
 	return run.ProjectReport{Project: project.Project{Name: name}, Status: run.Failed, Namespace: "store", ApplySet: "configmap/gitops-applyset",
-		Result: res, Err: err, Error: apply.StageText(err)}
+		Result: res, Err: err, Error: err.Error()}
 }
 
 // A failed ordered apply says the stage it stopped at in text, markdown
@@ -55,7 +55,7 @@ func TestApplyViewsSayTheFailedStage(t *testing.T) {
 	if err := RunApplyMarkdown(&b, single, RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "> The apply stopped at stage wave 1 (the stages after it did not run; the SyncFail hooks failed): stage wave 1: applying: "; !strings.Contains(b.String(), want) ||
+	if want := "> The apply stopped at stage wave 1 (the stages after it did not run; the SyncFail hooks failed): applying: 1 object failed"; !strings.Contains(b.String(), want) ||
 		!strings.Contains(b.String(), "#### Why it failed") {
 		t.Errorf("markdown lacks %q:\n%s", want, b.String())
 	}
