@@ -63,18 +63,13 @@ func (NotifyWords) Summary(e notify.Event) string {
 		if e.Stage != "" {
 			// A failed ordered run says its stage first; the error of
 			// one (serve's, apply.StageText) leads with it already.
-			b.WriteString(": stopped at ")
-			if len(e.Failures) > 0 || !strings.HasPrefix(first, "stage "+e.Stage+": ") {
-				b.WriteString("stage " + e.Stage)
-			}
+			b.WriteString(": stopped at stage " + e.Stage)
+			first = strings.TrimPrefix(first, "stage "+e.Stage+": ")
 		}
 		if len(e.Failures) > 0 {
 			fmt.Fprintf(&b, ": %s", failuresLine(e.Failures, 300))
 		} else if first != "" {
-			if e.Stage == "" || !strings.HasPrefix(first, "stage "+e.Stage+": ") {
-				b.WriteString(": ")
-			}
-			b.WriteString(truncate(first, 300))
+			fmt.Fprintf(&b, ": %s", truncate(first, 300))
 		}
 		return b.String()
 	}
