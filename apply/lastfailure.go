@@ -2,6 +2,7 @@ package apply
 
 import (
 	"encoding/json"
+	"errors"
 	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -10,24 +11,35 @@ import (
 	"github.com/kubeplan/kubeplan/internal/sops"
 )
 
-// AnnotationLastFailure records on the ApplySet parent why the last run's
-// health wait failed: LastFailure as compact JSON. A run that succeeds
-// removes it; a run that fails before its wait (lint, dry-run) removes it
+// AnnotationLastFailure records on the ApplySet parent why the last run
+// failed: the stage it stopped at and its health wait's diagnosis, as
+// LastFailure in compact JSON. A run that succeeds removes it; a run that
+// fails before its first stage and its wait (lint, dry-run) removes it
 // too, so that it always belongs to the run Result and LastError describe.
 const AnnotationLastFailure = "kubeplan.dev/last-failure"
 
 // LastFailureVersion is the version of the LastFailure document; fields
-// are only added within a version (docs/status.md).
+// are only added within a version (docs/output.md, status).
 const LastFailureVersion = 1
 
 // maxLastFailure caps the annotation: the parent's annotations share the
 // API server's 256 KiB limit with the set's own.
 const maxLastFailure = 16 << 10
 
-// LastFailure is why the last run's health wait failed: the diagnosis of
-// each failed workload, as `kubeplan status` shows it.
+// LastFailure is why the last run failed: the stage an ordered run
+// stopped at (docs/ordering.md) and the diagnosis of each workload its
+// health wait found failed, as `kubeplan status` shows it. A record has
+// a stage, workloads, or both.
 type LastFailure struct {
-	Version   int              `json:"version"`
+	Version int `json:"version"`
+	// Stage is the stage the run stopped at ("wave 1", "PreSync hooks"),
+	// "" for a run without stages. Added within version 1: a record
+	// without it reads as before.
+	Stage string `json:"stage,omitempty"`
+	// SyncFail is how the SyncFail hooks went after the stage failed:
+	// SyncFailSucceeded (they succeeded, or the project has none) or
+	// SyncFailFailed; "" when Stage is.
+	SyncFail  string           `json:"syncFail,omitempty"`
 	Workloads []FailedWorkload `json:"workloads"`
 	// Truncated is true when log lines, events, messages or whole
 	// workloads were left out to keep the record within 16 KiB.
@@ -47,14 +59,28 @@ type FailedWorkload struct {
 	health.Diagnosis
 }
 
+// SyncFail outcomes of a LastFailure: after a stage failed, its SyncFail
+// hooks succeeded (or there were none to run), or one of them failed.
+const (
+	SyncFailSucceeded = "succeeded"
+	SyncFailFailed    = "failed"
+)
+
+// maxStageName caps the stage's name in the record (names are short:
+// "wave 12", "wave 0, step 2").
+const maxStageName = 256
+
 // NewLastFailure makes the record of a run that failed with err: nil when
-// err is not a failed health wait with a diagnosis.
+// err is neither a stage's failure (StageError) nor a failed health wait
+// with a diagnosis.
 func NewLastFailure(err error) *LastFailure {
 	results := health.Diagnosed(err)
-	if len(results) == 0 {
+	stage, syncFail := StoppedAt(err)
+	if len(results) == 0 && stage == "" {
 		return nil
 	}
-	lf := &LastFailure{Version: LastFailureVersion}
+	lf := &LastFailure{Version: LastFailureVersion, Stage: clip(sops.Scrub(stage), maxStageName), SyncFail: syncFail,
+		Workloads: []FailedWorkload{}}
 	for _, r := range results {
 		lf.Workloads = append(lf.Workloads, FailedWorkload{Workload: r.Ref.String(), Namespace: r.Ref.Namespace,
 			Status: r.Status, Reason: health.FailureReason(r), Diagnosis: copyDiagnosis(r.Diagnosis)})
@@ -144,7 +170,7 @@ func (lf *LastFailure) encode(limit int) string {
 	for {
 		s, ok := fits()
 		if ok || len(lf.Workloads) <= 1 {
-			if !ok {
+			if !ok && len(lf.Workloads) == 1 {
 				// One workload's causes alone do not fit: keep the first.
 				lf.Workloads[0].Causes = lf.Workloads[0].Causes[:min(1, len(lf.Workloads[0].Causes))]
 				lf.Workloads[0].Missing = nil
@@ -178,15 +204,30 @@ func clip(s string, n int) string {
 
 // ReadLastFailure decodes the annotation's value: nil when it is empty
 // or not a LastFailure (a record this version cannot read is not shown).
+// A record written before stages existed (no "stage") reads as it did.
 func ReadLastFailure(s string) *LastFailure {
 	if s == "" {
 		return nil
 	}
 	var lf LastFailure
-	if err := json.Unmarshal([]byte(s), &lf); err != nil || lf.Version != LastFailureVersion || len(lf.Workloads) == 0 {
+	if err := json.Unmarshal([]byte(s), &lf); err != nil || lf.Version != LastFailureVersion || len(lf.Workloads) == 0 && lf.Stage == "" {
 		return nil
 	}
 	return &lf
+}
+
+// StoppedAt is the stage err stopped an ordered run at and how its
+// SyncFail hooks went (SyncFailSucceeded, SyncFailFailed): "", "" when
+// err is not a stage's failure (FailedStage).
+func StoppedAt(err error) (stage, syncFail string) {
+	var se *StageError
+	if !errors.As(err, &se) {
+		return "", ""
+	}
+	if se.OnFail != nil {
+		return se.Stage, SyncFailFailed
+	}
+	return se.Stage, SyncFailSucceeded
 }
 
 // ownsAnnotation reports whether manager's server-side apply alone holds

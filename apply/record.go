@@ -3,7 +3,9 @@ package apply
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -76,8 +78,8 @@ func recordFailure(ctx context.Context, c *kube.Client, as applyset.Parent, fiel
 	return patchRecord(ctx, c, as, fieldManager, map[string]any{
 		AnnotationResult: "failed", AnnotationLastError: lastError(runErr), AnnotationCheckedAt: now(),
 		// The diagnosis of an older run's wait is not this run's: null
-		// removes it.
-		AnnotationLastFailure: nil,
+		// removes it (a stage's failure is recorded).
+		AnnotationLastFailure: nullIfEmpty(lastFailureRecord(runErr)),
 	})
 }
 
@@ -96,13 +98,51 @@ func patchRecord(ctx context.Context, c *kube.Client, as applyset.Parent, fieldM
 	return nil
 }
 
+// nullIfEmpty is s for a merge patch: nil (remove the key) when "".
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
 // lastError is the error as recorded: one line per error, capped so the
-// annotation stays small.
+// annotation stays small; a stage's failure as StageText says it
+// ("stage wave 1: ...").
 func lastError(err error) string {
 	const maxLen = 4096
 	// status shows it to anyone who reads the parent, without decrypting:
 	// a value decrypted from SOPS that the error quotes is hidden.
-	return clip(sops.Scrub(err.Error()), maxLen)
+	return clip(sops.Scrub(StageText(err)), maxLen)
+}
+
+// StageText is err's text, for a stage's failure (StageError) led by the
+// stage: "stage wave 1: " and the cause, then "; the SyncFail hooks
+// failed too: ..." when they did. The StageError's own sentence is
+// replaced by that where err's text holds it, so the stage is said once;
+// other errors are their Error().
+func StageText(err error) string {
+	var se *StageError
+	if !errors.As(err, &se) {
+		return err.Error()
+	}
+	cause := "it failed"
+	if se.Err != nil {
+		cause = se.Err.Error()
+	}
+	if se.OnFail != nil {
+		cause += "; the SyncFail hooks failed too: " + se.OnFail.Error()
+	}
+	lead := "stage " + se.Stage + ": "
+	full, own := err.Error(), se.Error()
+	i := strings.Index(full, own)
+	switch {
+	case i == 0:
+		return lead + cause + full[len(own):]
+	case i > 0:
+		return lead + full[:i] + cause + full[i+len(own):]
+	}
+	return lead + full
 }
 
 func now() string { return time.Now().UTC().Format(time.RFC3339) }

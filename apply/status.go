@@ -28,9 +28,10 @@ type Status struct {
 
 	Result    string `json:"result,omitempty"`
 	LastError string `json:"lastError,omitempty"`
-	// LastFailure is why the last run's health wait failed (the parent's
-	// kubeplan.dev/last-failure); nil after a run that succeeded or
-	// failed before its wait.
+	// LastFailure is why the last run failed (the parent's
+	// kubeplan.dev/last-failure): the stage an ordered run stopped at and
+	// its health wait's diagnosis; nil after a run that succeeded or
+	// failed before its first stage and its wait.
 	LastFailure *LastFailure    `json:"lastFailure,omitempty"`
 	Members     []health.Result `json:"members"`
 	// SecretsSkipped is true when the set has Secret members: status never

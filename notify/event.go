@@ -4,7 +4,7 @@ import "time"
 
 // PayloadVersion is the version of Event, the generic webhook's payload
 // (docs/notifications.md). Fields are only added within a version.
-// Version 1 gained Failures (failing only).
+// Version 1 gained Failures and Stage (failing only).
 const PayloadVersion = 1
 
 // Kinds of notification.
@@ -28,6 +28,9 @@ type Event struct {
 	// Failures are the workloads the run's health wait found failed, with
 	// their reason (failing only; at most 10).
 	Failures []Failure `json:"failures,omitempty"`
+	// Stage is the stage a failed ordered run stopped at: "wave 1"
+	// (failing only; absent for a run without stages).
+	Stage string `json:"stage,omitempty"`
 	// FailingSince is when the failure began: the end of its first failed run.
 	FailingSince time.Time `json:"failingSince,omitzero"`
 	Applied      int       `json:"applied"`
@@ -51,6 +54,7 @@ func (n *Notifier) event(kind string, r Run, since time.Time) Event {
 	if kind == KindFailing {
 		e.Error = n.errorText(r.Err)
 		e.Failures = r.Failures
+		e.Stage = r.Stage
 	}
 	e.Summary = n.cfg.Words.Summary(e)
 	return e

@@ -16,6 +16,10 @@ type Failure struct {
 	// Summary is one line for people: "deployment.apps/web:
 	// CrashLoopBackOff: container main exit code 1 (2 pods)".
 	Summary string `json:"summary"`
+	// Stage is the stage of an ordered run (docs/ordering.md) the
+	// workload failed in, where the run stopped: "wave 1"; "" for a run
+	// without stages.
+	Stage string `json:"stage,omitempty"`
 }
 
 // maxFailures is how many failures a notification carries; the rest are
@@ -35,7 +39,7 @@ func (n *Notifier) scrubFailures(fs []Failure) []Failure {
 	for _, f := range fs[:min(len(fs), maxFailures)] {
 		clean := func(s string) string { return truncate(n.scrub(s), maxFailureText) }
 		out = append(out, Failure{Workload: clean(f.Workload), Namespace: clean(f.Namespace), Reason: clean(f.Reason),
-			Source: clean(f.Source), Summary: clean(f.Summary)})
+			Source: clean(f.Source), Summary: clean(f.Summary), Stage: clean(f.Stage)})
 	}
 	return out
 }

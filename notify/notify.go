@@ -22,7 +22,10 @@ type Run struct {
 	Err       error // nil: the run succeeded
 	// Failures are the workloads a failed health wait found failed,
 	// with their reason (nil when the run succeeded or failed otherwise).
-	Failures                   []Failure
+	Failures []Failure
+	// Stage is the stage a failed ordered run stopped at ("wave 1"), ""
+	// for a run without stages or one that succeeded.
+	Stage                      string
 	Applied, Pruned, Unchanged int
 	Drift                      bool // the run found (and took back) changes made outside git
 	Start, End                 time.Time
@@ -123,8 +126,9 @@ func (n *Notifier) Observe(parent context.Context, r Run) error {
 
 	// The words and payloads see the failures scrubbed, as the error.
 	r.Failures = n.scrubFailures(r.Failures)
+	r.Stage = truncate(n.scrub(r.Stage), maxFailureText)
 	if r.Err == nil {
-		r.Failures = nil
+		r.Failures, r.Stage = nil, ""
 	}
 
 	lock := n.projectLock(r.Project)

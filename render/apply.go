@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/run"
 	"github.com/kubeplan/kubeplan/source"
 )
 
@@ -25,6 +26,23 @@ type ApplyReport struct {
 	Revision *source.Revision
 	// Err is why the run failed, "" when it did not (secrets scrubbed).
 	Err string
+	// FailedStage is the stage a failed ordered run stopped at ("wave 1",
+	// docs/ordering.md), "" for a run without stages; SyncFail how its
+	// SyncFail hooks went (apply.SyncFailSucceeded, apply.SyncFailFailed).
+	// applyReportOf fills both from the run's error (apply.StoppedAt).
+	FailedStage, SyncFail string
+}
+
+// applyReportOf is the ApplyReport of project p's apply, the stage it
+// stopped at read from its error, which then reads as the parent records
+// it: "stage wave 1: ..." (apply.StageText).
+func applyReportOf(p run.ProjectReport) ApplyReport {
+	r := ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Err: p.Error}
+	r.FailedStage, r.SyncFail = apply.StoppedAt(p.Err)
+	if r.FailedStage != "" && p.Error == p.Err.Error() {
+		r.Err = apply.StageText(p.Err)
+	}
+	return r
 }
 
 func (r ApplyReport) objects() []apply.ObjectResult {
@@ -38,7 +56,8 @@ func (r ApplyReport) objects() []apply.ObjectResult {
 func ApplyFormats() []string { return []string{"text", "json"} }
 
 // Apply writes the report in format: text (one line per object, the
-// summary, "in sync with SHA subject" when read from git) or json.
+// summary, "in sync with SHA subject" when read from git, or the stage a
+// failed ordered run stopped at) or json (with "failedStage").
 func Apply(w io.Writer, format string, r ApplyReport) error {
 	switch format {
 	case "json":
@@ -68,6 +87,9 @@ func applyText(w io.Writer, r ApplyReport) error {
 		}
 	}
 	b.WriteString(ApplySummary(r.Result) + "\n")
+	if r.FailedStage != "" {
+		b.WriteString("Stopped at " + stoppedAtText(r.FailedStage, r.SyncFail) + ".\n")
+	}
 	if r.Revision != nil && r.Err == "" {
 		fmt.Fprintf(&b, "in sync with %s %s\n", r.Revision.ShortSHA, printable(r.Revision.Subject))
 	}
@@ -80,6 +102,8 @@ type jsonApplyDoc struct {
 	*apply.Result
 	Revision *jsonRevision `json:"revision,omitempty"`
 	Error    string        `json:"error,omitempty"`
+	// FailedStage is the stage a failed ordered run stopped at.
+	FailedStage string `json:"failedStage,omitempty"`
 }
 
 type jsonRevision struct {
@@ -110,7 +134,7 @@ func applyJSON(w io.Writer, r ApplyReport) error {
 		cp.Objects = []apply.ObjectResult{}
 		res = &cp
 	}
-	return writeJSON(w, jsonApplyDoc{Version: ApplyVersion, Result: res, Revision: revisionJSON(r.Revision), Error: r.Err})
+	return writeJSON(w, jsonApplyDoc{Version: ApplyVersion, Result: res, Revision: revisionJSON(r.Revision), Error: r.Err, FailedStage: r.FailedStage})
 }
 
 // ApplySummary is the last line of kubeplan apply:

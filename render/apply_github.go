@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/run"
@@ -18,8 +19,9 @@ const maxAnnotationMessage = 4096
 // GitHub Actions: one per workload whose health wait failed with a
 // diagnosis, at the line where the workload is defined (the diagnosis's
 // Source, as the plan's annotations name files), titled
-// "deployment.apps/web failed: CrashLoopBackOff" ("... in PROJECT" in a
-// run over many projects), its message the diagnosis as the text view
+// "deployment.apps/web failed: CrashLoopBackOff" (" (stage wave 1)" when
+// an ordered run stopped at that stage, "... in PROJECT" in a run over
+// many projects), its message the diagnosis as the text view
 // writes it (cluster text with control characters escaped, Secret values
 // masked by the engine), cut at 4 KiB. The caller writes them with
 // Annotation.String, which escapes the message so that no log line can be
@@ -31,11 +33,15 @@ func ApplyAnnotations(r *run.Report) []ghactions.Annotation {
 		if p.Result == nil {
 			continue
 		}
+		stage := apply.FailedStage(p.Err)
 		for _, h := range p.Result.Health {
 			if h.Diagnosis == nil {
 				continue
 			}
 			a := diagnosisAnnotation(h)
+			if stage != "" {
+				a.Title += " (stage " + printable(stage) + ")"
+			}
 			if !r.Single {
 				a.Title += " in " + printable(runName(p))
 			}

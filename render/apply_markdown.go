@@ -23,7 +23,8 @@ import (
 //
 //	<details><summary>3 unchanged</summary> ... </details>
 //
-// A failed apply says so under the summary line and, for every workload
+// A failed apply says so under the summary line (a failed ordered run:
+// the stage it stopped at) and, for every workload
 // whose health wait failed, says why under "Why it failed"
 // (diagnosisSection) before the table. The output never exceeds maxBytes
 // (0: no limit): rows are cut from the end, unchanged ones first, and a
@@ -38,7 +39,11 @@ func applyMarkdown(w io.Writer, r ApplyReport, maxBytes int, limitName string) e
 	var head strings.Builder
 	head.WriteString(mdTitle("apply", r.Namespace, r.ApplySet, ""))
 	head.WriteString("\n\n**" + ApplySummary(r.Result) + "**\n")
-	if r.Err != "" {
+	if r.Err != "" && r.FailedStage != "" {
+		msg := strings.TrimPrefix(r.Err, "stage "+r.FailedStage+": ")
+		head.WriteString("\n> [!CAUTION]\n> The apply stopped at " + mdText(stoppedAtText(r.FailedStage, r.SyncFail)) + ": " +
+			strings.Join(mdLines(msg), "<br>") + "\n")
+	} else if r.Err != "" {
 		head.WriteString("\n> [!CAUTION]\n> The apply failed: " + strings.Join(mdLines(r.Err), "<br>") + "\n")
 	} else if r.Revision != nil {
 		head.WriteString("\nIn sync with " + mdCode(r.Revision.ShortSHA, false) + " " + mdText(r.Revision.Subject) + "\n")

@@ -46,6 +46,7 @@ func marshalCompact(v any) ([]byte, error) {
 //
 //	kubeplan: project store is failing (revision 0123456, cluster prod, namespace store): the error's first line
 //	kubeplan: project store is failing (...): deployment.apps/web: CrashLoopBackOff: container main exit code 1 (2 pods)
+//	kubeplan: project store is failing (...): stopped at stage wave 1: job.batch/migrate: BackoffLimitExceeded: ...
 //	kubeplan: project store recovered (...) after failing for 3m0s: 1 applied, 0 pruned, 9 unchanged
 func (NotifyWords) Summary(e notify.Event) string {
 	var b strings.Builder
@@ -58,9 +59,16 @@ func (NotifyWords) Summary(e notify.Event) string {
 		fmt.Fprintf(&b, " (%s)", where)
 	}
 	if e.Kind == notify.KindFailing {
+		first, _, _ := strings.Cut(e.Error, "\n")
+		if e.Stage != "" {
+			// A failed ordered run says its stage first; the error of
+			// one (serve's, apply.StageText) leads with it already.
+			b.WriteString(": stopped at stage " + e.Stage)
+			first = strings.TrimPrefix(first, "stage "+e.Stage+": ")
+		}
 		if len(e.Failures) > 0 {
 			fmt.Fprintf(&b, ": %s", failuresLine(e.Failures, 300))
-		} else if first, _, _ := strings.Cut(e.Error, "\n"); first != "" {
+		} else if first != "" {
 			fmt.Fprintf(&b, ": %s", truncate(first, 300))
 		}
 		return b.String()
@@ -114,6 +122,9 @@ func notifyFacts(e notify.Event) [][2]string {
 		run = "drift repair (scheduled)"
 	}
 	add("Run", run)
+	if e.Kind == notify.KindFailing && e.Stage != "" {
+		add("Stopped at", "stage "+e.Stage)
+	}
 	if e.Kind == notify.KindFailing && len(e.Failures) > 0 {
 		add("Reason", failureReasons(e.Failures))
 	}

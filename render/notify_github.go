@@ -12,9 +12,13 @@ import (
 // 0 pruned, 9 unchanged[, drift taken back]", or "kubeplan could not
 // apply: " and the first line of errText, its scrubbed error, or for a
 // failed health wait "kubeplan: unhealthy: " and its first workload's
-// FailureLine.
+// FailureLine ("kubeplan: unhealthy at stage wave 1: " for a failed
+// ordered run's wait; its error leads with the stage already).
 func (NotifyWords) StatusDescription(r notify.Run, errText string) string {
 	if r.Err != nil && len(r.Failures) > 0 {
+		if r.Stage != "" {
+			return "kubeplan: unhealthy at stage " + r.Stage + ": " + failuresLine(r.Failures, 100)
+		}
 		return "kubeplan: unhealthy: " + failuresLine(r.Failures, 120)
 	}
 	if r.Err != nil {
@@ -40,7 +44,7 @@ func (NotifyWords) DriftBody(r notify.Run, errText string, since time.Time) stri
 	fmt.Fprintf(&b, "kubeplan serve could not repair drift in project `%s`: its scheduled run failed.\n\n", r.Project)
 	b.WriteString("| | |\n|---|---|\n")
 	for _, row := range [][2]string{{"Revision", r.Revision}, {"Cluster", r.Cluster}, {"Namespace", r.Namespace},
-		{"ApplySet", r.ApplySet}, {"Failing since", since.UTC().Format(time.RFC3339)}} {
+		{"ApplySet", r.ApplySet}, {"Stopped at stage", r.Stage}, {"Failing since", since.UTC().Format(time.RFC3339)}} {
 		if row[1] != "" {
 			fmt.Fprintf(&b, "| %s | `%s` |\n", row[0], row[1])
 		}

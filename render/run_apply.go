@@ -20,7 +20,8 @@ import (
 //   - json: {"version": 1, "projects": [...], "total": {...}}, each project
 //     as in RunPlan's JSON (name, path, cluster, namespace, applyset,
 //     status, error, findings) with "result" (as apply's JSON: objects,
-//     health, inSync) when apply ran, and total {projects, applied,
+//     health, inSync) when apply ran, "failedStage" when an ordered run
+//     stopped at a stage, and total {projects, applied,
 //     withChanges, failed, skipped} (docs/output.md).
 //
 // A Single run is written as Apply writes its project's apply (with
@@ -41,7 +42,9 @@ func RunApply(w io.Writer, format string, r *run.Report, o RunOptions) error {
 	}
 	return runText(w, r, o.Color, RunApplySummary(r), func(b *strings.Builder, p run.ProjectReport) error {
 		if p.Result != nil {
-			if err := applyText(b, ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result}); err != nil {
+			rep := applyReportOf(p)
+			rep.Err = "" // runProblemText says it
+			if err := applyText(b, rep); err != nil {
 				return err
 			}
 		}
@@ -77,6 +80,8 @@ func RunApplySummary(r *run.Report) string {
 type jsonRunApplyProject struct {
 	jsonRunProject
 	Result *apply.Result `json:"result,omitempty"`
+	// FailedStage is the stage a failed ordered run stopped at.
+	FailedStage string `json:"failedStage,omitempty"`
 }
 
 func runApplyJSON(w io.Writer, r *run.Report) error {
@@ -94,7 +99,7 @@ func runApplyJSON(w io.Writer, r *run.Report) error {
 		}
 	}
 	return writeRunJSON(w, r, total, func(p run.ProjectReport) jsonRunApplyProject {
-		jp := jsonRunApplyProject{jsonRunProject: jsonProject(p), Result: p.Result}
+		jp := jsonRunApplyProject{jsonRunProject: jsonProject(p), Result: p.Result, FailedStage: apply.FailedStage(p.Err)}
 		if jp.Result != nil && jp.Result.Objects == nil {
 			res := *jp.Result
 			res.Objects = []apply.ObjectResult{}

@@ -61,7 +61,7 @@ func runApplySection(p run.ProjectReport) runMdSection {
 		s.content = runSkippedContent(p)
 		return s
 	}
-	rep := ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Err: p.Error}
+	rep := applyReportOf(p)
 	report := func(budget int) string {
 		var b strings.Builder
 		_ = applyMarkdown(&b, rep, budget, "")

@@ -35,5 +35,7 @@ func single(r *run.Report) (p run.ProjectReport, ok bool, err error) {
 
 // singleApply is the ApplyReport of a Single apply run.
 func singleApply(p run.ProjectReport, o RunOptions) ApplyReport {
-	return ApplyReport{Namespace: p.Namespace, ApplySet: p.ApplySet, Result: p.Result, Revision: o.Revision, Err: p.Error}
+	r := applyReportOf(p)
+	r.Revision = o.Revision
+	return r
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/notify"
 )
 
@@ -27,20 +28,35 @@ type EventRun struct {
 //	revision 0123456 (bump): 2 applied, 0 pruned, 48 unchanged
 //	revision fedcba9: lint found 1 error(s); app/cm.yaml:6:3: invalid YAML
 //	revision 0123456: deployment.apps/web: CrashLoopBackOff: container main exit code 1 (2 pods)
+//	revision 0123456: stopped at stage wave 1: job.batch/migrate: BackoffLimitExceeded: ...
+//	revision 0123456: stopped at stage PreSync hooks: applying job.batch/migrate: forbidden
 //
 // A failed health wait is said with FailureLine per diagnosed workload,
-// rather than the error's text.
+// rather than the error's text. A failed ordered run (apply.StageError)
+// first says the stage it stopped at, and when the SyncFail hooks failed
+// too.
 func EventNote(r EventRun) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "revision %s", abbrev(r.Revision))
 	if r.Subject != "" {
 		fmt.Fprintf(&b, " (%s)", r.Subject)
 	}
+	stage, syncFail := apply.StoppedAt(r.Err)
 	if lines := FailureLines(r.Err); len(lines) > 0 {
+		if stage != "" {
+			fmt.Fprintf(&b, ": stopped at stage %s", stage)
+			if syncFail == apply.SyncFailFailed {
+				b.WriteString(" (the SyncFail hooks failed too)")
+			}
+		}
 		// A failed health wait says why, one workload after another.
 		fmt.Fprintf(&b, ": %s", strings.Join(lines, "; "))
 	} else if r.Err != nil {
-		fmt.Fprintf(&b, ": %v", r.Err)
+		if stage != "" {
+			b.WriteString(": stopped at " + apply.StageText(r.Err))
+		} else {
+			fmt.Fprintf(&b, ": %v", r.Err)
+		}
 		for _, f := range r.Findings {
 			b.WriteString("; " + f)
 		}

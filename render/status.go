@@ -34,6 +34,9 @@ func statusText(w io.Writer, st *apply.Status) error {
 	fmt.Fprintf(tw, "Applied:\t%s\n", orNone(st.AppliedAt))
 	fmt.Fprintf(tw, "Checked:\t%s\n", orNone(st.CheckedAt))
 	fmt.Fprintf(tw, "Result:\t%s\n", orNone(st.Result))
+	if lf := st.LastFailure; lf != nil && lf.Stage != "" {
+		fmt.Fprintf(tw, "Stopped at:\t%s\n", stoppedAt(lf))
+	}
 	if st.LastError != "" {
 		lines := strings.Split(strings.TrimRight(st.LastError, "\n"), "\n")
 		for i := range lines {
@@ -74,7 +77,7 @@ func orNone(s string) string {
 //	    container web: CrashLoopBackOff: back-off 10s restarting failed container
 //	    ...
 func lastFailureText(w io.Writer, lf *apply.LastFailure) error {
-	if lf == nil {
+	if lf == nil || len(lf.Workloads) == 0 && !lf.Truncated {
 		return nil
 	}
 	var b strings.Builder
@@ -98,4 +101,23 @@ func lastFailureText(w io.Writer, lf *apply.LastFailure) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// stoppedAt says where the recorded ordered run stopped (stoppedAtText).
+func stoppedAt(lf *apply.LastFailure) string { return stoppedAtText(lf.Stage, lf.SyncFail) }
+
+// stoppedAtText says where an ordered run stopped (docs/ordering.md) and
+// how its SyncFail hooks went:
+//
+//	stage wave 1 (the stages after it did not run; the SyncFail hooks, if any, succeeded)
+//	stage wave 1 (the stages after it did not run; the SyncFail hooks failed)
+func stoppedAtText(stage, syncFail string) string {
+	s := "stage " + printable(stage) + " (the stages after it did not run"
+	switch syncFail {
+	case apply.SyncFailFailed:
+		s += "; the SyncFail hooks failed"
+	case apply.SyncFailSucceeded:
+		s += "; the SyncFail hooks, if any, succeeded"
+	}
+	return s + ")"
 }

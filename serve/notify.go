@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/kubeplan/kubeplan/apply"
 	kphealth "github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/notify"
 	"github.com/kubeplan/kubeplan/render"
@@ -37,7 +38,8 @@ func Notify(n Observer, log io.Writer) func(ctx context.Context, r RunResult) {
 		last[r.Project] = lastRun{r.Revision, r.Err == nil}
 		mu.Unlock()
 		run := notify.Run{Project: r.Project, Revision: r.Revision, Cluster: r.Cluster, Namespace: r.Namespace,
-			ApplySet: r.ApplySet, Scheduled: seen && prev.ok && prev.revision == r.Revision, Err: r.Err, Failures: failuresOf(r.Err),
+			ApplySet: r.ApplySet, Scheduled: seen && prev.ok && prev.revision == r.Revision, Err: stageText(r.Err), Failures: failuresOf(r.Err),
+			Stage:   apply.FailedStage(r.Err),
 			Applied: r.Applied, Pruned: r.Pruned, Unchanged: r.Unchanged, Drift: r.Drift(), Start: r.Start, End: r.End}
 		if err := n.Observe(ctx, run); err != nil && log != nil {
 			fmt.Fprintf(log, "kubeplan serve: %s: notification: %v\n", r.Project, err)
@@ -46,13 +48,31 @@ func Notify(n Observer, log io.Writer) func(ctx context.Context, r RunResult) {
 }
 
 // failuresOf is what a notification says of each workload a failed health
-// wait diagnosed (kphealth.Diagnosed): its reason, source and one line
-// (render.FailureLine); nil for other errors.
+// wait diagnosed (kphealth.Diagnosed): its reason, source, one line
+// (render.FailureLine) and the stage of an ordered run it failed in; nil
+// for other errors.
 func failuresOf(err error) []notify.Failure {
 	var out []notify.Failure
+	stage := apply.FailedStage(err)
 	for _, r := range kphealth.Diagnosed(err) {
 		out = append(out, notify.Failure{Workload: r.Ref.String(), Namespace: r.Ref.Namespace, Reason: kphealth.FailureReason(r),
-			Source: r.Diagnosis.Source, Summary: render.FailureLine(r)})
+			Source: r.Diagnosis.Source, Summary: render.FailureLine(r), Stage: stage})
 	}
 	return out
 }
+
+// stageText is err for the notifications: a failed ordered run's error
+// reads as apply.StageText says it ("stage wave 1: ..."), so that the
+// stage leads and is said once; other errors are err.
+func stageText(err error) error {
+	if apply.FailedStage(err) == "" {
+		return err
+	}
+	return stageError{err}
+}
+
+// stageError is a stage's failure whose text is apply.StageText's.
+type stageError struct{ err error }
+
+func (e stageError) Error() string { return apply.StageText(e.err) }
+func (e stageError) Unwrap() error { return e.err }
