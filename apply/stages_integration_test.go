@@ -142,6 +142,11 @@ func TestIntegrationStagesFailingMigration(t *testing.T) {
 	if got := e.get("configmap", "gitops-applyset", "-o", `jsonpath={.metadata.annotations.kubeplan\.dev/result}`); got != "failed" {
 		t.Errorf("recorded result %q", got)
 	}
+	// status reads the stage from the record on the parent.
+	rec := e.get("configmap", "gitops-applyset", "-o", `jsonpath={.metadata.annotations.kubeplan\.dev/last-failure}`)
+	if !strings.Contains(rec, `"stage":"PreSync hooks"`) || !strings.Contains(rec, `"syncFail":"succeeded"`) || !strings.Contains(rec, "job.batch/migrate") {
+		t.Errorf("last-failure record %s: want the stage, the SyncFail outcome and the failed hook", rec)
+	}
 }
 
 // kapp change rules order the objects of one wave in steps.
