@@ -1,12 +1,15 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/run"
 )
 
 // stagedPlan is a plan of an Argo CD-annotated application: a PreSync
@@ -216,5 +219,125 @@ func TestPlanMarkdownStagesFit(t *testing.T) {
 	whole := string(renderPlan(t, "markdown", p, PlanOptions{MaxBytes: 1 << 30}))
 	if strings.Contains(whole, "left out") || !strings.Contains(whole, "`configmap/d299`") {
 		t.Errorf("the whole plan is cut without a limit")
+	}
+}
+
+// TestPlanJSONStages decodes the stages and each change's stage of the
+// plan JSON, refusing fields the documented shape does not have.
+func TestPlanJSONStages(t *testing.T) {
+	p := stagedPlan()
+	var doc struct {
+		Version int `json:"version"`
+		Stages  []struct {
+			Name     string     `json:"name"`
+			Phase    string     `json:"phase"`
+			Wave     int        `json:"wave"`
+			Step     int        `json:"step"`
+			OnFail   bool       `json:"onFail"`
+			Members  []plan.Ref `json:"members"`
+			WaitsFor []string   `json:"waitsFor"`
+		} `json:"stages"`
+		Changes []struct {
+			Ref    plan.Ref    `json:"ref"`
+			Action plan.Action `json:"action"`
+			Stage  string      `json:"stage"`
+		} `json:"changes"`
+	}
+	raw := renderPlan(t, "json", p, PlanOptions{})
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Version != PlanJSONVersion || PlanJSONVersion != 1 {
+		t.Errorf("version = %d: stages are additive fields, the document stays version 1", doc.Version)
+	}
+	if len(doc.Stages) != len(p.Stages) {
+		t.Fatalf("%d stages, want %d:\n%s", len(doc.Stages), len(p.Stages), raw)
+	}
+	for i, s := range doc.Stages {
+		w := p.Stages[i]
+		if s.Name != w.Name || s.Phase != w.Phase || s.Wave != w.Wave || s.Step != w.Step || s.OnFail != w.OnFail ||
+			!slices.Equal(s.Members, w.Members) || !slices.Equal(s.WaitsFor, w.WaitsFor) && len(w.WaitsFor) > 0 {
+			t.Errorf("stage %d = %+v, want %+v", i, s, w)
+		}
+	}
+	if doc.Stages[1].WaitsFor == nil || len(doc.Stages[1].WaitsFor) != 0 || !strings.Contains(string(raw), `"waitsFor": []`) {
+		t.Errorf("a stage that writes nothing has waitsFor %v, want []:\n%s", doc.Stages[1].WaitsFor, raw)
+	}
+	if !doc.Stages[4].OnFail || doc.Stages[3].OnFail {
+		t.Errorf("onFail = %v, %v; want only the SyncFail stage", doc.Stages[3].OnFail, doc.Stages[4].OnFail)
+	}
+	stageOf := map[string]string{}
+	for _, c := range doc.Changes {
+		stageOf[c.Ref.String()] = c.Stage
+	}
+	for ref, want := range map[string]string{"job.batch/migrate": "PreSync hooks", "deployment.apps/web": "wave 0",
+		"job.batch/cleanup": "SyncFail hooks", "configmap/old-wave1": "wave 1", "configmap/manual": ""} {
+		if got := stageOf[ref]; got != want {
+			t.Errorf("%s: stage %q, want %q", ref, got, want)
+		}
+	}
+	if plain := string(renderPlan(t, "json", planFixture(), PlanOptions{})); strings.Contains(plain, `"stage`) {
+		t.Errorf("a plan without stages has stage fields:\n%s", plain)
+	}
+}
+
+// TestRunPlanStages: the run views of several projects show a staged
+// project's stages as its own plan does (text, markdown and JSON).
+func TestRunPlanStages(t *testing.T) {
+	r := runFixture()
+	staged := runProject("shop-migrate-prod", "shop/migrate/prod", "prod", "store", run.Changes)
+	staged.Plan = stagedPlan()
+	r.Projects = append(r.Projects, staged)
+	text := renderRun(t, "text", r, RunOptions{})
+	if want := string(renderPlan(t, "text", staged.Plan, PlanOptions{})); !strings.Contains(text, want) {
+		t.Errorf("the run's text lacks the staged plan's own text:\n%s", text)
+	}
+	md := renderRun(t, "markdown", r, RunOptions{})
+	inOrder(t, md, "<summary>shop-migrate-prod: Plan: 4 to add", "**Stages:** PreSync hooks → wave -1 → wave 0 → PostSync hooks",
+		"#### Stage 1 of 4: PreSync hooks\n\nWaits for: `serviceaccount/hooks` ready, `job.batch/migrate` complete.\n",
+		"#### Stage 2 of 4: wave -1\n\nWrites nothing.\n", "#### If a stage fails: SyncFail hooks\n")
+	var doc struct {
+		Projects []struct {
+			Name   string `json:"name"`
+			Stages []struct {
+				Name     string   `json:"name"`
+				WaitsFor []string `json:"waitsFor"`
+			} `json:"stages"`
+			Changes []struct {
+				Stage string `json:"stage"`
+			} `json:"changes"`
+		} `json:"projects"`
+	}
+	if err := json.Unmarshal([]byte(renderRun(t, "json", r, RunOptions{})), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range doc.Projects {
+		switch {
+		case p.Name == "shop-migrate-prod":
+			if len(p.Stages) != 5 || p.Stages[0].Name != "PreSync hooks" || len(p.Stages[0].WaitsFor) != 2 || p.Changes[0].Stage == "" {
+				t.Errorf("the staged project's JSON stages = %+v, changes %+v", p.Stages, p.Changes)
+			}
+		case p.Stages != nil:
+			t.Errorf("project %s has stages in JSON: %+v", p.Name, p.Stages)
+		}
+	}
+}
+
+// TestPlanAnnotationsStages: in a plan with stages, an annotation says in
+// which stage apply writes the object, or when it prunes it.
+func TestPlanAnnotationsStages(t *testing.T) {
+	p := stagedPlan()
+	p.Changes[2].Drift = []plan.Drift{{Field: "spec.replicas", Live: "6", Want: "3", Manager: "kubectl-scale"}}
+	var got []string
+	for _, a := range PlanAnnotations(p) {
+		got = append(got, a.String())
+	}
+	want := []string{
+		"::warning file=app/web.yaml,line=1,title=drift::deployment.apps/web was changed in the cluster, and applying takes it back:%0Aspec.replicas (set by kubectl-scale)%0Astage: wave 0",
+		"::warning title=prune::applying deletes configmap/old-wave1 from the cluster: it is no longer in the manifests%0Apruned after the last wave; it was in wave 1",
+		"::warning title=prune::applying deletes configmap/old-wave0 from the cluster: it is no longer in the manifests%0Apruned after the last wave; it was in wave 0",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
