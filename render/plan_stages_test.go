@@ -34,7 +34,8 @@ func stagedPlan() *plan.Plan {
 	return &plan.Plan{
 		Version: plan.FormatVersionStaged, Namespace: "store", FieldManager: "kubeplan",
 		Changes: []plan.Change{
-			{Ref: sa, Action: plan.Create, Source: src("hooks-sa.yaml"), Hook: "PreSync,PostSync", Stage: "PreSync hooks"},
+			{Ref: sa, Action: plan.Create, Source: src("hooks-sa.yaml"), Hook: "PreSync,PostSync", Stage: "PreSync hooks",
+				Diff: "--- /dev/null\n+++ planned\n@@ -0,0 +1 @@\n+kind: ServiceAccount\n"},
 			{Ref: migrate, Action: plan.Create, Source: src("migrate.yaml"), Hook: "PreSync", Stage: "PreSync hooks",
 				Diff: "--- /dev/null\n+++ planned\n@@ -0,0 +1 @@\n+kind: Job\n"},
 			{Ref: web, Action: plan.Update, Source: src("web.yaml"), Stage: "wave 0",
@@ -87,7 +88,7 @@ func TestPlanTextStages(t *testing.T) {
 		"~ update deployment.apps/web (app/web.yaml:1:1)\n    --- live\n",
 		"\nStage 4 of 4: PostSync hooks\n  waits for: serviceaccount/hooks ready, job.batch/smoke complete\n\n",
 		"+ create job.batch/smoke (app/smoke.yaml:1:1) (PostSync hook)\n",
-		"+ create serviceaccount/hooks (app/hooks-sa.yaml:1:1) (PreSync,PostSync hook)\n",
+		"+ create serviceaccount/hooks (app/hooks-sa.yaml:1:1) (PreSync,PostSync hook) (diff under PreSync hooks)\n",
 		"\nIf a stage fails: SyncFail hooks\n  waits for: job.batch/cleanup complete\n\n"+
 			"  unchanged job.batch/cleanup (app/cleanup.yaml:1:1) (SyncFail hook: runs only when a stage fails)\n",
 		"\nPrune, after the last wave, in reverse stage order:\n\n"+
@@ -98,6 +99,9 @@ func TestPlanTextStages(t *testing.T) {
 	)
 	if n := strings.Count(out, "job.batch/cleanup (app"); n != 1 {
 		t.Errorf("the SyncFail hook is listed %d times, want once (under its stage):\n%s", n, out)
+	}
+	if n := strings.Count(out, "+kind: ServiceAccount"); n != 1 {
+		t.Errorf("the diff of the hook of two stages is shown %d times, want once:\n%s", n, out)
 	}
 	if n := strings.Count(out, "create serviceaccount/hooks"); n != 2 {
 		t.Errorf("the hook of two stages is listed %d times, want under each of its 2 stages:\n%s", n, out)
@@ -213,7 +217,7 @@ func TestPlanMarkdownStagesFit(t *testing.T) {
 	}
 	inOrder(t, out, "\n**Stages:** PreSync hooks → wave -1 → wave 0 → PostSync hooks; if a stage fails: SyncFail hooks.\n",
 		"#### Stage 1 of 4: PreSync hooks", "#### Stage 2 of 4: wave -1\n\nWrites nothing.\n", "#### Stage 3 of 4: wave 0", "_…and ")
-	if !regexp.MustCompile(`⚠️ [0-9]+ table rows and 2 diffs were left out`).MatchString(out) || strings.Count(out, "table row") != 1 {
+	if !regexp.MustCompile(`⚠️ [0-9]+ table rows and [0-9] diffs were left out`).MatchString(out) || strings.Count(out, "table row") != 1 {
 		t.Errorf("the note does not count the stage tables' rows once:\n%s", out)
 	}
 	whole := string(renderPlan(t, "markdown", p, PlanOptions{MaxBytes: 1 << 30}))

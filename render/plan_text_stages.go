@@ -29,11 +29,19 @@ import (
 //
 //	- prune configmap/old (was in wave 1)
 //
-// A hook of two stages is listed under each. The SyncFail stages list
+// A hook of two stages is listed under each, its diff under the first. The SyncFail stages list
 // their hooks, which the plan has unchanged: they run only when a stage
 // fails. The prunes keep the plan's order, the reverse of the stages.
 func (t *textPlan) stages(p *plan.Plan, cs []plan.Change) (unchanged []plan.Change) {
 	v := stagedLayout(p, cs)
+	first := map[plan.Ref]string{} // the first stage that writes each object
+	for _, g := range v.groups {
+		for _, c := range g.changes {
+			if _, ok := first[c.Ref]; !ok && !g.stage.OnFail {
+				first[c.Ref] = g.stage.Name
+			}
+		}
+	}
 	for _, g := range v.groups {
 		t.blank()
 		t.b.WriteString(t.paint(ansiBold, printable(v.stageTitle(g))) + "\n")
@@ -47,7 +55,12 @@ func (t *textPlan) stages(p *plan.Plan, cs []plan.Change) (unchanged []plan.Chan
 			}
 			continue
 		}
-		t.changes(p, g.changes, nil)
+		t.changes(p, repeated(g, first), func(c plan.Change) string {
+			if f := first[c.Ref]; f != g.stage.Name {
+				return "diff under " + f
+			}
+			return ""
+		})
 	}
 	if len(v.loose) > 0 {
 		t.blank()
@@ -60,4 +73,17 @@ func (t *textPlan) stages(p *plan.Plan, cs []plan.Change) (unchanged []plan.Chan
 		t.changes(p, v.prunes, stageOfPrune)
 	}
 	return v.unchanged
+}
+
+// repeated is g's changes, those a stage before g writes without their
+// diff: it is shown under that stage.
+func repeated(g stageGroup, first map[plan.Ref]string) []plan.Change {
+	out := make([]plan.Change, len(g.changes))
+	for i, c := range g.changes {
+		if first[c.Ref] != g.stage.Name {
+			c.Diff = ""
+		}
+		out[i] = c
+	}
+	return out
 }
