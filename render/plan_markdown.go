@@ -32,10 +32,11 @@ const maxCellBytes = 200
 // table, one heading and table per stage in the order apply runs them,
 // each saying what the stage waits for (mdStageTables); its prune list is
 // in the order apply deletes, after the last wave in reverse stage order,
-// and its diffs follow the stages. A plan without stages is written as
-// it always was.
+// and its diffs follow the stages. A plan without stages has no stage
+// headings and one Changes table.
 //
-// Unchanged objects are only counted in the summary line. Table cells
+// Unchanged objects are only counted in the summary line (a SyncFail
+// hook, unchanged until a stage fails, is listed under its stage). Table cells
 // escape |, backticks, < and the like; a diff is fenced with more backticks
 // than it contains in a row, so it cannot end its block.
 //

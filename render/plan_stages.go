@@ -10,7 +10,7 @@ import (
 // The stages of a plan as the views show them (plan.Plan.Stages, see
 // docs/ordering.md): every change under the stage it is written in, in
 // the order apply runs the stages, then the SyncFail stages, then the
-// prunes. A plan without stages is shown as it always was.
+// prunes. A plan without stages has no stage headings.
 
 // maxWaitsFor is how many objects a "waits for" line names; the rest are
 // counted ("and 3 more").

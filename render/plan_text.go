@@ -58,8 +58,8 @@ const (
 // changes under their stages in the order apply runs them, each heading
 // followed by what the stage waits for, then the SyncFail stages, then
 // the prunes in reverse stage order (textPlan.stages); the unchanged
-// objects, drift and summary follow as above. A plan without stages is
-// written as it always was.
+// objects, drift and summary follow as above. A plan without stages has
+// no stage headings.
 func planText(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 	t := textPlan{color: opts.Color}
 	cs := sortedChanges(p)
