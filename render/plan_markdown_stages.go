@@ -28,7 +28,9 @@ import (
 //	Runs only when a stage fails. Waits for: `job.batch/cleanup` complete.
 //
 // A stage that writes nothing is a heading and that line. Changes no
-// stage names (the planner places every one) follow under "In no stage".
+// stage names (the planner places every one) follow under "In no stage",
+// then the prunes and releases, in the order apply runs them after the
+// last wave, each with the stage it was in.
 // The rows of each table are cut from its end to fit the comment, as the
 // change table's are.
 func mdStageTables(p *plan.Plan, v stagedView) []*mdSection {
@@ -56,6 +58,14 @@ func mdStageTables(p *plan.Plan, v stagedView) []*mdSection {
 		s := &mdSection{one: "table row", many: "table rows", tail: true, intro: "\n#### In no stage\n\n" + table}
 		for _, c := range v.loose {
 			s.rows = append(s.rows, mdChangeRow(p, c))
+		}
+		secs = append(secs, s)
+	}
+	if len(v.prunes) > 0 {
+		s := &mdSection{one: "table row", many: "table rows", tail: true,
+			intro: "\n#### " + pruneTitle + "\n\n| | object | was in |\n|---|---|---|\n"}
+		for _, c := range v.prunes {
+			s.rows = append(s.rows, "| "+mdAction(c)+" | "+mdObject(p, c.Ref, true)+" | "+mdText(c.Stage)+" |\n")
 		}
 		secs = append(secs, s)
 	}

@@ -10,7 +10,10 @@ import (
 )
 
 func TestPlanMarkdownStages(t *testing.T) {
-	out := string(renderPlan(t, "markdown", stagedPlan(), PlanOptions{}))
+	p := stagedPlan()
+	p.Changes = append(p.Changes, plan.Change{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Namespace: "store", Name: "kept"},
+		Action: plan.Release, Reason: "prune disabled: kept, no longer managed", Stage: "wave 0"})
+	out := string(renderPlan(t, "markdown", p, PlanOptions{}))
 	inOrder(t, out,
 		"\n#### Prune\n\nThese objects left the manifests; applying deletes them from the cluster, after the last wave, in reverse stage order:\n\n"+
 			"- `configmap/old-wave1` (was in wave 1)\n- `configmap/old-wave0` (was in wave 0)\n",
@@ -22,6 +25,9 @@ func TestPlanMarkdownStages(t *testing.T) {
 		"| ➕ create | `serviceaccount/hooks` | `app/hooks-sa.yaml:1` |\n",
 		"\n#### If a stage fails: SyncFail hooks\n\nRuns only when a stage fails. Waits for: `job.batch/cleanup` complete.\n",
 		"| ⏸️ unchanged (SyncFail hook: runs only when a stage fails) | `job.batch/cleanup` | `app/cleanup.yaml:1` |\n",
+		"\n#### Prune, after the last wave, in reverse stage order\n\n| | object | was in |\n|---|---|---|\n"+
+			"| 🗑️ prune | `configmap/old-wave1` | wave 1 |\n| 🗑️ prune | `configmap/old-wave0` | wave 0 |\n"+
+			"| 🏷️ release (prune disabled: kept, no longer managed) | `configmap/kept` | wave 0 |\n",
 		"<summary>+ create job.batch/migrate (PreSync hooks)</summary>",
 		"<summary>~ update deployment.apps/web (wave 0)</summary>",
 	)

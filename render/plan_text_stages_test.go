@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 	"testing"
+
+	"github.com/kubeplan/kubeplan/plan"
 )
 
 func TestPlanTextStages(t *testing.T) {
@@ -60,4 +62,15 @@ func TestPlanTextStagesHostile(t *testing.T) {
 	if !strings.Contains(out, `PreSync\x1b[2J hooks`) {
 		t.Errorf("escaped stage name missing:\n%s", out)
 	}
+}
+
+// TestPlanTextStagesRelease: a release is in the block after the last
+// wave, in the plan's order, with the stage it was in.
+func TestPlanTextStagesRelease(t *testing.T) {
+	p := stagedPlan()
+	p.Changes = append(p.Changes, plan.Change{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Namespace: "store", Name: "kept"},
+		Action: plan.Release, Reason: "prune disabled: kept, no longer managed", Stage: "wave 0"})
+	out := string(renderPlan(t, "text", p, PlanOptions{}))
+	inOrder(t, out, "\nPrune, after the last wave, in reverse stage order:\n\n- prune configmap/old-wave1 (was in wave 1)\n",
+		"- prune configmap/old-wave0 (was in wave 0)\n\n~ release configmap/kept (prune disabled: kept, no longer managed) (was in wave 0)\n")
 }
