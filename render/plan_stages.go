@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kubeplan/kubeplan/plan"
@@ -45,27 +46,32 @@ type stagedView struct {
 // stagedLayout lays out p (which has stages) from cs, its sortedChanges.
 func stagedLayout(p *plan.Plan, cs []plan.Change) stagedView {
 	var v stagedView
+	at := map[plan.Ref][]int{} // where each object's changes are in cs
+	for i, c := range cs {
+		if c.Action != plan.Prune && c.Action != plan.Release {
+			at[c.Ref] = append(at[c.Ref], i)
+		}
+	}
 	placed := map[plan.Ref]bool{}
 	onFail := map[plan.Ref]bool{}
 	for _, s := range p.Stages {
-		members := map[plan.Ref]bool{}
+		var idx []int
 		for _, m := range s.Members {
-			members[m] = true
+			idx = append(idx, at[m]...)
 			placed[m] = true
 			if s.OnFail {
 				onFail[m] = true
 			}
 		}
+		slices.Sort(idx)
+		idx = slices.Compact(idx) // a member listed twice
 		g := stageGroup{stage: s}
 		if !s.OnFail {
 			v.runs++
 			g.n = v.runs
 		}
-		for _, c := range cs {
-			if !members[c.Ref] || c.Action == plan.Prune || c.Action == plan.Release {
-				continue
-			}
-			if s.OnFail || c.Action != plan.Unchanged {
+		for _, i := range idx {
+			if c := cs[i]; s.OnFail || c.Action != plan.Unchanged {
 				g.changes = append(g.changes, c)
 			}
 		}

@@ -74,3 +74,15 @@ func TestPlanTextStagesRelease(t *testing.T) {
 	inOrder(t, out, "\nPrune, after the last wave, in reverse stage order:\n\n- prune configmap/old-wave1 (was in wave 1)\n",
 		"- prune configmap/old-wave0 (was in wave 0)\n\n~ release configmap/kept (prune disabled: kept, no longer managed) (was in wave 0)\n")
 }
+
+// TestPlanTextStagesLoose: a change no stage names is still shown, under
+// its own heading, never dropped.
+func TestPlanTextStagesLoose(t *testing.T) {
+	p := stagedPlan()
+	p.Changes = append(p.Changes, plan.Change{Ref: plan.Ref{Version: "v1", Kind: "ConfigMap", Namespace: "store", Name: "stray"},
+		Action: plan.Create, Source: plan.Source{File: "app/stray.yaml", Line: 1, Col: 1}})
+	out := string(renderPlan(t, "text", p, PlanOptions{}))
+	inOrder(t, out, "If a stage fails: SyncFail hooks", "\nIn no stage:\n\n+ create configmap/stray (app/stray.yaml:1:1)\n", "Prune, after the last wave")
+	md := string(renderPlan(t, "markdown", p, PlanOptions{}))
+	inOrder(t, md, "#### If a stage fails: SyncFail hooks", "\n#### In no stage\n\n| | object | source |\n|---|---|---|\n| ➕ create | `configmap/stray` | `app/stray.yaml:1` |\n")
+}
