@@ -16,6 +16,7 @@ type mdSection struct {
 	rows      []string // each ends in a newline
 	outro     string   // written after the rows (and the "more" line)
 	tail      bool     // when cut, say so under the rows
+	bare      bool     // written, intro and outro, even without rows
 	kept      int      // rows written by the last fit
 }
 
@@ -53,6 +54,9 @@ func (s *mdSection) text() string {
 func (s *mdSection) fit(budget int) (string, int, bool) {
 	s.kept = 0
 	if len(s.rows) == 0 {
+		if n := s.size(); s.bare && n <= budget {
+			return s.text(), n, true
+		}
 		return "", 0, false
 	}
 	if n := s.size(); n <= budget {
@@ -86,7 +90,7 @@ func mdFit(head string, secs []*mdSection, limit int, hint mdNoteText) string {
 	var whole strings.Builder
 	whole.WriteString(head)
 	for _, s := range secs {
-		if len(s.rows) > 0 {
+		if len(s.rows) > 0 || s.bare {
 			s.kept = len(s.rows)
 			total += s.size()
 			whole.WriteString(s.text())
@@ -126,7 +130,8 @@ type mdNoteText struct{ why, what, where string }
 //
 // With worst, it is the longest the note can be: every row left out.
 func mdNote(secs []*mdSection, text mdNoteText, worst bool) string {
-	var parts []string
+	var nouns []mdSection // one, many of each kind of row, in order
+	count := map[string]int{}
 	total := 0
 	for _, s := range secs {
 		n := len(s.rows) - s.kept
@@ -137,9 +142,17 @@ func mdNote(secs []*mdSection, text mdNoteText, worst bool) string {
 			continue
 		}
 		total += n
-		noun := s.many
+		if _, ok := count[s.many]; !ok { // the tables of the stages count as one
+			nouns = append(nouns, mdSection{one: s.one, many: s.many})
+		}
+		count[s.many] += n
+	}
+	var parts []string
+	for _, k := range nouns {
+		n := count[k.many]
+		noun := k.many
 		if n == 1 && !worst {
-			noun = s.one
+			noun = k.one
 		}
 		parts = append(parts, thousands(n)+" "+noun)
 	}

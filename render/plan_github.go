@@ -15,7 +15,8 @@ import (
 // (plan.Change.Owner) come first, on their lines: apply refuses them
 // without --adopt. At most ghactions.MaxAnnotations are returned, owners
 // first, then drift, then replacements; when more were left out, a last
-// notice says how many and that the job summary has the whole plan.
+// notice says how many and that the job summary has the whole plan. In a
+// plan with stages, each message ends with the change's stage.
 func PlanAnnotations(p *plan.Plan) []ghactions.Annotation {
 	return capAnnotations(planAnnotations(p))
 }
@@ -39,23 +40,40 @@ func planAnnotations(p *plan.Plan) []ghactions.Annotation {
 			msg += fmt.Sprintf("\n%s (set by %s)", printable(d.Field), printable(d.Manager))
 		}
 		out = append(out, ghactions.Annotation{Level: ghactions.LevelWarning, File: c.Source.File, Line: c.Source.Line,
-			Title: "drift", Message: msg})
+			Title: "drift", Message: msg + annotationStage(c)})
 	}
 	for _, c := range sortedChanges(p) {
 		if c.Action != plan.Replace {
 			continue
 		}
 		out = append(out, ghactions.Annotation{Level: ghactions.LevelWarning, File: c.Source.File, Line: c.Source.Line, Title: "replace",
-			Message: "applying deletes " + changeLabel(p, c.Ref) + " and creates it again: " + printable(c.Reason)})
+			Message: "applying deletes " + changeLabel(p, c.Ref) + " and creates it again: " + printable(c.Reason) + annotationStage(c)})
 	}
-	for _, c := range sortedChanges(p) {
+	prunes := sortedChanges(p)
+	if len(p.Stages) > 0 {
+		prunes = p.Changes // in the order apply prunes: reverse stage order
+	}
+	for _, c := range prunes {
 		if c.Action != plan.Prune {
 			continue
 		}
 		out = append(out, ghactions.Annotation{Level: ghactions.LevelWarning, Title: "prune",
-			Message: "applying deletes " + changeLabel(p, c.Ref) + " from the cluster: it is no longer in the manifests"})
+			Message: "applying deletes " + changeLabel(p, c.Ref) + " from the cluster: it is no longer in the manifests" + annotationStage(c)})
 	}
 	return out
+}
+
+// annotationStage says, for a plan with stages, in which stage apply
+// writes c ("\nstage: wave 0"), or when it prunes it ("\npruned after
+// the last wave; it was in wave 1"); "" without stages.
+func annotationStage(c plan.Change) string {
+	switch {
+	case c.Stage == "":
+		return ""
+	case c.Action == plan.Prune:
+		return "\npruned after the last wave; it was in " + printable(c.Stage)
+	}
+	return "\nstage: " + printable(c.Stage)
 }
 
 // capAnnotations keeps the first ghactions.MaxAnnotations and adds a

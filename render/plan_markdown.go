@@ -28,7 +28,15 @@ const maxCellBytes = 200
 //	<details><summary>~ update deployment.apps/web</summary>   one per create,
 //	```diff                                                     update or replace with a diff
 //
-// Unchanged objects are only counted in the summary line. Table cells
+// A plan with stages (plan.Plan.Stages) has, in place of the Changes
+// table, one heading and table per stage in the order apply runs them,
+// each saying what the stage waits for (mdStageTables); its prune list is
+// in the order apply deletes, after the last wave in reverse stage order,
+// and its diffs follow the stages. A plan without stages has no stage
+// headings and one Changes table.
+//
+// Unchanged objects are only counted in the summary line (a SyncFail
+// hook, unchanged until a stage fails, is listed under its stage). Table cells
 // escape |, backticks, < and the like; a diff is fenced with more backticks
 // than it contains in a row, so it cannot end its block.
 //
@@ -64,7 +72,15 @@ func planMarkdownLayout(p *plan.Plan, opts PlanOptions) mdLayout {
 	limit, why := mdLimit(opts.MaxBytes, opts.LimitName)
 	hint := mdHint(opts.SummaryHint, opts.SummaryURL)
 	cs := sortedChanges(p)
-	secs := []*mdSection{mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdKeptList(p, cs), mdDiffs(p, cs)}
+	var secs []*mdSection
+	if len(p.Stages) > 0 {
+		v := stagedLayout(p, cs)
+		secs = append(secs, mdStagedPruneList(p, v), mdDriftTable(p, cs))
+		secs = append(secs, mdStageTables(p, v)...)
+		secs = append(secs, mdKeptList(p, cs), mdDiffs(p, v.diffOrder()))
+	} else {
+		secs = []*mdSection{mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdKeptList(p, cs), mdDiffs(p, cs)}
+	}
 	return mdLayout{head: mdHead(p), secs: secs, limit: limit, note: mdNoteText{why: mdText(why), what: "plan", where: hint}}
 }
 
@@ -128,6 +144,7 @@ func mdHead(p *plan.Plan) string {
 	if len(risks) > 0 {
 		h += "\n> [!CAUTION]\n> Applying " + joinAnd(risks) + ".\n"
 	}
+	h += mdStageLine(p)
 	if len(p.Warnings) > 0 {
 		h += "\n> [!WARNING]\n"
 		for _, w := range p.Warnings {
@@ -159,17 +176,22 @@ func mdChangeTable(p *plan.Plan, cs []plan.Change) *mdSection {
 		if c.Action == plan.Unchanged {
 			continue
 		}
-		src := ""
-		if c.Source.File != "" {
-			src = mdCode(fmt.Sprintf("%s:%d", c.Source.File, c.Source.Line), true)
-		}
-		action := mdAction(c)
-		if c.Owner != "" {
-			action += ", ⚠️ owned by " + mdText(c.Owner)
-		}
-		s.rows = append(s.rows, fmt.Sprintf("| %s | %s | %s |\n", action, mdObject(p, c.Ref, true), src))
+		s.rows = append(s.rows, mdChangeRow(p, c))
 	}
 	return s
+}
+
+// mdChangeRow is a change's row of a change table: action, object, source.
+func mdChangeRow(p *plan.Plan, c plan.Change) string {
+	src := ""
+	if c.Source.File != "" {
+		src = mdCode(fmt.Sprintf("%s:%d", c.Source.File, c.Source.Line), true)
+	}
+	action := mdAction(c)
+	if c.Owner != "" {
+		action += ", ⚠️ owned by " + mdText(c.Owner)
+	}
+	return fmt.Sprintf("| %s | %s | %s |\n", action, mdObject(p, c.Ref, true), src)
 }
 
 func mdAction(c plan.Change) string {
@@ -190,6 +212,11 @@ func mdAction(c plan.Change) string {
 		return "🗑️ prune"
 	case plan.Release:
 		return "🏷️ release (" + mdText(c.Reason) + ")"
+	case plan.Unchanged: // a SyncFail hook, under its stage
+		if c.Reason != "" {
+			return "⏸️ unchanged (" + mdText(c.Reason) + ")"
+		}
+		return "⏸️ unchanged"
 	}
 	return "❔ " + mdText(string(c.Action))
 }
@@ -228,6 +255,9 @@ func mdDiffs(p *plan.Plan, cs []plan.Change) *mdSection {
 		}
 		var b strings.Builder
 		title := actionSymbol(c.Action) + " " + string(c.Action) + " " + changeLabel(p, c.Ref)
+		if c.Stage != "" {
+			title += " (" + c.Stage + ")"
+		}
 		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", mdHTML(title))
 		lines := diffLines(c.Diff)
 		fence := mdFence(lines)

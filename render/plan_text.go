@@ -53,26 +53,26 @@ const (
 // With opts.Color, headers and diff lines are coloured (+ green, - red,
 // ~ yellow, @@ cyan); removing the escape codes gives the plain output.
 // Control characters in cluster data are escaped, never written.
+//
+// A plan with stages (plan.Plan.Stages, docs/ordering.md) lists its
+// changes under their stages in the order apply runs them, each heading
+// followed by what the stage waits for, then the SyncFail stages, then
+// the prunes in reverse stage order (textPlan.stages); the unchanged
+// objects, drift and summary follow as above. A plan without stages has
+// no stage headings.
 func planText(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 	t := textPlan{color: opts.Color}
-	var unchanged []plan.Change
-	prev := plan.Action("")
-	prevBody := false
 	cs := sortedChanges(p)
-	for _, c := range cs {
-		if c.Action == plan.Unchanged {
-			unchanged = append(unchanged, c)
-			continue
+	var unchanged []plan.Change
+	if len(p.Stages) > 0 {
+		unchanged = t.stages(p, cs)
+	} else {
+		for _, c := range cs {
+			if c.Action == plan.Unchanged {
+				unchanged = append(unchanged, c)
+			}
 		}
-		body := c.Diff != ""
-		if prevBody || body || c.Action != prev {
-			t.blank()
-		}
-		prev, prevBody = c.Action, body
-		t.header(p, c)
-		if body {
-			t.diff(c.Diff)
-		}
+		t.changes(p, cs, nil)
 	}
 	if len(unchanged) > 0 {
 		t.blank()
@@ -80,12 +80,12 @@ func planText(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 			fmt.Fprintf(&t.b, "  (%d objects unchanged)\n", len(unchanged))
 			for _, c := range unchanged { // what the plan kept is said anyway
 				if len(keptLines(c)) > 0 {
-					t.header(p, c)
+					t.header(p, c, nil)
 				}
 			}
 		} else {
 			for _, c := range unchanged {
-				t.header(p, c)
+				t.header(p, c, nil)
 			}
 		}
 	}
@@ -99,6 +99,28 @@ func planText(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 	t.b.WriteByte('\n')
 	_, err := io.WriteString(w, t.b.String())
 	return err
+}
+
+// changes writes the changes of cs but the unchanged ones, each with its
+// diff; a blank line separates actions and every change with a diff.
+// note, when set, says something more of every change ("was in wave 1").
+func (t *textPlan) changes(p *plan.Plan, cs []plan.Change, note func(plan.Change) string) {
+	prev := plan.Action("")
+	prevBody := false
+	for _, c := range cs {
+		if c.Action == plan.Unchanged {
+			continue
+		}
+		body := c.Diff != ""
+		if prevBody || body || c.Action != prev {
+			t.blank()
+		}
+		prev, prevBody = c.Action, body
+		t.header(p, c, note)
+		if body {
+			t.diff(c.Diff)
+		}
+	}
 }
 
 type textPlan struct {
@@ -121,7 +143,7 @@ func (t *textPlan) paint(code, s string) string {
 }
 
 // header writes "~ update deployment.apps/web (file:line:col)".
-func (t *textPlan) header(p *plan.Plan, c plan.Change) {
+func (t *textPlan) header(p *plan.Plan, c plan.Change, note func(plan.Change) string) {
 	word := actionSymbol(c.Action) + " " + printable(string(c.Action))
 	switch c.Action {
 	case plan.Create:
@@ -143,6 +165,11 @@ func (t *textPlan) header(p *plan.Plan, c plan.Change) {
 	}
 	if c.AfterCRD {
 		t.b.WriteString(" (will be created after " + printable(c.After()) + ")")
+	}
+	if note != nil {
+		if n := note(c); n != "" {
+			t.b.WriteString(" (" + printable(n) + ")")
+		}
 	}
 	t.b.WriteByte('\n')
 	for _, l := range keptLines(c) {

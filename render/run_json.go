@@ -25,6 +25,7 @@ import (
 //	      "findings": [...],            // optional, lint's findings as in lint's JSON
 //	      "revision": "3f2c1e0",        // optional, the source revision
 //	      "summary": {"add": 1, ...},   // with a plan: as the single plan's "summary"
+//	      "stages": [...],              // with a plan that has stages: as the single plan's "stages"
 //	      "changes": [...]              // with a plan: as the single plan's "changes"
 //	    }
 //	  ],
@@ -39,7 +40,7 @@ func runPlanJSON(w io.Writer, r *run.Report, _ RunOptions) error {
 		jp := jsonRunPlanProject{jsonRunProject: jsonProject(p)}
 		if p.Plan != nil {
 			s := jsonSummaryOf(p.Plan.Summary())
-			jp.Revision, jp.Summary, jp.Changes = p.Plan.Revision, &s, jsonChanges(p.Plan)
+			jp.Revision, jp.Summary, jp.Stages, jp.Changes = p.Plan.Revision, &s, jsonStages(p.Plan), jsonChanges(p.Plan)
 		}
 		return jp
 	})
@@ -80,5 +81,6 @@ type jsonRunPlanProject struct {
 	jsonRunProject
 	Revision string           `json:"revision,omitempty"`
 	Summary  *jsonPlanSummary `json:"summary,omitempty"`
+	Stages   []jsonStage      `json:"stages,omitempty"`
 	Changes  []jsonChange     `json:"changes,omitempty"`
 }
