@@ -74,6 +74,7 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	opts.Loaded = refs.wrap(opts.Loaded)
 	order := &orderCollector{}
 	opts.Loaded = order.wrap(opts.Loaded)
+	opts.group = order.setGroup
 	vap := &vapRun{}
 	extraPolicies, policyFindings, err := vap.extra(in)
 	if err != nil {

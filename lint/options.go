@@ -34,6 +34,11 @@ type Options struct {
 	// linted (file, line, name), for views of every object (JUnit).
 	ListObjects bool
 
+	// group, when set, is told which group (project) runGroups lints
+	// next, before it loads it: the ordering annotations are resolved per
+	// project (orderCollector).
+	group func(int)
+
 	// crdCacheBytes bounds the compiled CRD schemas kept (0:
 	// DefaultCRDCacheBytes); tests set it.
 	crdCacheBytes int64

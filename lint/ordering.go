@@ -23,15 +23,29 @@ const (
 // groups need the whole set, so stage.Resolve runs once at the end over
 // them. Positions are looked up only for those objects' ordering
 // annotations, when they are collected: the rest of the set costs one map
-// scan of its annotations.
+// scan of its annotations. Each project (each group of runGroups) is its
+// own set, as plan and apply place them: groups and rules of one project
+// never meet another's.
 type orderCollector struct {
-	mu   sync.Mutex
-	objs []stage.Object
-	refs []orderRef
+	mu    sync.Mutex
+	group int // the group being loaded (setGroup)
+	objs  []stage.Object
+	refs  []orderRef
 }
 
-// orderRef is what a finding needs of a collected object.
-type orderRef struct{ object, namespace string }
+// setGroup says the objects loaded from now on are group i's. runGroups
+// loads one group at a time.
+func (c *orderCollector) setGroup(i int) {
+	c.mu.Lock()
+	c.group = i
+	c.mu.Unlock()
+}
+
+// orderRef is what a finding needs of a collected object, and its group.
+type orderRef struct {
+	object, namespace string
+	group             int
+}
 
 // orderKey reports whether k is an annotation stage reads besides Helm's
 // (whose values lint does not judge: Helm ignores what it does not know).
@@ -105,6 +119,9 @@ func (c *orderCollector) add(objs []*manifest.Object) {
 		return
 	}
 	c.mu.Lock()
+	for i := range refs {
+		refs[i].group = c.group
+	}
 	c.objs = append(c.objs, batch...)
 	c.refs = append(c.refs, refs...)
 	c.mu.Unlock()
@@ -118,12 +135,27 @@ func (c *orderCollector) findings() []Finding {
 	if !slices.ContainsFunc(c.objs, func(o stage.Object) bool { return len(o.Annotations) > 0 }) {
 		return nil
 	}
-	_, probs := stage.Resolve(c.objs)
+	byGroup := map[int][]int{} // group -> indexes into objs
+	var groups []int
+	for i, r := range c.refs {
+		if _, ok := byGroup[r.group]; !ok {
+			groups = append(groups, r.group)
+		}
+		byGroup[r.group] = append(byGroup[r.group], i)
+	}
 	var out []Finding
-	for _, p := range probs {
-		r := c.refs[p.Object]
-		out = append(out, Finding{File: p.File, Line: p.Line, Col: p.Col, Severity: Error, Rule: p.Rule, Message: p.Message,
-			Object: r.object, Namespace: r.namespace, Field: fieldPath([]string{"metadata", "annotations", p.Annotation})})
+	for _, g := range groups {
+		idx := byGroup[g]
+		objs := make([]stage.Object, len(idx))
+		for j, i := range idx {
+			objs[j] = c.objs[i]
+		}
+		_, probs := stage.Resolve(objs)
+		for _, p := range probs {
+			r := c.refs[idx[p.Object]]
+			out = append(out, Finding{File: p.File, Line: p.Line, Col: p.Col, Severity: Error, Rule: p.Rule, Message: p.Message,
+				Object: r.object, Namespace: r.namespace, Field: fieldPath([]string{"metadata", "annotations", p.Annotation})})
+		}
 	}
 	return out
 }

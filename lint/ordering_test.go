@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/stage"
+	"github.com/kubeplan/kubeplan/project"
 )
 
 // copyFixture copies testdata/ordering/name to a temp dir, applying edits
@@ -171,5 +172,48 @@ func TestOrderingFixtureStages(t *testing.T) {
 				t.Errorf("on fail %v skipped %v, want %v %v", got, skipped, tc.onFail, tc.skipped)
 			}
 		})
+	}
+}
+
+// Each project is its own ordered set, as plan and apply place it: a rule
+// of project b naming a group only project a has is an unknown group, and
+// rules of two projects never make a cycle together.
+func TestOrderingPerProject(t *testing.T) {
+	root := t.TempDir()
+	cm := func(name, ann string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  annotations:\n" + ann + "data: {k: v}\n"
+	}
+	files := map[string]string{
+		"a/app.yaml": cm("db", "    kapp.k14s.io/change-group: db\n    kapp.k14s.io/change-rule: upsert after upserting api\n") + "---\n" +
+			cm("api", "    kapp.k14s.io/change-group: api\n"),
+		"b/app.yaml": cm("api", "    kapp.k14s.io/change-group: api\n    kapp.k14s.io/change-rule: upsert after upserting db\n") + "---\n" +
+			cm("web", "    kapp.k14s.io/change-rule: upsert after upserting cache\n"),
+	}
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps := []project.Project{
+		{Name: "a", Path: "a", Kind: project.Manifests, Files: []string{"a/app.yaml"}},
+		{Name: "b", Path: "b", Kind: project.Manifests, Files: []string{"b/app.yaml"}},
+	}
+	rep, _, err := Check(Input{Projects: ps, ProjectRoot: root}, Options{KubeVersion: "1.37"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.Rule, "order-") {
+			got = append(got, filepath.ToSlash(strings.TrimPrefix(f.File, root+string(filepath.Separator)))+" "+f.Rule+" "+f.Object)
+		}
+	}
+	want := "b/app.yaml order-unknown-group configmap/api\nb/app.yaml order-unknown-group configmap/web"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), want)
 	}
 }

@@ -166,6 +166,9 @@ func runGroups(gs []group, opts Options) (Report, error) {
 	var seen dedupe // by place, not by object: overlays name a base's object each their way
 	keys := make([][]identity, len(gs))
 	for i, g := range gs {
+		if opts.group != nil {
+			opts.group(i)
+		}
 		r, ids, err := runSourcesKeys(srcs[i], g.options(opts))
 		if err != nil {
 			return Report{}, err
