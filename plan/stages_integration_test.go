@@ -106,3 +106,13 @@ func TestIntegrationStagesArgoAndProblems(t *testing.T) {
 		}
 	}
 }
+
+// An Argo CD hook named by generateName alone is refused with what to do:
+// kubeplan owns objects by name.
+func TestIntegrationStagesGenerateName(t *testing.T) {
+	_, err := stagePlan(t, map[string]string{"hook.yaml": "apiVersion: batch/v1\nkind: Job\nmetadata:\n  generateName: migrate-\n  annotations:\n    argocd.argoproj.io/hook: PreSync\n" +
+		"spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: m, image: busybox:1.37}\n"})
+	if err == nil || !strings.Contains(err.Error(), "hook.yaml:1:1") || !strings.Contains(err.Error(), `metadata.generateName "migrate-" but no metadata.name`) {
+		t.Fatalf("error %v", err)
+	}
+}

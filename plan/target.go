@@ -40,6 +40,13 @@ func (p *planner) prepare(objs []*manifest.Object) ([]*target, error) {
 		gvk := u.GroupVersionKind()
 		t := &target{obj: u, src: o, ref: Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Name: u.GetName(), Namespace: u.GetNamespace()}}
 		fail := func(err error) { errs = append(errs, &ObjectError{Ref: t.ref, Source: sourceOf(o), Err: err}) }
+		if u.GetName() == "" && u.GetGenerateName() != "" {
+			// An Argo CD hook often has only a generateName: Argo CD
+			// creates a new one on every sync. kubeplan owns what it applies
+			// by name.
+			fail(fmt.Errorf("has metadata.generateName %q but no metadata.name: kubeplan applies and prunes objects by name; give it a name (a hook runs again when it changes: BeforeHookCreation replaces it)", u.GetGenerateName()))
+			continue
+		}
 		m, err := p.c.Mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 		if err != nil {
 			if meta.IsNoMatchError(err) && crds[gvk.GroupKind().String()+"/"+gvk.Version] {
