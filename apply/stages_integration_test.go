@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
-	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -44,19 +43,6 @@ func argoSet(migrateImage string) string {
 		argoJob("cleanup", "SyncFail", "", "busybox")
 }
 
-func (e *env) planOf() *plan.Plan {
-	e.t.Helper()
-	res, err := loader.Load([]string{e.dir}, loader.Options{})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	p, err := plan.Make(context.Background(), e.client(), res.Objects, plan.Options{Namespace: e.ns, ApplySet: &e.as})
-	if err != nil {
-		e.t.Fatalf("plan: %v", err)
-	}
-	return p
-}
-
 func stageNames(p *plan.Plan) string {
 	var names []string
 	for _, s := range p.Stages {
@@ -73,7 +59,7 @@ func stageNames(p *plan.Plan) string {
 func TestIntegrationStagesArgoCD(t *testing.T) {
 	e := newEnv(t)
 	e.write("app.yaml", argoSet("busybox"))
-	p := e.planOf()
+	p := e.plan()
 	if got, want := stageNames(p), "PreSync hooks | wave -1 | wave 0 | wave 1 | PostSync hooks | SyncFail hooks"; got != want {
 		t.Fatalf("stages %q, want %q", got, want)
 	}
@@ -107,7 +93,7 @@ func TestIntegrationStagesArgoCD(t *testing.T) {
 	if got := e.get("job", "smoke", "--ignore-not-found", "-o", "name"); got != "" {
 		t.Errorf("HookSucceeded PostSync hook not deleted after it succeeded: %q", got)
 	}
-	again := e.planOf()
+	again := e.plan()
 	if again.HasChanges() {
 		for _, ch := range again.Changes {
 			if ch.Action != plan.Unchanged {
@@ -122,7 +108,7 @@ func TestIntegrationStagesArgoCD(t *testing.T) {
 func TestIntegrationStagesFailingMigration(t *testing.T) {
 	e := newEnv(t)
 	e.write("app.yaml", argoSet("busybox:doesnotexist"))
-	p := e.planOf()
+	p := e.plan()
 	_, err := apply.Reconcile(context.Background(), e.client(), p, apply.Options{ApplySet: &e.as, Version: "test", Wait: true, Timeout: 20 * time.Second})
 	var se *apply.StageError
 	if !errors.As(err, &se) || se.Stage != "PreSync hooks" || apply.FailedStage(err) != "PreSync hooks" {
@@ -155,7 +141,7 @@ func TestIntegrationStagesKapp(t *testing.T) {
 	e.write("app.yaml", marker("api", "    kapp.k14s.io/change-group: apps.big.co/api\n    kapp.k14s.io/change-rule: upsert after upserting apps.big.co/db\n")+
 		marker("db", "    kapp.k14s.io/change-group: apps.big.co/db\n")+
 		marker("schema", "    kapp.k14s.io/change-rule.db: upsert after upserting apps.big.co/db\n    kapp.k14s.io/change-rule.api: upsert before upserting apps.big.co/api\n"))
-	p := e.planOf()
+	p := e.plan()
 	if got, want := stageNames(p), "wave 0, step 1 | wave 0, step 2 | wave 0, step 3"; got != want {
 		t.Fatalf("stages %q, want %q", got, want)
 	}
@@ -177,7 +163,7 @@ func TestIntegrationStagesPruneReverse(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.write("app.yaml", marker("stay", wave+"3\"\n"))
-	p := e.planOf()
+	p := e.plan()
 	var prunes []string
 	for _, ch := range p.Changes {
 		if ch.Action == plan.Prune {
@@ -207,7 +193,7 @@ func TestIntegrationStagesHookSucceededAtPhaseEnd(t *testing.T) {
 		"      restartPolicy: Never\n", "      restartPolicy: Never\n      serviceAccountName: runner\n", 1)
 	e.write("hooks.yaml", sa+job)
 	e.write("configmap.yaml", settings)
-	p := e.planOf()
+	p := e.plan()
 	if got, want := stageNames(p), "PreSync hooks, wave -1 | PreSync hooks | wave 0"; got != want {
 		t.Fatalf("stages %q, want %q", got, want)
 	}

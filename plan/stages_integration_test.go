@@ -21,6 +21,11 @@ func stagePlan(t *testing.T, files map[string]string) (*plan.Plan, error) {
 	return plan.Make(context.Background(), client(t, narrow(t, c, ns), ns), objs, plan.Options{Namespace: ns, ApplySet: &as})
 }
 
+// annotatedCM is a ConfigMap document with the annotation lines ann.
+func annotatedCM(name, ann string) string {
+	return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  annotations:\n" + ann + "data: {k: v}\n---\n"
+}
+
 func stagesOf(p *plan.Plan) string {
 	var out []string
 	for _, s := range p.Stages {
@@ -38,14 +43,11 @@ func stagesOf(p *plan.Plan) string {
 // install (pre-upgrade) is in none. Without ordering annotations a plan
 // has no stages.
 func TestIntegrationStagesHelmHooks(t *testing.T) {
-	cm := func(name, ann string) string {
-		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  annotations:\n" + ann + "data: {k: v}\n---\n"
-	}
-	p, err := stagePlan(t, map[string]string{"hooks.yaml": cm("early", "    helm.sh/hook: pre-install\n    helm.sh/hook-weight: \"-5\"\n") +
-		cm("both", "    helm.sh/hook: pre-install,post-install\n") +
-		cm("upgrade-only", "    helm.sh/hook: pre-upgrade\n") +
-		cm("after", "    helm.sh/hook: post-install\n") +
-		cm("plain", "    note: none\n")})
+	p, err := stagePlan(t, map[string]string{"hooks.yaml": annotatedCM("early", "    helm.sh/hook: pre-install\n    helm.sh/hook-weight: \"-5\"\n") +
+		annotatedCM("both", "    helm.sh/hook: pre-install,post-install\n") +
+		annotatedCM("upgrade-only", "    helm.sh/hook: pre-upgrade\n") +
+		annotatedCM("after", "    helm.sh/hook: post-install\n") +
+		annotatedCM("plain", "    note: none\n")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func TestIntegrationStagesHelmHooks(t *testing.T) {
 			t.Errorf("waits for %q", s.WaitsFor)
 		}
 	}
-	plain, err := stagePlan(t, map[string]string{"cm.yaml": cm("plain", "    note: none\n")})
+	plain, err := stagePlan(t, map[string]string{"cm.yaml": annotatedCM("plain", "    note: none\n")})
 	if err != nil || plain.Stages != nil || find(plain, "configmap/plain").Stage != "" {
 		t.Errorf("a plan without ordering annotations has stages: %v %+v", err, plain)
 	}
@@ -72,12 +74,9 @@ func TestIntegrationStagesHelmHooks(t *testing.T) {
 // Argo CD's Skip and SyncFail are planned unchanged; an order that cannot
 // be followed fails the plan at the annotation's file:line:col.
 func TestIntegrationStagesArgoAndProblems(t *testing.T) {
-	cm := func(name, ann string) string {
-		return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  annotations:\n" + ann + "data: {k: v}\n---\n"
-	}
-	p, err := stagePlan(t, map[string]string{"app.yaml": cm("skipped", "    argocd.argoproj.io/hook: Skip\n") +
-		cm("onfail", "    argocd.argoproj.io/hook: SyncFail\n") +
-		cm("late", "    argocd.argoproj.io/sync-wave: \"2\"\n")})
+	p, err := stagePlan(t, map[string]string{"app.yaml": annotatedCM("skipped", "    argocd.argoproj.io/hook: Skip\n") +
+		annotatedCM("onfail", "    argocd.argoproj.io/hook: SyncFail\n") +
+		annotatedCM("late", "    argocd.argoproj.io/sync-wave: \"2\"\n")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,9 +91,9 @@ func TestIntegrationStagesArgoAndProblems(t *testing.T) {
 			t.Errorf("%s planned %+v", name, ch)
 		}
 	}
-	_, err = stagePlan(t, map[string]string{"app.yaml": cm("a", "    kapp.k14s.io/change-group: a\n    kapp.k14s.io/change-rule: upsert after upserting b\n") +
-		cm("b", "    kapp.k14s.io/change-group: b\n    kapp.k14s.io/change-rule: upsert after upserting a\n") +
-		cm("c", "    argocd.argoproj.io/sync-wave: one\n")})
+	_, err = stagePlan(t, map[string]string{"app.yaml": annotatedCM("a", "    kapp.k14s.io/change-group: a\n    kapp.k14s.io/change-rule: upsert after upserting b\n") +
+		annotatedCM("b", "    kapp.k14s.io/change-group: b\n    kapp.k14s.io/change-rule: upsert after upserting a\n") +
+		annotatedCM("c", "    argocd.argoproj.io/sync-wave: one\n")})
 	var errs plan.Errors
 	if !errors.As(err, &errs) {
 		t.Fatalf("error %v, want plan.Errors", err)
