@@ -86,7 +86,7 @@ func TestResolveKapp(t *testing.T) {
 	if got := names(objs, ord.Stages); !slices.Equal(got, want) {
 		t.Errorf("stages\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	// "before" reverses the edge; delete rules order prune, not stages.
+	// "before" reverses the edge; delete rules do not place stages.
 	objs = []Object{
 		obj("job.batch/a", map[string]string{RuleAnnotation: "upsert before upserting g/b"}),
 		obj("job.batch/b", map[string]string{GroupAnnotation: "g/b", RuleAnnotation: "delete before deleting g/a"}),
