@@ -99,9 +99,10 @@ type runner struct {
 	writing      *phaseCounter
 	res          *Result
 	reported     map[plan.Ref]bool
-	// crds is true once CRDs were written and the REST mapper not reset
-	// since: the kinds they serve are learnt before a custom resource is.
-	crds bool
+	// fresh is true while the REST mapper knows every kind served: it was
+	// reset for this run and no CRD was written since. A custom resource
+	// whose CRD this run or a project before it created (AfterCRD) needs it.
+	fresh bool
 	// succeeded are the hooks with hook-succeeded (HookSucceeded) of the
 	// phase running that succeeded: deleted when the phase ends.
 	succeeded []plan.Ref
@@ -216,9 +217,9 @@ func (r *runner) write(s stageRun) ([]plan.Ref, error) {
 				batch = append(batch, ch)
 			}
 		}
-		if st == 2 && r.crds && (hasAfterCRD(batch) || hasAfterCRD(hooks)) {
-			r.c.Mapper.Reset() // CRDs were just established: learn their kinds
-			r.crds = false
+		if st == 2 && !r.fresh && (hasAfterCRD(batch) || hasAfterCRD(hooks)) {
+			r.c.Mapper.Reset() // CRDs were established since the mapper learnt the kinds
+			r.fresh = true
 		}
 		done, errs := eachChange(batch, r.opts.Concurrency, func(ch plan.Change) (ObjectResult, error) {
 			res, err := applyOne(r.ctx, r.c, ch, r.opts)
@@ -236,7 +237,7 @@ func (r *runner) write(s stageRun) ([]plan.Ref, error) {
 			if err := waitEstablished(r.ctx, r.c, batch); err != nil {
 				return written, err
 			}
-			r.crds = true
+			r.fresh = false
 		}
 	}
 	if len(hooks) > 0 {
