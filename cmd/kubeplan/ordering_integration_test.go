@@ -126,7 +126,7 @@ func (o orderedApply) run(t *testing.T, c *testkube.Cluster) []auditEvent {
 	}
 
 	// The order of creation.
-	creationOrder(t, creationTimes(t, c, o.ns, o.resources...), o.stages[1:])
+	creationOrder(t, creationTimes(t, c, o.ns, o.resources...), o.stages)
 
 	// A second plan is a no-op: exit 0 with --detailed-exitcode.
 	code, stdout, stderr = cli(slices.Concat([]string{"plan"}, base, []string{"--detailed-exitcode", o.dir})...)
