@@ -87,15 +87,15 @@ func readAudit(t *testing.T, c *testkube.Cluster) []auditEvent {
 
 // kubeplanWrites are the writes of kubeplan (the in-process CLI, as the
 // admin user; the simulated node shares that user but not its user
-// agent) to objects in ns or cluster-scoped ones, from the audit log
-// entries after skip.
+// agent) to named objects in ns or cluster-scoped ones (not access
+// reviews), from the audit log entries after skip.
 func kubeplanWrites(events []auditEvent, ns string, skip int) []auditEvent {
 	var out []auditEvent
 	for _, e := range events[min(skip, len(events)):] {
 		if e.User.Username != "kubernetes-admin" || strings.HasPrefix(e.UserAgent, "testcluster/") || strings.HasPrefix(e.UserAgent, "kubectl/") {
 			continue
 		}
-		if e.ObjectRef.Subresource != "" || !e.write() || (e.ObjectRef.Namespace != "" && e.ObjectRef.Namespace != ns) {
+		if e.ObjectRef.Name == "" || e.ObjectRef.Subresource != "" || !e.write() || (e.ObjectRef.Namespace != "" && e.ObjectRef.Namespace != ns) {
 			continue
 		}
 		out = append(out, e)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -256,6 +257,11 @@ func TestIntegrationOrderingFailedMigration(t *testing.T) {
 	repo := filepath.Join(t.TempDir(), "argocd-shop")
 	if err := os.CopyFS(repo, os.DirFS(filepath.Join(orderingFixtures, "argocd-shop"))); err != nil {
 		t.Fatal(err)
+	}
+	// A repository, as a GitOps one is: kustomize reads the base only
+	// within the repository holding the overlay.
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	overlay := filepath.Join(repo, "overlays", "broken-migration")
 	if err := os.MkdirAll(overlay, 0o755); err != nil {
