@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/kubeplan/kubeplan/health"
-	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -53,9 +52,9 @@ func (r *Result) Wrote() bool {
 // empty.
 var ErrEmptySet = errors.New("the manifest set is empty: nothing was written (applying it would prune every member of the ApplySet; if that is what you want, apply it once from the command line with --allow-empty: kubeplan serve never applies an empty set)")
 
-// Execute applies plan p. Nothing is pruned unless every apply succeeded.
-// Helm hooks run around the other objects, each waited for: pre-install or
-// pre-upgrade hooks before them, post- hooks after them (see hooks.go).
+// Execute applies plan p, stage by stage (see stages.go). Nothing is
+// pruned unless every apply succeeded. Hooks (Helm's, Argo CD's) are the
+// members of their stages, each waited for (see hooks.go).
 // A plan that replaces an object (deletes and recreates it) is refused
 // before any write unless Options.Replace or the object's annotation
 // kubeplan.dev/replace: allow allows it (ErrReplaceNotAllowed), and so is
@@ -115,119 +114,12 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if err := ps.writeUnion(ctx, keep); err != nil {
 		return nil, err
 	}
-	pre, main, post := splitHooks(keep, helmhook.Phase(p.Parent != nil && p.Parent.Exists))
-	applied, err := applyInOrder(waitCtx, ctx, c, main, pre, keep, opts, ps.hooksRan)
-	res.Objects = append(res.Objects, applied...)
+	r := &runner{waitCtx: waitCtx, ctx: ctx, c: c, opts: opts, set: keep, ran: ps.hooksRan, res: res, reported: map[plan.Ref]bool{}}
+	err := r.stagesOf(p, keep, prune)
 	if err != nil {
-		res.Health = hookHealth(err)
-		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
+		res.Health = append(res.Health, hookHealth(err)...)
 	}
-	setID := ""
-	if p.Parent != nil {
-		setID = p.Parent.ID
-	}
-	pruning := startPhase(opts.progress(), PhasePruning, len(prune))
-	pruned, err := pruneAll(ctx, c, prune, setID, opts)
-	pruning.finish()
-	res.Objects = append(res.Objects, pruned...)
-	if err != nil {
-		return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
-	}
-	if opts.Wait {
-		var refs []plan.Ref
-		waited := hookRefs(pre) // each was waited for before the others
-		for _, o := range applied {
-			if waited[o.Ref] {
-				continue
-			}
-			if o.Outcome == Created || o.Outcome == Configured || o.Outcome == Replaced {
-				refs = append(refs, o.Ref)
-			}
-		}
-		results, err := health.Wait(waitCtx, c, refs, waitOptions(keep, opts))
-		if err == nil {
-			err = fenceCheck(ctx) // the lock was lost while waiting
-		}
-		res.Health = results
-		withSources(res.Health, err, keep)
-		if err != nil {
-			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
-		}
-	}
-	if len(post) > 0 {
-		ran, err := runHooks(waitCtx, ctx, c, post, keep, opts, ps.hooksRan)
-		res.Objects = append(res.Objects, ran...)
-		if err != nil {
-			res.Health = append(res.Health, hookHealth(err)...)
-			return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
-		}
-	}
-	return res, ps.recordResult(ctx, nil, keep, res.Wrote())
-}
-
-// stage orders writes: Namespaces first, then CRDs (waited on until
-// Established), then everything else (after the pre-install/pre-upgrade
-// Helm hooks, see runHooks).
-func stage(ch plan.Change) int {
-	switch {
-	case ch.Ref.Kind == "Namespace" && ch.Ref.Group == "":
-		return 0
-	case ch.Ref.Kind == "CustomResourceDefinition" && ch.Ref.Group == "apiextensions.k8s.io":
-		return 1
-	}
-	return 2
-}
-
-// applyInOrder server-side applies every changed object, stage by stage,
-// concurrently within a stage; unchanged objects are not written at all.
-// The Helm hooks in pre run one by one, each waited for (bounded by
-// waitCtx), between the CRDs and the last stage; set is every object of
-// the run (the Secret values a hook's diagnosis masks).
-func applyInOrder(waitCtx, ctx context.Context, c *kube.Client, changes, pre, set []plan.Change, opts Options, hooksRan map[string]string) ([]ObjectResult, error) {
-	var out []ObjectResult
-	writing := startPhase(opts.progress(), PhaseWriting, countWrites(changes)+len(pre))
-	defer writing.finish()
-	for st := 0; st <= 2; st++ {
-		var batch []plan.Change
-		for _, ch := range changes {
-			if stage(ch) != st {
-				continue
-			}
-			if ch.Action == plan.Unchanged {
-				out = append(out, ObjectResult{Ref: ch.Ref, Outcome: Unchanged})
-				continue
-			}
-			batch = append(batch, ch)
-		}
-		if st == 2 && (hasAfterCRD(batch) || hasAfterCRD(pre)) {
-			c.Mapper.Reset() // CRDs were just established: learn their kinds
-		}
-		if st == 2 && len(pre) > 0 {
-			ran, err := runHooks(waitCtx, ctx, c, pre, set, opts, hooksRan)
-			out = append(out, ran...)
-			for range ran {
-				writing.step()
-			}
-			if err != nil {
-				return out, fmt.Errorf("apply failed, nothing will be pruned: %w", err)
-			}
-		}
-		done, errs := eachChange(batch, opts.Concurrency, func(ch plan.Change) (ObjectResult, error) {
-			r, err := applyOne(ctx, c, ch, opts)
-			writing.step()
-			return r, err
-		})
-		out = append(out, done...)
-		if err := joinFailures("apply failed, nothing will be pruned", batch, errs); err != nil {
-			return out, err
-		}
-		if st == 1 {
-			if err := waitEstablished(ctx, c, batch); err != nil {
-				return out, err
-			}
-		}
-	}
-	return out, nil
+	return res, errors.Join(err, ps.recordResult(ctx, err, keep, res.Wrote()))
 }
 
 func hasAfterCRD(cs []plan.Change) bool {

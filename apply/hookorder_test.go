@@ -8,10 +8,11 @@ import (
 	"github.com/kubeplan/kubeplan/plan"
 )
 
-// Hooks of one weight go in Helm's install order by kind: a hook Job
-// after the ServiceAccount, Role and RoleBinding hooks it runs as
-// (ingress-nginx's admission hooks), unknown kinds last; weight first.
-func TestSplitHooksKindOrder(t *testing.T) {
+// Hooks of one stage (one weight) go in Helm's install order by kind: a
+// hook Job after the ServiceAccount, Role and RoleBinding hooks it runs as
+// (ingress-nginx's admission hooks), unknown kinds last. (Weights are
+// stages: plan's TestStagesHelmHooks.)
+func TestSortHooksKindOrder(t *testing.T) {
 	hook := func(kind, name, weight string) plan.Change {
 		ann := map[string]any{helmhook.Annotation: "pre-install"}
 		if weight != "" {
@@ -27,27 +28,14 @@ func TestSplitHooksKindOrder(t *testing.T) {
 		hook("Widget", "custom", ""),
 		hook("ServiceAccount", "admission", ""),
 		hook("ClusterRole", "admission", ""),
-		hook("ConfigMap", "early", "-5"),
-		hook("Job", "late", "10"),
 	}
-	pre, _, _ := splitHooks(changes, "install")
+	sortHooks(changes)
 	var got []string
-	for _, ch := range pre {
+	for _, ch := range changes {
 		got = append(got, ch.Ref.Kind+"/"+ch.Ref.Name)
 	}
-	want := "ConfigMap/early ServiceAccount/admission ClusterRole/admission Role/admission RoleBinding/admission Job/admission-create Widget/custom Job/late"
+	want := "ServiceAccount/admission ClusterRole/admission Role/admission RoleBinding/admission Job/admission-create Widget/custom"
 	if strings.Join(got, " ") != want {
 		t.Errorf("order:\n got %s\nwant %s", strings.Join(got, " "), want)
-	}
-}
-
-// A hook of a pre and a post event runs in both stages.
-func TestSplitHooksBothStages(t *testing.T) {
-	sa := plan.Change{Ref: plan.Ref{Kind: "ServiceAccount", Name: "admission"}, Action: plan.Create,
-		Object: map[string]any{"metadata": map[string]any{"name": "admission", "annotations": map[string]any{
-			helmhook.Annotation: "pre-install,pre-upgrade,post-install,post-upgrade"}}}}
-	pre, main, post := splitHooks([]plan.Change{sa}, "upgrade")
-	if len(pre) != 1 || len(post) != 1 || len(main) != 0 {
-		t.Errorf("pre %d, main %d, post %d; want 1, 0, 1", len(pre), len(main), len(post))
 	}
 }

@@ -1,12 +1,10 @@
 package apply
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,71 +12,44 @@ import (
 	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/internal/stage"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
-// Helm hooks (helm.sh/hook, see docs/helm.md). A chart is applied as one
-// ApplySet; its hooks are members like the other objects (labelled, pruned
-// when they leave the chart). In the phase of the run (helmhook.Phase:
-// install when the parent does not exist yet, else upgrade):
+// Hooks: Helm's (helm.sh/hook, see docs/helm.md) and Argo CD's
+// (argocd.argoproj.io/hook, see docs/ordering.md). A chart or a repository
+// is applied as one ApplySet; its hooks are members like the other objects
+// (labelled, pruned when they leave it). The plan places each hook in its
+// stages (plan.Plan.Stages): a Helm hook in the PreSync stage of its weight
+// when it runs before the others on this apply (pre-install on an install,
+// pre-upgrade on an upgrade), in the PostSync stage when it runs after
+// them; an Argo CD hook in the stages of its phases and wave. In its stage:
 //
-//   - pre-install/pre-upgrade hooks are applied after the Namespaces and
-//     CRDs and before everything else, one at a time by weight (then kind
-//     and name), each waited for (a Job until Complete, others Current);
-//   - post-install/post-upgrade hooks are applied the same way after the
-//     other objects are written, pruned and (with Options.Wait) healthy;
+//   - hooks are applied one at a time, in Helm's kind order, each waited
+//     for (a Job until Complete, others Current);
 //   - a hook is applied when the plan changes it, as any object: an
-//     unchanged hook is not run again; a hook-succeeded hook, deleted
-//     after it ran, is recorded on the parent (helmhook.RanAnnotation)
-//     so that the next plan does not create it again while it is the same;
-//   - before-hook-creation (Helm's default) deletes the live hook before
-//     it is created again (the plan shows a replace), hook-succeeded and
-//     hook-failed delete it after it succeeded or failed (best effort:
-//     a failed delete is not an error);
-//   - hooks of other events (pre-delete, post-delete, rollback, test) are
-//     never applied: the plan keeps them as skipped (plan.Change.Hook).
+//     unchanged hook is not run again; a hook deleted after it succeeded
+//     (hook-succeeded, HookSucceeded) is recorded on the parent
+//     (helmhook.RanAnnotation) so that the next plan does not create it
+//     again while it is the same;
+//   - before-hook-creation (BeforeHookCreation; the default of both)
+//     deletes the live hook before it is created again (the plan shows a
+//     replace), hook-succeeded and hook-failed (HookSucceeded, HookFailed)
+//     delete it after it succeeded or failed (best effort: a failed delete
+//     is not an error);
+//   - hooks of other events (pre-delete, post-delete, rollback, test;
+//     Argo CD's PreDelete, PostDelete, Skip) are never applied: the plan
+//     keeps them unchanged, with a Reason. SyncFail hooks run only after a
+//     stage failed (runner.syncFail).
 
 // defaultHookTimeout bounds the wait for one hook when Options.Timeout is
 // not set (Helm's default --timeout).
 const defaultHookTimeout = 5 * time.Minute
 
-// splitHooks separates the changes of one run into the hooks to run before
-// the others (pre), the others (main, with every unchanged or skipped
-// hook) and the hooks to run after them (post), the hooks in running order.
-func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Change) {
-	for _, ch := range changes {
-		h := helmhook.Of(ch.Object)
-		switch {
-		case !h.IsHook() || ch.Action == plan.Unchanged:
-			main = append(main, ch)
-		case h.Pre(phase) || h.Post(phase):
-			// A hook of both (the ServiceAccount a pre and a post hook Job
-			// run as) runs in both, as in Helm: hook-succeeded may have
-			// deleted it after the first.
-			if h.Pre(phase) {
-				pre = append(pre, ch)
-			}
-			if h.Post(phase) {
-				post = append(post, ch)
-			}
-		default:
-			main = append(main, ch) // not planned by markHooks: written as any object
-		}
-	}
-	byWeight := func(a, b plan.Change) int {
-		return cmp.Or(cmp.Compare(helmhook.Of(a.Object).Weight, helmhook.Of(b.Object).Weight),
-			cmp.Compare(hookKindRank(a.Ref.Kind), hookKindRank(b.Ref.Kind)),
-			cmp.Compare(a.Ref.Kind, b.Ref.Kind), cmp.Compare(a.Ref.Name, b.Ref.Name))
-	}
-	slices.SortStableFunc(pre, byWeight)
-	slices.SortStableFunc(post, byWeight)
-	return pre, main, post
-}
-
 // runHooks applies hooks one at a time, in order, waiting for each to be
 // healthy before the next; it stops at the first that fails. waitCtx
 // bounds the waits, ctx carries the writes. As in Helm, hooks with
-// hook-succeeded are deleted once every hook of the stage succeeded, not
+// hook-succeeded (HookSucceeded) are deleted once every hook of the stage succeeded, not
 // one by one: a hook Job still needs the ServiceAccount, Role and
 // RoleBinding hooks it runs as.
 //
@@ -89,8 +60,8 @@ func splitHooks(changes []plan.Change, phase string) (pre, main, post []plan.Cha
 // diagnosis's Source the hook's manifest position (a chart's template).
 // The error is then a *hookError, whose results hookHealth gives.
 //
-// ran records, for the parent, the digest of each hook-succeeded hook that
-// succeeded (helmhook.Digest).
+// ran records, for the parent, the digest of each hook-succeeded (or
+// HookSucceeded) hook that succeeded (helmhook.Digest).
 func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks, set []plan.Change, opts Options, ran map[string]string) ([]ObjectResult, error) {
 	var out []ObjectResult
 	var succeeded []plan.Ref
@@ -99,10 +70,10 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks, set []plan.Ch
 		wopts.Timeout = defaultHookTimeout
 	}
 	for _, ch := range hooks {
-		h := helmhook.Of(ch.Object)
+		h := hookPlacement(ch)
 		res, err := applyOne(ctx, c, ch, opts)
 		if err != nil {
-			return out, fmt.Errorf("%s hook: %w", h, err)
+			return out, fmt.Errorf("%s hook: %w", ch.Hook, err)
 		}
 		out = append(out, res)
 		results, err := health.Wait(waitCtx, c, []plan.Ref{ch.Ref}, wopts)
@@ -111,12 +82,12 @@ func runHooks(waitCtx, ctx context.Context, c *kube.Client, hooks, set []plan.Ch
 			err = fenceCheck(ctx)
 		}
 		if err != nil {
-			if h.Deletes(helmhook.HookFailed) {
+			if h.Deletes(stage.DeleteFailed) {
 				deleteHook(ctx, c, ch.Ref)
 			}
-			return out, &hookError{hook: h.String(), ref: ch.Ref, results: results, err: err}
+			return out, &hookError{hook: ch.Hook, ref: ch.Ref, results: results, err: err}
 		}
-		if h.Deletes(helmhook.HookSucceeded) {
+		if h.Deletes(stage.DeleteSucceeded) {
 			succeeded = append(succeeded, ch.Ref)
 			ran[helmhook.Key(ch.Ref.Namespace, ch.Ref.String())] = helmhook.Digest(ch.Object)
 		}
@@ -163,15 +134,6 @@ func deleteHook(ctx context.Context, c *kube.Client, ref plan.Ref) {
 	}
 	bg := metav1.DeletePropagationBackground
 	_ = c.Dynamic.Resource(gvr).Namespace(ref.Namespace).Delete(ctx, ref.Name, metav1.DeleteOptions{PropagationPolicy: &bg})
-}
-
-// hookRefs is the set of the refs of hooks.
-func hookRefs(hooks []plan.Change) map[plan.Ref]bool {
-	m := make(map[plan.Ref]bool, len(hooks))
-	for _, ch := range hooks {
-		m[ch.Ref] = true
-	}
-	return m
 }
 
 // hooksRanRecord is the parent's helmhook.RanAnnotation after a run: the

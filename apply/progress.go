@@ -56,6 +56,9 @@ func (c *phaseCounter) step() {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.done >= c.total {
+		return
+	}
 	c.done++
 	c.p.Phase(c.name, c.done, c.total)
 }
@@ -73,7 +76,7 @@ func (c *phaseCounter) finish() {
 	}
 }
 
-// countWrites counts the changes applyInOrder writes.
+// countWrites counts the changes a stage writes.
 func countWrites(changes []plan.Change) int {
 	n := 0
 	for _, ch := range changes {

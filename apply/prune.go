@@ -30,7 +30,7 @@ func pruneAll(ctx context.Context, c *kube.Client, prunes []plan.Change, setID s
 	for st := 2; st >= 0; st-- {
 		var batch []plan.Change
 		for _, ch := range prunes {
-			if stage(ch) == st {
+			if kindStep(ch) == st {
 				batch = append(batch, ch)
 			}
 		}

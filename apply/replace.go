@@ -11,9 +11,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubeplan/kubeplan/internal/helmhook"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/ownership"
+	"github.com/kubeplan/kubeplan/internal/stage"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -51,11 +51,12 @@ func CheckReplaces(changes []plan.Change, allowed []string) error {
 
 // replaceAllowed reports whether ch may be replaced: listed in allowed as
 // KIND/NAME or KIND.GROUP/NAME (kind or plural resource, in any case),
-// annotated in the manifest, or a Helm hook whose delete policy is
-// before-hook-creation (Helm's default).
+// annotated in the manifest, or a hook whose delete policy is
+// before-hook-creation (BeforeHookCreation: the default of Helm and Argo
+// CD).
 func replaceAllowed(ch plan.Change, allowed []string) bool {
-	if h := helmhook.Of(ch.Object); h.IsHook() && h.Deletes(helmhook.BeforeHookCreation) {
-		return true // a Helm hook that asks to be deleted before it is created again
+	if hookPlacement(ch).Deletes(stage.DeleteBefore) {
+		return true // a hook that asks to be deleted before it is created again
 	}
 	if md, ok := ch.Object["metadata"].(map[string]any); ok {
 		if ann, ok := md["annotations"].(map[string]any); ok && ann[ownership.ReplaceAnnotation] == "allow" {

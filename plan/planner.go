@@ -111,7 +111,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 		parent, ran = &set.parent, set.hooksRan
 	}
 	replaced := markHooks(changes, hookPhase(parent), ran)
-	stages, argoReplaced, err := placeStages(targets, changes, ran)
+	stages, argoReplaced, err := placeStages(targets, changes, ran, hookPhase(parent))
 	if err != nil {
 		return nil, err
 	}

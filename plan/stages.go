@@ -97,7 +97,12 @@ func stageObject(t *target) stage.Object {
 // cannot be followed: a cycle in change rules, a rule naming a group no
 // object has, a value the vocabulary does not allow. replaced reports an
 // update it turned into a replace.
-func placeStages(targets []*target, changes []Change, ran map[string]string) (stages []Stage, replaced bool, err error) {
+//
+// A Helm hook is a member of the PreSync stage of its weight only when it
+// runs before the others in phase (helmhook.Hook.Pre: pre-install on an
+// install), of the PostSync stage only when it runs after them; a stage
+// left with no member is dropped.
+func placeStages(targets []*target, changes []Change, ran map[string]string, phase string) (stages []Stage, replaced bool, err error) {
 	if !ordered(targets) {
 		return nil, false, nil
 	}
@@ -120,6 +125,9 @@ func placeStages(targets []*target, changes []Change, ran map[string]string) (st
 		ps := Stage{Name: s.Name(), Phase: string(s.Phase), Wave: s.Wave, Step: s.Step, OnFail: onFail}
 		for _, m := range s.Members {
 			c := changes[m]
+			if ord.Placements[m].Hook == stage.Helm && !helmRuns(helmhook.Of(c.Object), s.Phase, phase) {
+				continue
+			}
 			ps.Members = append(ps.Members, c.Ref)
 			if _, ok := name[c.Ref]; !ok {
 				name[c.Ref] = ps.Name
@@ -128,7 +136,9 @@ func placeStages(targets []*target, changes []Change, ran map[string]string) (st
 				ps.WaitsFor = append(ps.WaitsFor, c.Ref.String()+" "+stage.Awaited(c.Ref.Group, c.Ref.Kind))
 			}
 		}
-		stages = append(stages, ps)
+		if len(ps.Members) > 0 {
+			stages = append(stages, ps)
+		}
 	}
 	for _, s := range ord.Stages {
 		add(s, false)
@@ -140,6 +150,18 @@ func placeStages(targets []*target, changes []Change, ran map[string]string) (st
 		changes[i].Stage = name[changes[i].Ref]
 	}
 	return stages, replaced, nil
+}
+
+// helmRuns reports whether Helm hook h runs in the stage of phase ph on an
+// apply of Helm phase helm ("install" or "upgrade").
+func helmRuns(h helmhook.Hook, ph stage.Phase, helm string) bool {
+	switch ph {
+	case stage.PreSync:
+		return h.Pre(helm)
+	case stage.PostSync:
+		return h.Post(helm)
+	}
+	return false
 }
 
 // markArgoHooks plans the Argo CD hooks and skipped objects of ord (the
