@@ -99,3 +99,27 @@ func TestWaveGaps(t *testing.T) {
 		t.Errorf("a write back to wave 0: %v", err)
 	}
 }
+
+// The report states both verdicts from the numbers it shows.
+func TestWavesMarkdown(t *testing.T) {
+	info := &corpusInfo{Spec: smallSpec, Files: 100}
+	smp := func(ms int) sample { return sample{Wall: time.Duration(ms) * time.Millisecond, CPU: time.Second} }
+	r := &wavesResult{Runs: 2, Stages: 5, Commands: map[string]string{}, Versions: map[string]string{},
+		Plain: corpusSet{Namespace: "bench", Dir: "corpus-1200", Info: info}, Waved: corpusSet{Namespace: "benchwaves", Dir: "corpus-1200-waves-5", Info: info},
+		PlainSamples: []sample{smp(1000), smp(1000)}, WavedSamples: []sample{smp(1020), smp(1040)},
+		Applies: []waveApply{{Waves: 2, Wall: 20 * time.Second, Gaps: []waveGap{{From: 0, Deployment: "orders-000", Gap: 40 * time.Millisecond, StatusGap: 45 * time.Millisecond}}}}}
+	md := r.markdown()
+	for _, want := range []string{"**Plan: PASS**: in 5 waves 1.030×", "**Apply: PASS**: over 1 wave boundaries", "| 2 | 20.00 s | wave 0 → 1 | orders-000 | 40 ms | 45 ms |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	r.WavedSamples = []sample{smp(1100), smp(1100)}
+	r.Applies[0].Gaps[0].Gap = 1500 * time.Millisecond
+	md = r.markdown()
+	for _, want := range []string{"**Plan: FAIL**", "**Apply: FAIL**"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
@@ -116,8 +118,11 @@ func watchAvailability(kubeconfig, ns string) (*availabilityWatch, error) {
 		for ev := range w.ResultChan() {
 			at := time.Now()
 			if ev.Type == watch.Error {
+				if ctx.Err() != nil {
+					return // stopped by close
+				}
 				a.mu.Lock()
-				a.errMsg = "watch error"
+				a.errMsg = fmt.Sprintf("watching the Deployments of %s: %v", ns, apierrors.FromObject(ev.Object))
 				a.mu.Unlock()
 				return
 			}
