@@ -203,7 +203,9 @@ func readyAt(t *testing.T, c *testkube.Cluster, ns, m string) (time.Time, bool) 
 // requests the API server received (its audit log), from the objects'
 // creationTimestamps and from when each stage became healthy. The PostSync
 // smoke test runs last and is deleted once it succeeded (HookSucceeded);
-// the SyncFail hook never runs; a second plan is a no-op.
+// the SyncFail hook never runs; a second plan is a no-op. Dropping waves 1
+// and 2 from the repository prunes wave 2 before wave 1 and runs no hook
+// again.
 func TestIntegrationOrdering(t *testing.T) {
 	testkube.Integration(t)
 	t.Setenv("KUBEPLAN_CACHE_DIR", t.TempDir())
@@ -233,6 +235,49 @@ func TestIntegrationOrdering(t *testing.T) {
 		// The migration (BeforeHookCreation) stays, completed.
 		if out := c.Kubectl(t, "get", "job", "shop-migrate", "-n", o.ns, "-o", "jsonpath={.status.succeeded}"); out != "1" {
 			t.Errorf("shop-migrate succeeded %q times, want 1", out)
+		}
+	})
+
+	// Prune in reverse stage order: the same overlay from a copy of the
+	// repository without the api (wave 1) and the frontend (wave 2)
+	// prunes wave 2's objects before wave 1's, after the last stage.
+	t.Run("argocd-shop-prune", func(t *testing.T) {
+		const ns = "shop-staging"
+		repo := filepath.Join(t.TempDir(), "argocd-shop")
+		if err := os.CopyFS(repo, os.DirFS(filepath.Join(orderingFixtures, "argocd-shop"))); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+		k := filepath.Join(repo, "base", "kustomization.yaml")
+		body, err := os.ReadFile(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trimmed := strings.NewReplacer("- api.yaml\n", "", "- frontend.yaml\n", "").Replace(string(body))
+		if err := os.WriteFile(k, []byte(trimmed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mark := len(readAudit(t, c))
+		code, stdout, stderr := cli("apply", "--kubeconfig", c.AdminKubeconfig(), "-n", ns, "--applyset", "configmap/shop", "--auto-approve", "--timeout", "3m", filepath.Join(repo, "overlays", "staging"))
+		if code != 0 || !strings.Contains(stdout, "6 pruned") {
+			t.Fatalf("apply: exit %d (want 0, 6 pruned)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+		var deletes []auditEvent
+		for _, e := range kubeplanWrites(readAudit(t, c), ns, mark) {
+			if e.ObjectRef.Resource == "jobs" {
+				t.Errorf("%s %s: the hooks' content did not change, they run once per content", e.Verb, e.key())
+			}
+			if e.Verb == "delete" && e.ObjectRef.Resource != "leases" {
+				deletes = append(deletes, e)
+			}
+		}
+		t.Logf("kubeplan's deletes:\n  %s", strings.Join(writtenKeys(deletes), "\n  "))
+		reversed := []wantStage{argoStages[5], argoStages[4]}
+		checkWriteOrder(t, deletes, reversed)
+		if len(deletes) != 6 {
+			t.Errorf("%d deletes, want the 6 objects of waves 1 and 2", len(deletes))
 		}
 	})
 
