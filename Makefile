@@ -7,7 +7,7 @@ DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 BUILDINFO := github.com/kubeplan/kubeplan/internal/buildinfo
 LDFLAGS := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).date=$(DATE)
 
-.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-apply-wait bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
+.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-plan-waves bench-apply bench-apply-wait bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -70,7 +70,7 @@ release-snapshot:
 	$(GORELEASER) release --snapshot --clean
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-lint-policies bench-lint-crds bench-plan bench-apply bench-apply-wait bench-projects bench-helm
+bench: bench-lint bench-lint-policies bench-lint-crds bench-plan bench-plan-waves bench-apply bench-apply-wait bench-projects bench-helm
 
 bench-lint:
 	$(GO) run ./tools/benchlint
@@ -94,6 +94,11 @@ bench-helm:
 # kubeplan plan vs kubectl diff --server-side on a testcluster holding 1,200 (and 10,000) objects.
 bench-plan: testcluster
 	$(GO) run ./tools/benchplan
+
+# kubeplan plan of the 1,200-object corpus in 5 Argo CD sync waves vs without waves, and first applies in
+# 2 to 5 waves timed from the testcluster's audit log: how long after a wave is healthy the next one starts.
+bench-plan-waves: testcluster
+	$(GO) run ./tools/benchplan -mode waves
 
 # kubeplan apply vs kubectl apply --server-side --force-conflicts --prune --applyset (first apply, no-op,
 # prune of 100) on the 1,200-object corpus, each tool in fresh namespaces of one testcluster.

@@ -29,6 +29,7 @@ type startOptions struct {
 	verbosity int
 	verbose   bool
 	stdinEOF  bool
+	auditLog  bool
 }
 
 func parseStart(args []string, stderr io.Writer) (*startOptions, error) {
@@ -39,6 +40,7 @@ func parseStart(args []string, stderr io.Writer) (*startOptions, error) {
 	fs.DurationVar(&o.timeout, "timeout", 90*time.Second, "give up if the cluster is not ready within this time")
 	fs.IntVar(&o.verbosity, "v", 0, "log verbosity of the Kubernetes components")
 	fs.BoolVar(&o.verbose, "verbose", false, "copy the logs to stderr too (they always go to DIR/"+logFileName+")")
+	fs.BoolVar(&o.auditLog, "audit-log", auditDefault(), "write the API server's audit log of every write (create, update, patch, delete; Metadata level) to DIR/"+auditLogFile+" (default from $"+auditEnv+"=1)")
 	fs.BoolVar(&o.stdinEOF, "stop-on-stdin-eof", false, "also stop when stdin is closed (so a parent that dies takes the cluster with it)")
 	if err := fs.Parse(args); err != nil {
 		return nil, usageError{err}
@@ -166,6 +168,13 @@ func bootCluster(ctx context.Context, o *startOptions) (*cluster, error) {
 	}
 
 	apiArgs := apiserverArgs(o.dir, etcdURL)
+	if o.auditLog {
+		extra, err := auditArgs(o.dir)
+		if err != nil {
+			return c, fmt.Errorf("audit log: %w", err)
+		}
+		apiArgs = append(apiArgs, extra...)
+	}
 	c.client = client
 	c.api = startComponent("kube-apiserver", c.failed, func(ctx context.Context) error {
 		return runAPIServer(ctx, apiArgs, listener)

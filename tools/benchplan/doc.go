@@ -4,6 +4,7 @@
 //
 //	go run ./tools/benchplan [-runs 3] [-dir .bench/plan] [-large=true] [-kubectl-large] [-cpuprofile FILE] [-doc docs/benchmarks.md]
 //	go run ./tools/benchplan -mode apply [-runs 3] [-cpuprofile FILE] [-doc docs/benchmarks.md]
+//	go run ./tools/benchplan -mode waves [-runs 3] [-doc docs/benchmarks.md]
 //
 // Steps, one file each:
 //
@@ -59,6 +60,21 @@
 //     (first apply <= 0.05x kubectl's wall, no-op <= 0.02x with 0 writes,
 //     apply + prune <= 0.05x with exactly the 100 pruned) and the Markdown
 //     section written into docs/benchmarks.md with -doc.
+//
+// With -mode waves (`make bench-plan-waves`) it measures what issue 29's
+// stages cost:
+//
+//   - wavescorpus.go: copies of the 1,200-object corpus with every object
+//     of app i annotated argocd.argoproj.io/sync-wave "i mod N", N = 2..5.
+//   - waves.go: on a testcluster with its audit log on, both the plain
+//     corpus and the 5-wave copy applied as the seed does, then kubeplan
+//     plan of each, alternating (target: the waved plan <= 1.05x); then a
+//     first apply of each waved copy into a fresh namespace, and for each
+//     boundary between waves the time from the wave's last Deployment
+//     seen rolled out to kubeplan's first write of the next wave (target
+//     <= 1 s), and the Markdown section written with -doc.
+//   - wavesaudit.go: reading the audit log, and the watch that sees each
+//     Deployment roll out.
 //
 // In plan mode, each round runs kubectl diff, kubeplan plan, kubectl diff
 // --field-manager=kubeplan, the raw dry-run loop and the raw LIST, after one
