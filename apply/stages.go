@@ -11,6 +11,8 @@ import (
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/stage"
 	"github.com/kubeplan/kubeplan/plan"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Stages (plan.Plan.Stages, docs/ordering.md). An apply writes the stages
@@ -320,7 +322,7 @@ func (r *runner) syncFail(onFail []stageRun) error {
 		var hooks []plan.Change
 		for _, ch := range s.changes {
 			ch.Action, ch.LiveResourceVersion = plan.Create, ""
-			if hookPlacement(ch).Deletes(stage.DeleteBefore) {
+			if hookPlacement(ch).Deletes(stage.DeleteBefore) && r.exists(ch.Ref) {
 				ch.Action, ch.Reason = plan.Replace, "SyncFail hook: created again"
 			}
 			hooks = append(hooks, ch)
@@ -335,6 +337,17 @@ func (r *runner) syncFail(onFail []stageRun) error {
 		}
 	}
 	return nil
+}
+
+// exists reports whether ref's object is in the cluster; an error reading
+// it counts as there (a replace then reports the error).
+func (r *runner) exists(ref plan.Ref) bool {
+	gvr, err := resourceFor(r.c, ref)
+	if err != nil {
+		return true
+	}
+	_, err = r.c.Dynamic.Resource(gvr).Namespace(ref.Namespace).Get(r.ctx, ref.Name, metav1.GetOptions{})
+	return !apierrors.IsNotFound(err)
 }
 
 // hookPlacement is what ch's ordering annotations say of it.

@@ -331,6 +331,9 @@ func TestIntegrationOrderingFailedMigration(t *testing.T) {
 	if took > 90*time.Second {
 		t.Errorf("the failed migration took %s to stop the run", took)
 	}
+	if strings.Contains(stdout, "shop-sync-failed replaced") || !strings.Contains(stdout, "job.batch/shop-sync-failed created") {
+		t.Errorf("the SyncFail hook's first run is not reported as created:\n%s", stdout)
+	}
 	if !strings.Contains(stderr, "PreSync hooks") {
 		t.Errorf("the error does not name the stage %q:\n%s", "PreSync hooks", stderr)
 	}
