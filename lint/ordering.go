@@ -21,9 +21,9 @@ const (
 // part in ordering: those with an Argo CD or kapp ordering annotation, and
 // the CRDs and Namespaces kapp's default groups hold. Cycles and unknown
 // groups need the whole set, so stage.Resolve runs once at the end over
-// them. Positions are looked up only for those objects' ordering
-// annotations, when they are collected: the rest of the set costs one map
-// scan of its annotations. Each project (each group of runGroups) is its
+// them. Positions are looked up, when an object is collected, only for the
+// annotations a finding can point at (see add): the rest of the set costs
+// one map scan of its annotations. Each project (each group of runGroups) is its
 // own set, as plan and apply place them: groups and rules of one project
 // never meet another's.
 type orderCollector struct {
@@ -93,20 +93,37 @@ func (c *orderCollector) add(objs []*manifest.Object) {
 		if crd {
 			so.CRDGroup, so.CRDKind = strings.Clone(o.GetString("spec", "group")), strings.Clone(o.GetString("spec", "names", "kind"))
 		}
+		for _, k := range keys {
+			so.Annotations[strings.Clone(k)] = strings.Clone(ann[k].(string))
+		}
+		// Positions cost a second parse of the document, so they are
+		// looked up only where a finding can point: the values stage.Read
+		// finds at fault now, and the change rules (an unknown group or a
+		// cycle is only known once the whole set is read). A set ordered by
+		// waves alone looks up none.
+		need := map[string]bool{}
+		for _, k := range keys {
+			if strings.HasPrefix(k, stage.RuleAnnotation) {
+				need[k] = true
+			}
+		}
+		if _, probs := stage.Read(so); len(probs) > 0 {
+			for _, p := range probs {
+				need[p.Annotation] = true
+			}
+		}
 		type place struct {
 			file      string
 			line, col int
 		}
 		pos := map[string]place{}
-		for _, k := range keys {
-			k := strings.Clone(k)
-			so.Annotations[k] = strings.Clone(ann[k].(string))
+		for k := range need {
 			p := o.Pos("metadata", "annotations", k)
 			file := ""
 			if f := o.FileOf("metadata", "annotations", k); f != o.File {
 				file = strings.Clone(f)
 			}
-			pos[k] = place{file, p.Line, p.Col}
+			pos[strings.Clone(k)] = place{file, p.Line, p.Col}
 		}
 		so.Pos = func(key string) (string, int, int) {
 			p := pos[key]
