@@ -2,9 +2,12 @@ package plan_test
 
 import (
 	"context"
+
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/kubeplan/kubeplan/apply"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
@@ -113,5 +116,43 @@ func TestIntegrationStagesGenerateName(t *testing.T) {
 		"spec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {name: m, image: busybox:1.37}\n"})
 	if err == nil || !strings.Contains(err.Error(), "hook.yaml:1:1") || !strings.Contains(err.Error(), `metadata.generateName "migrate-" but no metadata.name`) {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// A namespace the set creates and that does not exist yet holds no
+// dry-run: its objects are planned as created after it. The ApplySet
+// parent cannot wait for its own namespace: refused with what to do.
+func TestIntegrationNamespaceTheSetCreates(t *testing.T) {
+	testkube.Integration(t)
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	other := ns + "-extra"
+	t.Cleanup(func() { _, _ = c.TryKubectl("delete", "namespace", other, "--wait=false") })
+	objs := load(t, writeSet(t, map[string]string{"app.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + other + "\n---\n" +
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: " + other + "\ndata: {k: v}\n---\n" + seedConfigMap}))
+	as := applyset.Parent{Kind: "ConfigMap", Name: "set", Namespace: ns}
+	p, err := plan.Make(context.Background(), client(t, c.AdminKubeconfig(), ns), objs, plan.Options{Namespace: ns, ApplySet: &as, AllowOtherNamespaces: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := find(p, "configmap/settings")
+	for _, c := range p.Changes {
+		if c.Ref.Name == "settings" && c.Ref.Namespace == other {
+			ch = &c
+		}
+	}
+	if ch == nil || ch.Ref.Namespace != other || ch.Action != plan.Create || !ch.AfterCRD || ch.After() != "Namespace "+other {
+		t.Errorf("the ConfigMap in the namespace the set creates: %+v", ch)
+	}
+	parentIn := applyset.Parent{Kind: "ConfigMap", Name: "set", Namespace: other}
+	_, err = plan.Make(context.Background(), client(t, c.AdminKubeconfig(), other), objs, plan.Options{Namespace: other, ApplySet: &parentIn, AllowOtherNamespaces: true})
+	if err == nil || !strings.Contains(err.Error(), "the ApplySet parent configmap/set lives in namespace \""+other+"\", which this set creates") || !strings.Contains(err.Error(), "kubectl create namespace "+other) {
+		t.Errorf("error %v", err)
+	}
+	if _, err := apply.Reconcile(context.Background(), client(t, c.AdminKubeconfig(), ns), p, apply.Options{ApplySet: &as, Version: "test"}); err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	if out, _ := c.TryKubectl("-n", other, "get", "configmap", "settings", "-o", "name"); strings.TrimSpace(out) != "configmap/settings" {
+		t.Errorf("after apply: %q", out)
 	}
 }
