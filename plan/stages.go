@@ -233,10 +233,22 @@ func pruneStages(changes []Change, members []*unstructured.Unstructured) {
 		rank int // phase, then wave, as the stages run
 		wave int
 	}
+	pruned := map[Ref]bool{}
+	for _, c := range changes {
+		if c.Action == Prune || c.Action == Release {
+			pruned[c.Ref] = true
+		}
+	}
+	if len(pruned) == 0 {
+		return
+	}
 	at := map[Ref]place{}
 	for _, m := range members {
 		gvk := m.GroupVersionKind()
 		ref := Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: m.GetNamespace(), Name: m.GetName()}
+		if !pruned[ref] {
+			continue
+		}
 		p, _ := stage.Read(stage.FromContent(ref.String(), "", m.Object, nil))
 		ph := stage.Sync
 		if len(p.Phases) > 0 {

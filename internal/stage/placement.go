@@ -52,7 +52,10 @@ func Read(o Object) (Placement, []Problem) { return read(o, 0) }
 func read(o Object, idx int) (Placement, []Problem) {
 	var p Placement
 	var probs []Problem
-	h := helmhook.Of(map[string]any{"metadata": map[string]any{"annotations": anyMap(o.Annotations)}})
+	var h helmhook.Hook
+	if _, ok := o.Annotations[helmhook.Annotation]; ok { // most objects are no Helm hook: no map built for them
+		h = helmhook.Of(map[string]any{"metadata": map[string]any{"annotations": anyMap(o.Annotations)}})
+	}
 	if h.IsHook() {
 		// Helm's annotations decide for a Helm hook (see the package doc).
 		p.Hook, p.HelmEvents, p.Wave, p.DeletePolicies = Helm, h.Events, h.Weight, h.DeletePolicies
