@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -30,59 +29,18 @@ func auditCluster(t *testing.T) *testkube.Cluster {
 	return c
 }
 
-// auditEvent is the part of an audit.k8s.io/v1 Event these tests read.
-type auditEvent struct {
-	Verb       string `json:"verb"`
-	RequestURI string `json:"requestURI"`
-	User       struct {
-		Username string `json:"username"`
-	} `json:"user"`
-	UserAgent string `json:"userAgent"`
-	ObjectRef struct {
-		Resource    string `json:"resource"`
-		Namespace   string `json:"namespace"`
-		Name        string `json:"name"`
-		Subresource string `json:"subresource"`
-	} `json:"objectRef"`
-	ResponseStatus struct {
-		Code int `json:"code"`
-	} `json:"responseStatus"`
-	Received time.Time `json:"requestReceivedTimestamp"`
-	Done     time.Time `json:"stageTimestamp"`
-}
-
-// key is "resource/name", as the expected stages name their members.
-func (e auditEvent) key() string { return e.ObjectRef.Resource + "/" + e.ObjectRef.Name }
-
-// write is a successful write that changes the cluster: not a dry-run,
-// not refused.
-func (e auditEvent) write() bool {
-	return e.ResponseStatus.Code < 300 && !strings.Contains(e.RequestURI, "dryRun=")
-}
+// auditEvent is an entry of the testcluster's audit log.
+type auditEvent = testkube.AuditEvent
 
 // readAudit reads the cluster's audit log, in the order the API server
 // answered the requests.
 func readAudit(t *testing.T, c *testkube.Cluster) []auditEvent {
 	t.Helper()
-	f, err := os.Open(filepath.Join(c.Dir(), "audit.log"))
+	events, err := testkube.ReadAudit(filepath.Join(c.Dir(), "audit.log"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []auditEvent
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var e auditEvent
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("audit log: %v", err)
-		}
-		out = append(out, e)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return events
 }
 
 // kubeplanWrites are the writes of kubeplan (the in-process CLI, as the
@@ -92,10 +50,7 @@ func readAudit(t *testing.T, c *testkube.Cluster) []auditEvent {
 func kubeplanWrites(events []auditEvent, ns string, skip int) []auditEvent {
 	var out []auditEvent
 	for _, e := range events[min(skip, len(events)):] {
-		if e.User.Username != "kubernetes-admin" || strings.HasPrefix(e.UserAgent, "testcluster/") || strings.HasPrefix(e.UserAgent, "kubectl/") {
-			continue
-		}
-		if e.ObjectRef.Name == "" || e.ObjectRef.Subresource != "" || !e.write() || (e.ObjectRef.Namespace != "" && e.ObjectRef.Namespace != ns) {
+		if !e.KubeplanWrite() || (e.ObjectRef.Namespace != "" && e.ObjectRef.Namespace != ns) {
 			continue
 		}
 		out = append(out, e)
@@ -185,15 +140,15 @@ func checkWriteOrder(t *testing.T, writes []auditEvent, stages []wantStage) (fir
 	first, last = make([]time.Time, len(stages)), make([]time.Time, len(stages))
 	highest, highestAt := -1, ""
 	for i, e := range writes {
-		s, ok := stageOf[e.key()]
+		s, ok := stageOf[e.Key()]
 		if !ok {
 			continue
 		}
 		if s < highest {
-			t.Errorf("request %d, %s %s (stage %q) came after a write of stage %q (%s)", i, e.Verb, e.key(), stages[s].name, stages[highest].name, highestAt)
+			t.Errorf("request %d, %s %s (stage %q) came after a write of stage %q (%s)", i, e.Verb, e.Key(), stages[s].name, stages[highest].name, highestAt)
 		}
 		if s > highest {
-			highest, highestAt = s, e.Verb+" "+e.key()
+			highest, highestAt = s, e.Verb+" "+e.Key()
 		}
 		if first[s].IsZero() {
 			first[s] = e.Received
@@ -207,7 +162,7 @@ func checkWriteOrder(t *testing.T, writes []auditEvent, stages []wantStage) (fir
 func writtenKeys(writes []auditEvent) []string {
 	var out []string
 	for _, e := range writes {
-		out = append(out, e.Verb+" "+e.key())
+		out = append(out, e.Verb+" "+e.Key())
 	}
 	return out
 }

@@ -83,7 +83,7 @@ func (o orderedApply) run(t *testing.T, c *testkube.Cluster) []auditEvent {
 	first, _ := checkWriteOrder(t, writes, o.stages)
 	written := map[string]bool{}
 	for _, e := range writes {
-		written[e.key()] = true
+		written[e.Key()] = true
 	}
 	for _, s := range o.stages {
 		for _, m := range s.members {
@@ -149,13 +149,13 @@ func readyBefore(events []auditEvent, ns string, s wantStage, at time.Time) (tim
 	var ready time.Time
 	var what string
 	for _, e := range events {
-		if e.ObjectRef.Subresource != "status" || !e.write() || e.ObjectRef.Namespace != ns || !members[e.key()] {
+		if e.ObjectRef.Subresource != "status" || !e.Write() || e.ObjectRef.Namespace != ns || !members[e.Key()] {
 			continue
 		}
 		if !e.Done.Before(at) {
 			break
 		}
-		ready, what = e.Done, e.Verb+" "+e.key()+"/status by "+e.User.Username
+		ready, what = e.Done, e.Verb+" "+e.Key()+"/status by "+e.User.Username
 	}
 	return ready, what
 }
@@ -222,7 +222,7 @@ func TestIntegrationOrdering(t *testing.T) {
 		// it passed: deleted after it was created.
 		var keys []string
 		for _, e := range writes {
-			if e.key() == "jobs/shop-smoke-test" {
+			if e.Key() == "jobs/shop-smoke-test" {
 				keys = append(keys, e.Verb)
 			}
 		}
@@ -267,7 +267,7 @@ func TestIntegrationOrdering(t *testing.T) {
 		var deletes []auditEvent
 		for _, e := range kubeplanWrites(readAudit(t, c), ns, mark) {
 			if e.ObjectRef.Resource == "jobs" {
-				t.Errorf("%s %s: the hooks' content did not change, they run once per content", e.Verb, e.key())
+				t.Errorf("%s %s: the hooks' content did not change, they run once per content", e.Verb, e.Key())
 			}
 			if e.Verb == "delete" && e.ObjectRef.Resource != "leases" {
 				deletes = append(deletes, e)
@@ -341,7 +341,7 @@ func TestIntegrationOrderingFailedMigration(t *testing.T) {
 	t.Logf("kubeplan's writes:\n  %s", strings.Join(writtenKeys(writes), "\n  "))
 	written := map[string]bool{}
 	for _, e := range writes {
-		written[e.key()] = true
+		written[e.Key()] = true
 	}
 	if !written["jobs/shop-migrate"] {
 		t.Errorf("the migration was never written")
@@ -374,9 +374,9 @@ func TestIntegrationOrderingFailedMigration(t *testing.T) {
 	var migrateAt, syncFailAt int = -1, -1
 	for i, e := range writes {
 		switch {
-		case e.key() == "jobs/shop-migrate" && migrateAt < 0:
+		case e.Key() == "jobs/shop-migrate" && migrateAt < 0:
 			migrateAt = i
-		case e.key() == "jobs/shop-sync-failed" && syncFailAt < 0:
+		case e.Key() == "jobs/shop-sync-failed" && syncFailAt < 0:
 			syncFailAt = i
 		}
 	}

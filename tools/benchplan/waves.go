@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/benchkit"
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 )
 
 // wavesSectionTitle is the heading of the section -mode waves -doc rewrites.
@@ -227,7 +228,7 @@ func measureWavesApply(c *cluster, o options, kpBin, audit, corpus string, k int
 	if werr != "" {
 		return waveApply{}, errors.New(werr)
 	}
-	events, err := readAuditFrom(audit, offset)
+	events, err := testkube.ReadAudit(audit, offset)
 	if err != nil {
 		return waveApply{}, err
 	}
@@ -255,15 +256,15 @@ func waveGaps(events []auditEvent, ns string, wave map[string]int, seen map[stri
 	last := make([]time.Time, k)
 	highest := -1
 	for _, e := range events {
-		if !e.kubeplanWrite(ns) {
+		if !kubeplanWrite(e, ns) {
 			continue
 		}
-		w, ok := wave[e.key()]
+		w, ok := wave[e.Key()]
 		if !ok {
 			continue // the ApplySet parent, the lock
 		}
 		if w < highest {
-			return a, fmt.Errorf("%s %s (wave %d) was written after a write of wave %d", e.Verb, e.key(), w, highest)
+			return a, fmt.Errorf("%s %s (wave %d) was written after a write of wave %d", e.Verb, e.Key(), w, highest)
 		}
 		highest = max(highest, w)
 		if first[w].IsZero() {
@@ -295,7 +296,7 @@ func waveGaps(events []auditEvent, ns string, wave map[string]int, seen map[stri
 			if e.ObjectRef.Subresource != "status" || e.ObjectRef.Resource != "deployments" || e.ObjectRef.Namespace != ns || e.ResponseStatus.Code >= 300 {
 				continue
 			}
-			if wave[e.key()] == w && e.Done.Before(first[w+1]) && e.Done.After(g.Status) {
+			if wave[e.Key()] == w && e.Done.Before(first[w+1]) && e.Done.After(g.Status) {
 				g.Status = e.Done
 			}
 		}

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/kubeplan/kubeplan/internal/testing/testkube"
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -19,37 +16,13 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 )
 
-// auditEvent is the part of an audit.k8s.io/v1 Event -mode waves reads
-// from the testcluster's audit log (testcluster/README.md).
-type auditEvent struct {
-	Verb       string `json:"verb"`
-	RequestURI string `json:"requestURI"`
-	User       struct {
-		Username string `json:"username"`
-	} `json:"user"`
-	UserAgent string `json:"userAgent"`
-	ObjectRef struct {
-		Resource    string `json:"resource"`
-		Namespace   string `json:"namespace"`
-		Name        string `json:"name"`
-		Subresource string `json:"subresource"`
-	} `json:"objectRef"`
-	ResponseStatus struct {
-		Code int `json:"code"`
-	} `json:"responseStatus"`
-	Received time.Time `json:"requestReceivedTimestamp"`
-	Done     time.Time `json:"stageTimestamp"`
-}
+// auditEvent is an entry of the testcluster's audit log (testcluster/README.md).
+type auditEvent = testkube.AuditEvent
 
-func (e auditEvent) key() string { return e.ObjectRef.Resource + "/" + e.ObjectRef.Name }
-
-// kubeplanWrite is a successful, real (not dry-run) write by kubeplan to
-// an object of ns: the admin user, but not kubectl and not the simulated
-// node (which shares that user); the benchmark itself only reads.
-func (e auditEvent) kubeplanWrite(ns string) bool {
-	return e.User.Username == "kubernetes-admin" && !strings.HasPrefix(e.UserAgent, "testcluster/") && !strings.HasPrefix(e.UserAgent, "kubectl/") &&
-		e.ObjectRef.Namespace == ns && e.ObjectRef.Name != "" && e.ObjectRef.Subresource == "" &&
-		e.ResponseStatus.Code < 300 && !strings.Contains(e.RequestURI, "dryRun=")
+// kubeplanWrite is a successful, real (not dry-run) write by kubeplan to an
+// object of ns; the benchmark itself only reads.
+func kubeplanWrite(e auditEvent, ns string) bool {
+	return e.KubeplanWrite() && e.ObjectRef.Namespace == ns
 }
 
 // auditSize is the audit log's size now: read from there after a run.
@@ -59,29 +32,6 @@ func auditSize(path string) (int64, error) {
 		return 0, err
 	}
 	return fi.Size(), nil
-}
-
-// readAuditFrom reads the audit log's events from byte offset on.
-func readAuditFrom(path string, offset int64) ([]auditEvent, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return nil, err
-	}
-	var out []auditEvent
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var e auditEvent
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, sc.Err()
 }
 
 // availabilityWatch records when each Deployment of a namespace was first
