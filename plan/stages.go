@@ -254,7 +254,7 @@ func pruneStages(changes []Change, members []*unstructured.Unstructured) {
 		if len(p.Phases) > 0 {
 			ph = p.Phases[0]
 		}
-		at[ref] = place{name: stage.Stage{Phase: ph, Wave: p.Wave}.Name(), rank: phaseRank(ph), wave: p.Wave}
+		at[ref] = place{name: stage.Stage{Phase: ph, Wave: p.Wave}.Name(), rank: ph.Rank(), wave: p.Wave}
 	}
 	var idx []int
 	for i, c := range changes {
@@ -277,8 +277,4 @@ func pruneStages(changes []Change, members []*unstructured.Unstructured) {
 	for j, i := range idx {
 		changes[i] = block[j]
 	}
-}
-
-func phaseRank(p stage.Phase) int {
-	return slices.Index([]stage.Phase{stage.PreSync, stage.Sync, stage.PostSync, stage.SyncFail}, p)
 }

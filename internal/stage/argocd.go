@@ -33,8 +33,9 @@ const (
 // Skip is the hook value that keeps an object out of the sync.
 const Skip = "Skip"
 
-// rank orders the phases a sync runs; -1 for the others.
-func (p Phase) rank() int {
+// Rank orders the phases a sync runs (PreSync 0, Sync 1, PostSync 2,
+// SyncFail 3); -1 for the others.
+func (p Phase) Rank() int {
 	switch p {
 	case PreSync:
 		return 0

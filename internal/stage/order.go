@@ -95,13 +95,13 @@ func Resolve(objs []Object) (Order, Problems) {
 		probs = append(probs, ps...)
 		first[i] = -1
 		for _, ph := range p.Phases {
-			if ph.rank() < 0 {
+			if ph.Rank() < 0 {
 				continue
 			}
 			if first[i] < 0 {
 				first[i] = len(nodes)
 			}
-			nodes = append(nodes, node{obj: i, key: key{ph.rank(), p.Wave}})
+			nodes = append(nodes, node{obj: i, key: key{ph.Rank(), p.Wave}})
 		}
 		for _, g := range p.Groups {
 			members[g] = append(members[g], i)
@@ -310,7 +310,7 @@ func stages(nodes []node) (run, onFail []Stage) {
 // relies on its Application creating the namespace (CreateNamespace). Without
 // a stage before wave 0 they stay in wave 0, which runs first anyway.
 func liftSetup(objs []Object, ord Order, nodes []node, edges []edge) []Stage {
-	if len(ord.Stages) == 0 || !less(key{ord.Stages[0].Phase.rank(), ord.Stages[0].Wave}, key{Sync.rank(), 0}) {
+	if len(ord.Stages) == 0 || !less(key{ord.Stages[0].Phase.Rank(), ord.Stages[0].Wave}, key{Sync.Rank(), 0}) {
 		return ord.Stages
 	}
 	ordered := map[int]bool{}
