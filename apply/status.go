@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -38,6 +39,13 @@ type Status struct {
 	// reads Secrets, so that a read-only identity (the built-in view role)
 	// can run it, and they are not listed.
 	SecretsSkipped bool `json:"secretsSkipped,omitempty"`
+	// Approvals are the approvals and window overrides recorded by the
+	// runs that used them (kubeplan.dev/approvals), newest first.
+	Approvals []ApprovalRecord `json:"approvals,omitempty"`
+	// Pending are the require-approval verdicts the last run found no
+	// approval for (kubeplan.dev/pending-approvals): serve withheld what
+	// they are about, or the run was refused.
+	Pending []guard.Verdict `json:"pendingApprovals,omitempty"`
 }
 
 // ErrNoApplySet is returned when the parent does not exist yet.

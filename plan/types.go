@@ -3,6 +3,8 @@ package plan
 import (
 	"fmt"
 
+	"github.com/kubeplan/kubeplan/internal/guard"
+
 	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
@@ -158,6 +160,14 @@ type Plan struct {
 	// SyncFail stages (OnFail); empty when no object carries an ordering
 	// annotation.
 	Stages []Stage `json:"stages,omitempty"`
+	// Guards are the verdicts of the rules over what the plan does
+	// (internal/guard): denies, then require-approval (with the approval
+	// that lets each through, once found), then warnings; empty when no
+	// rule applies.
+	Guards []guard.Verdict `json:"guards,omitempty"`
+	// Window is the project's change windows at the time of the plan,
+	// when it is closed (nil when open or when it has none).
+	Window *guard.WindowState `json:"window,omitempty"`
 }
 
 // Warning is a problem the plan found that applying does not fix.

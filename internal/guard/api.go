@@ -1,0 +1,80 @@
+package guard
+
+import (
+	"errors"
+	"time"
+)
+
+// This file holds the package's API as stubs; the engine (compile.go,
+// evaluate.go, builtin.go, approve.go, refusal.go) and the windows
+// (window.go) replace them.
+
+var errTODO = errors.New("guard: not implemented yet")
+
+// Set is a compiled Config: the built-in rules with their outcomes (those
+// switched off left out), then the user's rules.
+type Set struct{}
+
+// Compile checks and compiles c: a syntax or type error, an unknown
+// outcome, scope or built-in name, or two rules of one name, is an error
+// naming the rule's file:line:col. A nil or empty Config yields the
+// built-in rules.
+func Compile(c Config) (*Set, error) { return nil, errTODO }
+
+// Evaluate runs every rule: change rules once per change, plan rules
+// once. It returns the verdicts, denies first, then require-approval,
+// then warn, each in the order of the changes. An expression that fails
+// to evaluate on an input is an error naming the rule and the object.
+func (s *Set) Evaluate(p Plan, changes []Change) ([]Verdict, error) { return nil, errTODO }
+
+// Approve sets the Approval of each require-approval verdict an approval
+// names by its rule (the first that does) and returns the verdicts that
+// are still pending, in order.
+func Approve(vs []Verdict, as []Approval) []Verdict { return nil }
+
+// Denied returns the deny verdicts.
+func Denied(vs []Verdict) []Verdict { return nil }
+
+// ParseApproval reads --approve's RULE=REASON; the reason must not be
+// empty.
+func ParseApproval(s string) (Approval, error) { return Approval{}, errTODO }
+
+// Refusal is the error of an apply the guards stop: the deny verdicts,
+// the pending require-approval verdicts, and a closed window. Its text
+// names each rule, the object and, for a pending approval, the exact flag
+// that approves it (--approve RULE=REASON); for a closed window, when it
+// opens and the flag that overrides it (--outside-window REASON).
+type Refusal struct {
+	Denied  []Verdict
+	Pending []Verdict
+	Window  *WindowState
+}
+
+func (r *Refusal) Error() string { return "refused by guard rules" }
+
+// Schedule is a compiled set of windows.
+type Schedule struct{}
+
+// CompileWindows checks and compiles ws: an unknown kind, a bad cron
+// expression, a duration that is not positive or an unknown time zone is
+// an error naming the window's file:line:col. No windows means always
+// open.
+func CompileWindows(ws []Window) (*Schedule, error) { return nil, errTODO }
+
+// WindowState says whether an apply at a time is allowed by the windows.
+type WindowState struct {
+	// Open is true when an apply is allowed: no deny window is active,
+	// and an allow window is active or there are none.
+	Open bool `json:"open"`
+	// Reason says why it is closed: "deny window \"0 22 * * 5\" for 60h
+	// (Europe/Berlin) is active until 2026-12-07T10:00:00+01:00", or "no
+	// allow window is active".
+	Reason string `json:"reason,omitempty"`
+	// Next is when it opens next (zero when open, or when it never does
+	// within a year).
+	Next time.Time `json:"next,omitempty"`
+}
+
+// At says whether an apply at now is allowed. A nil Schedule is always
+// open.
+func (s *Schedule) At(now time.Time) WindowState { return WindowState{Open: true} }
