@@ -3,6 +3,8 @@ package guard
 import (
 	"errors"
 	"time"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // This file holds the package's API as stubs; the engine (compile.go,
@@ -78,3 +80,22 @@ type WindowState struct {
 // At says whether an apply at now is allowed. A nil Schedule is always
 // open.
 func (s *Schedule) At(now time.Time) WindowState { return WindowState{Open: true} }
+
+// ParseConfig reads kubeplan.yaml's guards: node (file names that file,
+// for positions): builtin:, rules:, approvals: and files:. It returns the
+// Config (File set) and the rule files files: names, as written, for the
+// caller to read (confined to the checkout) and parse with ParseRules.
+// An unknown key, a wrong type or a missing name or expression is an
+// error at its file:line:col.
+func ParseConfig(file string, n *yaml.Node) (Config, []string, error) {
+	return Config{}, nil, errTODO
+}
+
+// ParseRules reads a rules file: a YAML list of rules, or a mapping whose
+// rules: key holds one. Errors as ParseConfig's.
+func ParseRules(file string, data []byte) ([]Rule, error) { return nil, errTODO }
+
+// ParseWindows reads a windows: node (a list of windows, each kind,
+// schedule, duration, timeZone) of kubeplan.yaml. Errors as ParseConfig's;
+// CompileWindows checks the values.
+func ParseWindows(file string, n *yaml.Node) ([]Window, error) { return nil, errTODO }
