@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"github.com/kubeplan/kubeplan/internal/guard"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,6 +34,13 @@ type Result struct {
 	Health []health.Result `json:"health,omitempty"`
 	// InSync is true when the run found nothing to write (Reconcile).
 	InSync bool `json:"inSync"`
+	// Approvals are the approvals and window override this run used
+	// (also recorded on the parent).
+	Approvals []ApprovalRecord `json:"approvals,omitempty"`
+	// Pending are the require-approval verdicts no approval covered, when
+	// the run went on without what they are about (Options.Withhold:
+	// serve): those objects are Withheld.
+	Pending []guard.Verdict `json:"pendingApprovals,omitempty"`
 }
 
 // Wrote reports whether the run created, configured, replaced or pruned

@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"github.com/kubeplan/kubeplan/internal/guard"
+
 	"time"
 
 	"github.com/kubeplan/kubeplan/health"
@@ -58,6 +60,21 @@ type Options struct {
 	// Adopt allows the plan to take over objects that belong to another
 	// ApplySet, a Helm release, Flux or Argo CD (plan.Change.Owner).
 	Adopt bool
+	// Approvals let require-approval verdicts (plan.Plan.Guards) through
+	// (--approve RULE=REASON, a GitHub review or label): a verdict none
+	// names refuses the apply (guard.Refusal) unless Withhold; a deny
+	// verdict always refuses it.
+	Approvals []guard.Approval
+	// Windows are the project's change windows: an apply while they are
+	// closed is refused unless Override.
+	Windows *guard.Schedule
+	// Override lets an apply outside the windows through, recorded with
+	// its reason (--outside-window REASON).
+	Override *guard.Override
+	// Withhold (serve, which never approves) applies what pending
+	// approvals are not about when that is safe (they are all about
+	// prunes: those prunes are Withheld), and nothing otherwise.
+	Withhold bool
 }
 
 // Outcome is what happened to one object.
@@ -75,4 +92,7 @@ const (
 	// Skipped: a prune or release found the object no longer in the set
 	// (ObjectResult.Detail says where it went) and left it alone.
 	Skipped Outcome = "skipped"
+	// Withheld is a prune a pending approval holds back (Options.Withhold):
+	// the object stays, a member of the set, until a run is approved.
+	Withheld Outcome = "withheld, awaiting approval"
 )

@@ -1,6 +1,8 @@
 package project
 
 import (
+	"github.com/kubeplan/kubeplan/internal/guard"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -65,6 +67,13 @@ type Project struct {
 	Interval time.Duration `json:"interval,omitempty"`
 	// Helm, for a helm project, says how its chart is rendered.
 	Helm *HelmSettings `json:"helm,omitempty"`
+	// Guards are the rules over what the project's plan does (kubeplan.yaml
+	// guards:, and the built-in rules); never nil once the workspace has
+	// loaded the project.
+	Guards *guard.Set `json:"-"`
+	// Windows are the project's change windows (its entry's windows:,
+	// else the defaults'); nil means none: always open.
+	Windows *guard.Schedule `json:"-"`
 }
 
 // Cluster names the project's cluster for tables and for bounding work per

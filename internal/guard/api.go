@@ -23,6 +23,17 @@ type Set struct{}
 // built-in rules.
 func Compile(c Config) (*Set, error) { return nil, errTODO }
 
+// Approvals are the GitHub approvals that count for this set's rules
+// (Config.Approvals).
+func (s *Set) Approvals() Approvals { return Approvals{} }
+
+// NeedsObjects says whether a rule reads change.before or change.after:
+// when no rule does, the caller need not build them.
+func (s *Set) NeedsObjects() bool { return false }
+
+// NeedsPaths says whether a rule reads change.paths.
+func (s *Set) NeedsPaths() bool { return false }
+
 // Evaluate runs every rule: change rules once per change, plan rules
 // once. It returns the verdicts, denies first, then require-approval,
 // then warn, each in the order of the changes. An expression that fails
