@@ -101,8 +101,19 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if err := plan.FillWithheld(ctx, c, p); err != nil {
 		return nil, err
 	}
-	var keep, prune []plan.Change
+	if opts.guards == nil {
+		gd, err := CheckGuards(p, opts)
+		if err != nil {
+			return nil, err
+		}
+		opts.guards = &gd
+	}
+	var keep, prune, held []plan.Change
 	for _, ch := range p.Changes {
+		if ch.Action == plan.Prune && opts.guards.Withheld[ch.Ref] {
+			held = append(held, ch) // stays a member until a run is approved
+			continue
+		}
 		if ch.Action == plan.Prune || ch.Action == plan.Release {
 			prune = append(prune, ch) // both only after every apply succeeded
 		} else {
@@ -118,8 +129,14 @@ func execute(waitCtx, ctx context.Context, c *kube.Client, p *plan.Plan, opts Op
 	if err := CheckOwners(p, opts.Adopt); err != nil {
 		return nil, err
 	}
-	res := &Result{}
-	ps := &parentWriter{c: c, p: p, opts: opts, hooksRan: map[string]string{}}
+	res := &Result{Approvals: opts.guards.Used}
+	if len(held) > 0 {
+		res.Pending = opts.guards.Pending
+	}
+	for _, ch := range held {
+		res.Objects = append(res.Objects, ObjectResult{Ref: ch.Ref, Outcome: Withheld})
+	}
+	ps := &parentWriter{c: c, p: p, opts: opts, hooksRan: map[string]string{}, held: held, guards: opts.guards}
 	if err := ps.writeUnion(ctx, keep); err != nil {
 		return nil, err
 	}

@@ -75,6 +75,9 @@ type Options struct {
 	// approvals are not about when that is safe (they are all about
 	// prunes: those prunes are Withheld), and nothing otherwise.
 	Withhold bool
+
+	// guards is what CheckGuards decided, once Reconcile has asked.
+	guards *GuardDecision
 }
 
 // Outcome is what happened to one object.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -49,6 +50,11 @@ type parentWriter struct {
 	managed []metav1.ManagedFieldsEntry
 	// hooksRan collects the hook-succeeded hooks this run ran (runHooks).
 	hooksRan map[string]string
+	// held are the prunes a pending approval holds back: they stay
+	// members, so their types stay listed. guards is what the guards
+	// decided (recorded with the result).
+	held   []plan.Change
+	guards *GuardDecision
 }
 
 // resultRunning is recorded when a run starts writing; the run's end
@@ -87,7 +93,7 @@ func (w *parentWriter) writeUnion(ctx context.Context, keep []plan.Change) error
 			w.state = st
 		}
 	}
-	kinds, nss := setOf(keep)
+	kinds, nss := setOf(append(slices.Clip(keep), w.held...))
 	union := applyset.NewState(*as, w.opts.Version, applyset.Union(w.state.GroupKinds, kinds), append(nss, w.state.Namespaces...))
 	return w.write(ctx, union, map[string]string{AnnotationResult: resultRunning}, false)
 }
@@ -110,7 +116,7 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 		record[AnnotationAppliedAt] = stamp
 	}
 	if runErr == nil {
-		kinds, nss := setOf(keep)
+		kinds, nss := setOf(append(slices.Clip(keep), w.held...))
 		st = applyset.NewState(*as, w.opts.Version, kinds, nss)
 	} else {
 		record[AnnotationResult] = "failed"
@@ -119,6 +125,13 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 	}
 	if w.opts.Revision != "" {
 		record[AnnotationRevision] = w.opts.Revision
+	}
+	if w.guards != nil {
+		record[AnnotationApprovals] = approvalsRecord(w.annots[AnnotationApprovals], w.guards.Used)
+		record[AnnotationPending] = ""
+		if len(w.held) > 0 {
+			record[AnnotationPending] = pendingRecord(w.guards.Pending)
+		}
 	}
 	record[helmhook.RanAnnotation] = hooksRanRecord(w.annots[helmhook.RanAnnotation], keep, w.hooksRan)
 	// The record has a deadline of its own: it is written even when the
@@ -137,7 +150,7 @@ func (w *parentWriter) recordResult(ctx context.Context, runErr error, keep []pl
 func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[string]string, stamp bool) error {
 	as := w.opts.ApplySet
 	want := st.Annotations()
-	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationLastFailure, AnnotationAppliedAt, AnnotationCheckedAt, helmhook.RanAnnotation} {
+	for _, k := range []string{AnnotationRevision, AnnotationResult, AnnotationLastError, AnnotationLastFailure, AnnotationAppliedAt, AnnotationCheckedAt, helmhook.RanAnnotation, AnnotationApprovals, AnnotationPending} {
 		if v, ok := w.annots[k]; ok {
 			want[k] = v
 		}
@@ -146,7 +159,10 @@ func (w *parentWriter) write(ctx context.Context, st applyset.State, record map[
 	if want[helmhook.RanAnnotation] == "" {
 		delete(want, helmhook.RanAnnotation) // server-side apply drops it: this manager owned it
 	}
-	for _, k := range []string{AnnotationLastError, AnnotationLastFailure} {
+	if want[AnnotationApprovals] == "" {
+		delete(want, AnnotationApprovals)
+	}
+	for _, k := range []string{AnnotationLastError, AnnotationLastFailure, AnnotationPending} {
 		if want[k] != "" {
 			continue
 		}

@@ -37,6 +37,11 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 	}
 	// Refusals that need no request come before the lock: a refused run
 	// writes nothing at all.
+	gd, err := CheckGuards(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	opts.guards = &gd
 	if err := CheckReplaces(p.Changes, opts.Replace); err != nil {
 		return nil, err
 	}

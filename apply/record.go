@@ -80,6 +80,8 @@ func recordFailure(ctx context.Context, c *kube.Client, as applyset.Parent, fiel
 		// The diagnosis of an older run's wait is not this run's: null
 		// removes it (a stage's failure is recorded).
 		AnnotationLastFailure: nullIfEmpty(lastFailureRecord(runErr)),
+		// A run the guards refused records what waits for approval.
+		AnnotationPending: nullIfEmpty(pendingOf(runErr)),
 	})
 }
 

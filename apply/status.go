@@ -70,6 +70,7 @@ func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Statu
 	s := &Status{ApplySet: as.String(), Namespace: as.Namespace, Tooling: st.Tooling, Revision: a[AnnotationRevision],
 		AppliedAt: a[AnnotationAppliedAt], CheckedAt: a[AnnotationCheckedAt], Result: a[AnnotationResult], LastError: a[AnnotationLastError],
 		LastFailure: ReadLastFailure(a[AnnotationLastFailure])}
+	readApprovals(a, s)
 	if s.Result == resultRunning {
 		s.Result = runningResult(ctx, c, as)
 	}

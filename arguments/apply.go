@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/render"
 )
 
@@ -28,6 +29,12 @@ type Apply struct {
 	AutoApprove bool
 	Replace     []string
 	Comment     bool
+	// Approve holds --approve RULE=REASON, as given; OutsideWindow
+	// --outside-window REASON.
+	Approve       []string
+	OutsideWindow string
+
+	approvals []guard.Approval
 }
 
 // Bind adds apply's flags.
@@ -46,6 +53,8 @@ func (f *Apply) Bind(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.AutoApprove, "auto-approve", false, "do not ask before writing (apply never asks outside a terminal or with CI=true)")
 	f.Select.Bind(fl, "apply")
 	fl.BoolVar(&f.Comment, "comment", true, "in GitHub Actions on a pull_request event with a token: update the plan comment on the pull request with the apply and why it failed")
+	fl.StringArrayVar(&f.Approve, "approve", nil, "approve the changes a guard rule holds for approval, with a reason recorded on the ApplySet parent: RULE=REASON, e.g. protect-pvc=\"data migrated to db-v2\" (repeatable)")
+	fl.StringVar(&f.OutsideWindow, "outside-window", "", "apply although the project's change windows are closed, with this reason (recorded on the ApplySet parent)")
 	fl.StringArrayVar(&f.Replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
 }
 
@@ -58,7 +67,37 @@ func (f *Apply) Check(args []string) error {
 	if f.Drift != "repair" && f.Drift != "report" {
 		return fmt.Errorf("unknown --drift %q: want repair or report", f.Drift)
 	}
+	f.approvals = nil
+	for _, s := range f.Approve {
+		a, err := guard.ParseApproval(s)
+		if err != nil {
+			return fmt.Errorf("--approve %q: %w", s, err)
+		}
+		f.approvals = append(f.approvals, a)
+	}
+	if f.OutsideWindow != "" && strings.TrimSpace(f.OutsideWindow) == "" {
+		return fmt.Errorf("--outside-window needs a reason, e.g. --outside-window \"hotfix for INC-123\"")
+	}
 	return f.Git.Check(args)
+}
+
+// Approvals are --approve's approvals (Check parsed them), each By who
+// runs kubeplan (by, "" when unknown).
+func (f *Apply) Approvals(by string) []guard.Approval {
+	out := make([]guard.Approval, len(f.approvals))
+	for i, a := range f.approvals {
+		a.By = by
+		out[i] = a
+	}
+	return out
+}
+
+// Override is --outside-window's override, nil without it.
+func (f *Apply) Override(by string) *guard.Override {
+	if strings.TrimSpace(f.OutsideWindow) == "" {
+		return nil
+	}
+	return &guard.Override{Reason: strings.TrimSpace(f.OutsideWindow), By: by}
 }
 
 // Report says --drift=report: only plan, exit 2 on changes, record nothing.

@@ -120,6 +120,9 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		c.Action = Update
 	}
 	if c.Action != Unchanged {
+		if p.opts.Guards.Rules != nil {
+			c.planned = res.Object
+		}
 		c.Diff = diffKept(liveObj, p.planned(t, live, res), c.Kept)
 		if c.Diff == "" {
 			c.Diff = "(no field changes: " + p.opts.FieldManager + " takes ownership of the fields from " + managers(live) + ")"

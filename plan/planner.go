@@ -47,6 +47,9 @@ type Options struct {
 	// HiddenLookup there (apply of a saved plan reads it live again, see
 	// FillWithheld). Such fields are shown hidden whatever this says.
 	SecretDataWithheld bool
+	// Guards are the rules that judge what the plan does (Plan.Guards)
+	// and the project's change windows (Plan.Window).
+	Guards GuardOptions
 }
 
 type planner struct {
@@ -131,6 +134,9 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 		pruneStages(pl.Changes, set.members)
 	}
 	if pl.Warnings, err = p.danglingRefs(ctx, targets, pl.Changes); err != nil {
+		return nil, err
+	}
+	if err := p.opts.Guards.judgeAll(pl, targets, live, set); err != nil {
 		return nil, err
 	}
 	if err := hideDecrypted(pl); err != nil {

@@ -80,7 +80,7 @@ func replacement(c Change, live, want *unstructured.Unstructured, reason, manage
 	if why, ok := neverReplaced[c.Ref.Group+"/"+c.Ref.Kind]; ok {
 		return c, fmt.Errorf("%s; kubeplan never replaces a %s (%s): change it by hand, or delete it yourself first", reason, c.Ref.Kind, why)
 	}
-	c.Action, c.Reason = Replace, reason
+	c.Action, c.Reason, c.planned = Replace, reason, want.Object
 	liveObj := live.Object
 	if owned, ok := ownedPart(live, manager); ok {
 		liveObj = owned

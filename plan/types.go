@@ -130,6 +130,13 @@ type Change struct {
 	// Object is the object as it will be applied. It carries Secret values
 	// in the clear, so renderers never print it; it is kept for saved plans.
 	Object map[string]any `json:"object,omitempty"`
+	// Paths are the changed field paths of an update or replace
+	// (ChangedPaths), recorded only when a guard rule reads them.
+	Paths []string `json:"paths,omitempty"`
+
+	// planned is the dry-run's object as it will be, kept for the guard
+	// rules until the plan is judged (never saved).
+	planned map[string]any
 }
 
 // Parent is the ApplySet parent the plan was computed against.

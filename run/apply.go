@@ -57,7 +57,7 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 	}
 	for i := range r.Projects {
 		if pr := &r.Projects[i]; pr.Plan != nil {
-			extra[i].err = o.check(pr)
+			extra[i].err = o.check(pr, extra[i])
 		}
 	}
 	if o.Approve != nil {
@@ -76,13 +76,27 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 
 // check refuses, before anything is written, a project's plan that
 // replaces or takes over objects the options do not allow
-// (apply.CheckReplaces, apply.CheckOwners): the project fails.
-func (o *ApplyOptions) check(pr *ProjectReport) error {
+// (apply.CheckReplaces, apply.CheckOwners), or that its guards refuse
+// (apply.CheckGuards): the project fails.
+func (o *ApplyOptions) check(pr *ProjectReport, pd planned) error {
 	err := errors.Join(apply.CheckReplaces(pr.Plan.Changes, o.Apply.Replace), apply.CheckOwners(pr.Plan, o.Apply.Adopt))
+	if !apply.InSync(pr.Plan, pr.Plan.Revision) {
+		_, gerr := apply.CheckGuards(pr.Plan, o.applyOptions(pr, pd))
+		err = errors.Join(err, gerr)
+	}
 	if err != nil {
 		pr.fail(err)
 	}
 	return err
+}
+
+// applyOptions are the apply options of one planned project: the run's,
+// with its ApplySet, revision, change windows and approvals.
+func (o *ApplyOptions) applyOptions(pr *ProjectReport, pd planned) apply.Options {
+	opts := o.Apply
+	opts.ApplySet, opts.Revision = pd.parent, pr.Plan.Revision
+	opts.Windows, opts.Approvals = pr.Project.Windows, pd.approvals
+	return opts
 }
 
 // failPlanned fails with err every project that was planned and not yet
@@ -110,8 +124,7 @@ func (o *ApplyOptions) applyOne(ctx context.Context, pr *ProjectReport, pd plann
 	if pr.Plan == nil {
 		return
 	}
-	opts := o.Apply
-	opts.ApplySet, opts.Revision = pd.parent, pr.Plan.Revision
+	opts := o.applyOptions(pr, pd)
 	res, err := apply.Reconcile(ctx, pd.client, pr.Plan, opts)
 	pr.Result = res
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/manifest/helm"
@@ -55,6 +56,13 @@ type Options struct {
 	// Single says the run is the one project a plain invocation's flags
 	// make (workspace.Single): its Report is Single.
 	Single bool
+	// Approvals are the command line's (apply --approve RULE=REASON):
+	// they count for every project.
+	Approvals []guard.Approval
+	// Approver, when set, finds more approvals for a project whose plan
+	// has require-approval verdicts (GitHub reviews and labels, from the
+	// rules' approvals: settings).
+	Approver Approver
 }
 
 // Plan plans every project against its cluster, namespace and ApplySet,
@@ -73,6 +81,9 @@ type planned struct {
 	client *kube.Client
 	parent *applyset.Parent
 	err    error // why the project failed, when it did
+	// approvals are the approvals that count for the project's
+	// verdicts: the command line's and those the Approver found.
+	approvals []guard.Approval
 }
 
 func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []planned, error) {
@@ -120,7 +131,14 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		pr.ApplySet = as.String()
 	}
 	if o.Saved != nil {
-		return savedPlan(ctx, cls, pr, o.Saved, c, as)
+		pd := savedPlan(ctx, cls, pr, o.Saved, c, as)
+		if pd.err == nil {
+			if err := plan.Rejudge(ctx, c, pr.Plan, as, o.guardOptions(p, name)); err != nil {
+				return planned{client: c, parent: as, err: err}
+			}
+			pd.approvals, pd.err = o.approvals(ctx, pr)
+		}
+		return pd
 	}
 	objs, err := o.objects(cls, p, c.Namespace)
 	if err != nil {
@@ -137,7 +155,8 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	if pl.HasChanges() {
 		pr.Status = Changes
 	}
-	return planned{client: c, parent: as}
+	approvals, err := o.approvals(ctx, pr)
+	return planned{client: c, parent: as, approvals: approvals, err: err}
 }
 
 // objects are p's objects, linted for namespace (Options.Objects, or
@@ -166,6 +185,7 @@ func (o *Options) objects(cls *clusters, p project.Project, namespace string) ([
 func (o *Options) planOptions(p project.Project, namespace string, as *applyset.Parent, pending plan.Pending) plan.Options {
 	opts := o.Plan
 	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = namespace, as, nil, pending
+	opts.Guards = o.guardOptions(p, "")
 	if po, ok := o.observer().(ProgressObserver); ok {
 		opts.Progress = func(done, total int) { po.Planning(p, done, total) }
 	}

@@ -31,7 +31,7 @@ func applyStream(ctx context.Context, ps []project.Project, o ApplyOptions) (*Re
 		}
 		pd := o.planOne(ctx, cls, pr, pending)
 		if pr.Plan != nil && pr.Status != Failed {
-			if err := o.check(pr); err != nil {
+			if err := o.check(pr, pd); err != nil {
 				pd.err = err
 			}
 		}

@@ -29,6 +29,14 @@ const (
 	ReasonPruned            = "Pruned"
 	ReasonFailed            = "ReconciliationFailed"
 	ReasonHealthCheckFailed = "HealthCheckFailed"
+	// ReasonApprovalPending: changes a guard rule holds for approval were
+	// not applied (the run was refused, or its prunes held back).
+	ReasonApprovalPending = "ApprovalPending"
+	// ReasonDenied: a guard rule denies a change; nothing was applied.
+	ReasonDenied = "ChangeDenied"
+	// ReasonWindowClosed: the project's change windows are closed; the
+	// run waits for them.
+	ReasonWindowClosed = "ChangeWindowClosed"
 )
 
 // ReportingController is the Events' reportingController.
@@ -57,6 +65,10 @@ func newEvents(instance string) *events {
 // failed.
 func reasonOf(r RunResult) (reason, typ string, ok bool) {
 	switch {
+	case r.WindowClosed != "":
+		return ReasonWindowClosed, "Normal", true
+	case r.Err != nil && guardReason(r.Err) != "":
+		return guardReason(r.Err), "Warning", true
 	case r.Err != nil && healthFailed(r.Err):
 		return ReasonHealthCheckFailed, "Warning", true
 	case r.Err != nil:
@@ -72,6 +84,9 @@ func reasonOf(r RunResult) (reason, typ string, ok bool) {
 // note is the Event's message: revision, counts, error, or for a failed
 // health wait each workload's reason (render.EventNote).
 func note(r RunResult) string {
+	if r.WindowClosed != "" {
+		return render.EventNote(render.EventRun{Revision: r.Revision, Subject: r.Subject, Err: errorString("waiting: " + r.WindowClosed)})
+	}
 	return render.EventNote(render.EventRun{Revision: r.Revision, Subject: r.Subject, Err: r.Err, Findings: r.Findings,
 		Applied: r.Applied, Pruned: r.Pruned, Unchanged: r.Unchanged})
 }

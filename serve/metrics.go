@@ -24,6 +24,8 @@ type metrics struct {
 	objects     *prometheus.GaugeVec
 	drift       *prometheus.GaugeVec
 	revision    *prometheus.GaugeVec
+	pending     *prometheus.GaugeVec
+	window      *prometheus.GaugeVec
 	rounds      prometheus.Counter
 	round       prometheus.Gauge
 
@@ -58,6 +60,10 @@ func newMetrics(cls *clusters) *metrics {
 			Help: "1 when the project's last run found the cluster different from git (and repaired it), else 0."}, []string{"project"}),
 		revision: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_revision_info",
 			Help: "The git commit of the project's last run, as the revision label (value 1)."}, []string{"project", "revision"}),
+		pending: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_pending_approvals",
+			Help: "Changes of the project's last run that a guard rule holds for approval (serve never approves: apply them with kubeplan apply --approve RULE=REASON)."}, []string{"project"}),
+		window: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "kubeplan_change_window_closed",
+			Help: "1 when the project's last run waited because its change windows were closed, else 0."}, []string{"project"}),
 		rounds: prometheus.NewCounter(prometheus.CounterOpts{Name: "kubeplan_rounds_total",
 			Help: "Rounds that ran at least one project."}),
 		round: prometheus.NewGauge(prometheus.GaugeOpts{Name: "kubeplan_round_duration_seconds",
@@ -65,7 +71,7 @@ func newMetrics(cls *clusters) *metrics {
 		revs: map[string]string{}, reasons: map[string]string{},
 	}
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.lastRun, m.lastSuccess, m.duration, m.result, m.runs, m.failures, m.lastReason, m.objects, m.drift, m.revision, m.rounds, m.round,
+		m.lastRun, m.lastSuccess, m.duration, m.result, m.runs, m.failures, m.lastReason, m.objects, m.drift, m.revision, m.pending, m.window, m.rounds, m.round,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_requests_total",
 			Help: "Requests made to the clusters."}, func() float64 { return float64(requests(cls, (*kube.RequestCounter).Total)) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_writes_total",
@@ -115,6 +121,12 @@ func (m *metrics) observe(r RunResult) {
 		drift = 1
 	}
 	m.drift.WithLabelValues(p).Set(drift)
+	m.pending.WithLabelValues(p).Set(float64(r.Pending))
+	closed := 0.0
+	if r.WindowClosed != "" {
+		closed = 1
+	}
+	m.window.WithLabelValues(p).Set(closed)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if old, ok := m.reasons[p]; ok && old != reason {

@@ -48,7 +48,7 @@ func MetricReasons() []string {
 			out = append(out, v)
 		}
 	}
-	return append(out, reasonTimeout, reasonOther, reasonError)
+	return append(out, reasonTimeout, reasonOther, reasonError, metricReasons[ReasonApprovalPending], metricReasons[ReasonDenied])
 }
 
 // failureReason is a failed run's reason for the metrics: the main reason
@@ -58,6 +58,9 @@ func MetricReasons() []string {
 func failureReason(err error) string {
 	if err == nil {
 		return ""
+	}
+	if g := guardReason(err); g != "" {
+		return metricReasons[g]
 	}
 	var ue *kphealth.UnhealthyError
 	if !errors.As(err, &ue) {

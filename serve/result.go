@@ -31,6 +31,13 @@ type RunResult struct {
 	// "file:line:col: message".
 	Findings   []string
 	Start, End time.Time
+	// Pending counts the require-approval verdicts no approval covers
+	// (serve never approves), whether the run was refused for them or
+	// held back the prunes they are about (Withheld counts those);
+	// WindowClosed says why the change windows kept the run from
+	// writing ("" when they did not).
+	Pending, Withheld int
+	WindowClosed      string
 }
 
 // Wrote reports whether the run changed the cluster.
@@ -52,6 +59,7 @@ func resultOf(pr run.ProjectReport, rev, subject string, scheduled bool, start, 
 	if pr.Plan != nil {
 		r.Drifted = pr.Plan.Summary().Drifted
 	}
+	guarded(&r, pr)
 	if pr.Result == nil {
 		return r
 	}
@@ -63,6 +71,8 @@ func resultOf(pr run.ProjectReport, rev, subject string, scheduled bool, start, 
 			r.Pruned++
 		case apply.Unchanged:
 			r.Unchanged++
+		case apply.Withheld:
+			r.Withheld++
 		}
 	}
 	return r

@@ -123,6 +123,9 @@ func (s *server) options(ctx context.Context, co checkout) run.ApplyOptions {
 		Stream: true,
 	}
 	o.Apply.Stop = ctx.Done() // SIGTERM ends health waits; writes finish
+	// serve never approves: what awaits approval is held back when that
+	// is safe (prunes), else the project is refused and reported.
+	o.Apply.Withhold = true
 	o.Plan.Revision = co.rev.SHA
 	return o
 }

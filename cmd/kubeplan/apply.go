@@ -116,6 +116,8 @@ func (a applyRun) apply(ctx context.Context, p *run.Prepared, deadline time.Time
 	if bar != nil {
 		o.Apply.Reporter = bar
 	}
+	by := whoRuns(a.s.env())
+	o.Approvals, o.Apply.Override = a.f.Approvals(by), a.f.Override(by)
 	if p.Options.Saved == nil {
 		o.Approve = a.s.approve(a.f, bar)
 	}
@@ -154,4 +156,14 @@ func (a applyRun) show(ctx context.Context, p *run.Prepared, r *run.Report, err 
 		err = r.Err()
 	}
 	return err
+}
+
+// whoRuns names who runs kubeplan, for the approvals and overrides it
+// records: the GitHub actor in Actions, else the login user; "" when
+// neither is known.
+func whoRuns(env func(string) string) string {
+	if a := env("GITHUB_ACTOR"); a != "" {
+		return "@" + a
+	}
+	return env("USER")
 }
