@@ -149,7 +149,6 @@ func GuardInput(pl *Plan, o GuardOptions, before, after []map[string]any, member
 	return GuardInputs{Plan: gp, Changes: cs}
 }
 
-
 // objectsOf returns, aligned with pl.Changes, the live object and the
 // object as it will be of each change: the dry-run results (planned, by
 // Ref) and the live objects of the targets and of the set's members.
