@@ -75,6 +75,21 @@ func CheckGuards(p *plan.Plan, opts Options) (GuardDecision, error) {
 	return d, nil
 }
 
+// heldInSync reports whether applying p under gd would write nothing but
+// the record: every change that writes is a prune held back, and the
+// parent records revision as ok (a run held them back already).
+func heldInSync(p *plan.Plan, gd GuardDecision, revision string) bool {
+	if len(gd.Withheld) == 0 || p.Parent == nil || !p.Parent.Exists || p.Parent.Result != "ok" || (revision != "" && p.Parent.Revision != revision) {
+		return false
+	}
+	for _, c := range p.Changes {
+		if c.Action != plan.Unchanged && !gd.Withheld[c.Ref] {
+			return false
+		}
+	}
+	return true
+}
+
 // withholdable returns the prunes to hold back so that no pending
 // verdict is about what the apply does: each pending verdict must be
 // about a prune, or be the built-in mass-prune over the whole plan

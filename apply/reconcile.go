@@ -42,6 +42,18 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 		return nil, err
 	}
 	opts.guards = &gd
+	if heldInSync(p, gd, opts.Revision) {
+		// Only prunes held for approval differ, and the last run recorded
+		// this revision: nothing to write until someone approves.
+		res = unchangedResult(p)
+		for i, o := range res.Objects {
+			if gd.Withheld[o.Ref] {
+				res.Objects[i].Outcome = Withheld
+			}
+		}
+		res.Pending = gd.Pending
+		return res, recordChecked(ctx, c, p, opts)
+	}
 	if err := CheckReplaces(p.Changes, opts.Replace); err != nil {
 		return nil, err
 	}
