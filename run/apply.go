@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/project"
 )
@@ -151,8 +152,16 @@ var ErrNotApproved = errors.New("apply cancelled: nothing was written")
 // Recordable says a run's failure is worth recording on the ApplySet
 // parent: not when the person at the terminal said no (ErrNotApproved),
 // nor when the cluster could not be reached (the record could not be
-// written either).
+// written either), nor when the project's change windows are closed
+// (the run waits: serve tries again every round).
 func Recordable(err error) bool {
 	var u *kube.UnreachableError
-	return err != nil && !errors.Is(err, ErrNotApproved) && !errors.As(err, &u)
+	return err != nil && !errors.Is(err, ErrNotApproved) && !errors.As(err, &u) && !windowOnly(err)
+}
+
+// windowOnly reports a refusal for closed change windows alone: the run
+// waits for them, it did not fail.
+func windowOnly(err error) bool {
+	var r *guard.Refusal
+	return errors.As(err, &r) && len(r.Denied) == 0 && len(r.Pending) == 0 && r.Window != nil
 }
