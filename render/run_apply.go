@@ -58,8 +58,9 @@ func RunApply(w io.Writer, format string, r *run.Report, o RunOptions) error {
 //
 //	Total: 5 projects, 2 applied, 1 failed, 1 skipped: 1 created, 1 configured, 1 pruned, 2 unchanged.
 //
-// The failed and skipped parts appear only when not zero. A Single run's
-// is its ApplySummary.
+// The failed and skipped parts appear only when not zero, and so does
+// the number of projects the guards refused (", 1 refused by guards",
+// counted among the failed). A Single run's is its ApplySummary.
 func RunApplySummary(r *run.Report) string {
 	if p, ok, _ := single(r); ok {
 		return ApplySummary(p.Result)
@@ -74,7 +75,7 @@ func RunApplySummary(r *run.Report) string {
 			objs = append(objs, p.Result.Objects...)
 		}
 	}
-	return fmt.Sprintf("Total: %s, %d applied%s: %s", plural(len(r.Projects), "project"), applied, runProblems(r.Total()), applyCounts(objs))
+	return fmt.Sprintf("Total: %s, %d applied%s%s: %s", plural(len(r.Projects), "project"), applied, runProblems(r.Total()), RunGuards(r).applyPart(), applyCounts(objs))
 }
 
 type jsonRunApplyProject struct {
