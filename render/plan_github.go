@@ -118,12 +118,12 @@ func guardAnnotations(p *plan.Plan) []ghactions.Annotation {
 	var out []ghactions.Annotation
 	g := groupGuards(p.Guards)
 	for _, k := range []guardKind{guardDenied, guardPending} {
-		level, title := ghactions.LevelError, "denied"
+		level, title := ghactions.LevelError, " denies"
 		if k == guardPending {
-			level, title = ghactions.LevelWarning, "needs approval"
+			level, title = ghactions.LevelWarning, " needs approval"
 		}
 		for _, v := range g[k] {
-			a := ghactions.Annotation{Level: level, Title: title + ": " + printable(v.Rule), Message: verdictText(v, k)}
+			a := ghactions.Annotation{Level: level, Title: printable(v.Rule) + title, Message: verdictText(v, k)}
 			if k == guardDenied {
 				a.Message += " (no approval lets it through)"
 			}

@@ -81,3 +81,24 @@ func (t GuardTally) applyPart() string {
 	}
 	return fmt.Sprintf(", %d refused by guards", t.Refused)
 }
+
+// runMdGuards is what a project's status cell in the run markdown adds
+// when its plan is stopped by guards: ", ⛔ denied", ", ✋ needs
+// approval", ", 🕒 window closed".
+func runMdGuards(p run.ProjectReport) string {
+	if p.Plan == nil {
+		return ""
+	}
+	s := ""
+	g := groupGuards(p.Plan.Guards)
+	if len(g[guardDenied]) > 0 {
+		s += ", ⛔ denied"
+	}
+	if len(g[guardPending]) > 0 {
+		s += ", ✋ needs approval"
+	}
+	if p.Plan.Window != nil {
+		s += ", 🕒 window closed"
+	}
+	return s
+}
