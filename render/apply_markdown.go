@@ -108,8 +108,8 @@ func applyOutcome(o apply.Outcome) string {
 // verdicts still waiting for an approval, at most maxApprovalLines and
 // maxGuardLines of them, each escaped:
 //
-//	- ✅ Approved protect-pvc: volume moved — by @alice via review on PR #12 (persistentvolumeclaim/data)
-//	- ✋ Pending approval mass-prune: the plan: ... (approve: --approve mass-prune=REASON)
+//   - ✅ Approved protect-pvc: volume moved — by @alice via review on PR #12 (persistentvolumeclaim/data)
+//   - ✋ Pending approval mass-prune: the plan: ... (approve: --approve mass-prune=REASON)
 func mdApprovals(as []apply.ApprovalRecord, pending []guard.Verdict) string {
 	approved, waiting := approvalLines(as, pending, false)
 	if len(approved)+len(waiting) == 0 {

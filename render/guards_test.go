@@ -143,7 +143,7 @@ func TestPlanGuardsMarkdownCut(t *testing.T) {
 
 func TestPlanGuardsJSON(t *testing.T) {
 	var doc struct {
-		Guards []guard.Verdict   `json:"guards"`
+		Guards []guard.Verdict    `json:"guards"`
 		Window *guard.WindowState `json:"window"`
 	}
 	if err := json.Unmarshal(renderPlan(t, "json", guardPlan(), PlanOptions{}), &doc); err != nil {
