@@ -68,11 +68,11 @@ func approvalLine(r apply.ApprovalRecord, when bool) string {
 }
 
 // pendingLine is a verdict still waiting for an approval, plain text and
-// escaped:
+// escaped (a message's further lines indented by 4):
 //
 //	Pending approval protect-pvc: prunes persistentvolumeclaim/data in shop: pruning a PVC deletes its volume (approve: --approve protect-pvc=REASON)
 func pendingLine(v guard.Verdict) string {
-	return "Pending approval " + verdictText(v, guardPending)
+	return "Pending approval " + verdictText(v, guardPending, "\n    ")
 }
 
 // approvalsText writes approvalLines, each line after indent.

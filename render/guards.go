@@ -184,6 +184,19 @@ func approvalBy(a guard.Approval) string {
 	return strings.Join(parts, " ")
 }
 
+// approvalText is who approved, how and why, plain text: "by @alice via
+// review on PR #12: volume moved".
+func approvalText(a guard.Approval) string {
+	by := approvalBy(a)
+	switch {
+	case a.Reason == "":
+		return by
+	case by == "":
+		return a.Reason
+	}
+	return by + ": " + a.Reason
+}
+
 // windowText is the line of a closed change window, plain text:
 //
 //	Change window closed: no allow window is active; opens at 2026-12-07T08:00:00+01:00 (override: --outside-window REASON)

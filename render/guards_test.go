@@ -21,7 +21,8 @@ func TestPlanGuardsGolden(t *testing.T) {
 func TestPlanGuardsText(t *testing.T) {
 	out := string(renderPlan(t, "text", guardPlan(), PlanOptions{}))
 	for _, want := range []string{
-		"\nGuard rules:\n  ✗ denied          no-public-lb: replaces service/api in store: LoadBalancer <b>Services</b> | `are` *not* allowed, ask @ops in #12\\x1b[31m\\x0asecond line (kubeplan.yaml:12:5)\n",
+		"\nGuard rules:\n  ✗ denied          no-public-lb: replaces service/api in store: LoadBalancer <b>Services</b> | `are` *not* allowed, ask @ops in #12\\x1b[31m\n" +
+			"                    second line (kubeplan.yaml:12:5)\n",
 		"  ! needs approval  protect-pvc: prunes persistentvolumeclaim/data in store: pruning a PersistentVolumeClaim deletes its volume (approve: --approve protect-pvc=REASON)\n",
 		"  ✓ approved        mass-prune: the plan: prunes 6 of 10 members of the set (by @alice via review on PR #12: tenants moved to shop-eu)\n",
 		"  ~ warning         big-change: the plan: more than 5 changes (rules/plan.yaml:3:3)\n",
@@ -164,7 +165,7 @@ func TestPlanGuardAnnotations(t *testing.T) {
 		got = append(got, a.String())
 	}
 	want := []string{
-		"::error file=manifests/api.yaml,title=no-public-lb denies::no-public-lb: replaces service/api in store: LoadBalancer <b>Services</b> | `are` *not* allowed, ask @ops in #12\\x1b[31m\\x0asecond line (kubeplan.yaml:12:5) (no approval lets it through)",
+		"::error file=manifests/api.yaml,title=no-public-lb denies::no-public-lb: replaces service/api in store: LoadBalancer <b>Services</b> | `are` *not* allowed, ask @ops in #12\\x1b[31m%0Asecond line (kubeplan.yaml:12:5) (no approval lets it through)",
 		"::warning title=protect-pvc needs approval::protect-pvc: prunes persistentvolumeclaim/data in store: pruning a PersistentVolumeClaim deletes its volume (approve: --approve protect-pvc=REASON)",
 	}
 	if len(got) < 2 || got[0] != want[0] || got[1] != want[1] {

@@ -123,7 +123,7 @@ func guardAnnotations(p *plan.Plan) []ghactions.Annotation {
 			level, title = ghactions.LevelWarning, " needs approval"
 		}
 		for _, v := range g[k] {
-			a := ghactions.Annotation{Level: level, Title: printable(v.Rule) + title, Message: verdictText(v, k)}
+			a := ghactions.Annotation{Level: level, Title: printable(v.Rule) + title, Message: verdictText(v, k, "\n")}
 			if k == guardDenied {
 				a.Message += " (no approval lets it through)"
 			}

@@ -85,11 +85,7 @@ func mdGuardRow(v guard.Verdict, k guardKind) string {
 	case guardPending:
 		how = mdCode(approveFlag(v.Rule), true)
 	case guardApproved:
-		by := approvalBy(*v.Approval)
-		if v.Approval.Reason != "" {
-			by += ": " + v.Approval.Reason
-		}
-		how = "approved " + mdText(strings.TrimPrefix(by, ": "))
+		how = "approved " + mdText(approvalText(*v.Approval))
 	}
 	why := strings.Join(mdLines(v.Message), "<br>")
 	return "| " + mdGuardOutcome(k) + " | " + rule + " | " + object + " | " + why + " | " + how + " |\n"

@@ -44,7 +44,7 @@ func (t *textPlan) guards(p *plan.Plan) {
 		for _, v := range shown {
 			word := guardWord(k)
 			mark := t.paint(guardColor(k), guardSymbol(k)+" "+word)
-			t.b.WriteString("  " + mark + strings.Repeat(" ", width-utf8.RuneCountInString(word)+2) + verdictText(v, k) + "\n")
+			t.b.WriteString("  " + mark + strings.Repeat(" ", width-utf8.RuneCountInString(word)+2) + verdictText(v, k, "\n"+strings.Repeat(" ", width+6)) + "\n")
 		}
 		if n := len(g[k]) - len(shown); n > 0 {
 			t.b.WriteString("  ... and " + guardMore(k, n) + " not shown (-o json lists all)\n")
@@ -58,26 +58,27 @@ func (t *textPlan) guards(p *plan.Plan) {
 
 // verdictText is a verdict's line after its mark, escaped: the rule,
 // what it is about, its message, where a user's rule is, and what lets
-// it through.
-func verdictText(v guard.Verdict, k guardKind) string {
-	s := v.Rule + ": " + verdictObject(v)
+// it through. A message of several lines continues on lines that start
+// with cont ("\n    " in the text views, "\n" in an annotation).
+func verdictText(v guard.Verdict, k guardKind, cont string) string {
+	s := printable(v.Rule + ": " + verdictObject(v))
 	if v.Message != "" {
-		s += ": " + v.Message
+		lines := diffLines(v.Message)
+		for i, l := range lines {
+			lines[i] = printable(l)
+		}
+		s += ": " + strings.Join(lines, cont)
 	}
 	if v.At != "" {
-		s += " (" + v.At + ")"
+		s += " (" + printable(v.At) + ")"
 	}
 	switch k {
 	case guardPending:
-		s += " (approve: " + approveFlag(v.Rule) + ")"
+		s += " (approve: " + printable(approveFlag(v.Rule)) + ")"
 	case guardApproved:
-		by := approvalBy(*v.Approval)
-		if r := v.Approval.Reason; r != "" {
-			by = strings.TrimSpace(by + ": " + r)
-		}
-		s += " (" + strings.TrimPrefix(by, ": ") + ")"
+		s += " (" + printable(approvalText(*v.Approval)) + ")"
 	}
-	return printable(s)
+	return s
 }
 
 // guardColor is the colour of a verdict's mark.
