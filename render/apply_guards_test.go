@@ -261,6 +261,13 @@ func TestRunApplyRefusedByGuards(t *testing.T) {
 	if g := RunGuards(r); g.Refused != 1 {
 		t.Errorf("tally %+v", g)
 	}
+	var js bytes.Buffer
+	if err := RunApply(&js, "json", r, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"failed": 2,`) || !strings.Contains(js.String(), `"refused": 1`) {
+		t.Errorf("json total:\n%s", js.String())
+	}
 	// Another error is not a refusal.
 	r.Projects[1].Err = errors.New("refused by guard rules")
 	if g := RunGuards(r); g.Refused != 0 {

@@ -22,7 +22,8 @@ import (
 //     status, error, findings) with "result" (as apply's JSON: objects,
 //     health, inSync) when apply ran, "failedStage" when an ordered run
 //     stopped at a stage, and total {projects, applied,
-//     withChanges, failed, skipped} (docs/output.md).
+//     withChanges, failed, skipped, refused (when not 0: the failed
+//     projects the guards refused)} (docs/output.md).
 //
 // A Single run is written as Apply writes its project's apply (with
 // o.Revision, the commit applied), nothing when apply did not run. Like
@@ -93,7 +94,9 @@ func runApplyJSON(w io.Writer, r *run.Report) error {
 		WithChanges int `json:"withChanges"`
 		Failed      int `json:"failed"`
 		Skipped     int `json:"skipped"`
-	}{Projects: t.Projects, WithChanges: t.WithChanges, Failed: t.Failed, Skipped: t.Skipped}
+		// Refused counts the failed projects the guards refused.
+		Refused int `json:"refused,omitempty"`
+	}{Projects: t.Projects, WithChanges: t.WithChanges, Failed: t.Failed, Skipped: t.Skipped, Refused: RunGuards(r).Refused}
 	for _, p := range r.Projects {
 		if p.Status == run.Applied {
 			total.Applied++
