@@ -274,3 +274,31 @@ func TestRunApplyRefusedByGuards(t *testing.T) {
 		t.Errorf("a plain error counted as refused: %+v", g)
 	}
 }
+
+func TestRunProgressGuards(t *testing.T) {
+	r := guardRun()
+	var b bytes.Buffer
+	for _, p := range r.Projects {
+		if err := RunProgress(&b, "planned", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{
+		"kubeplan: planned shop-db-prod: Plan: 1 to add, 0 to change, 1 to prune, 0 unchanged; guards: 1 needs approval\n",
+		"kubeplan: planned shop-web-prod: Plan: 1 to add, 1 to change, 1 to prune, 1 unchanged; guards: 1 denied, 1 needs approval, 1 approved, 1 warning\n",
+		"kubeplan: planned shop-api-prod: failed\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("lines lack %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	p := r.Projects[1]
+	p.Status, p.Err = run.Failed, &guard.Refusal{Pending: []guard.Verdict{pvcVerdict()}}
+	if err := RunProgress(&b, "applied", p); err != nil {
+		t.Fatal(err)
+	}
+	if want := "kubeplan: applied shop-db-prod: failed (refused by guards)\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
