@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/run"
 	"github.com/kubeplan/kubeplan/source"
 )
@@ -45,6 +46,14 @@ func applyReportOf(p run.ProjectReport) ApplyReport {
 	return r
 }
 
+// pending are the verdicts that held back what the run withheld.
+func (r ApplyReport) pending() []guard.Verdict {
+	if r.Result == nil {
+		return nil
+	}
+	return r.Result.Pending
+}
+
 func (r ApplyReport) objects() []apply.ObjectResult {
 	if r.Result == nil {
 		return nil
@@ -55,9 +64,12 @@ func (r ApplyReport) objects() []apply.ObjectResult {
 // ApplyFormats are the --output values of kubeplan apply.
 func ApplyFormats() []string { return []string{"text", "json"} }
 
-// Apply writes the report in format: text (one line per object, the
-// summary, "in sync with SHA subject" when read from git, or the stage a
-// failed ordered run stopped at) or json (with "failedStage").
+// Apply writes the report in format: text (one line per object, a
+// withheld prune naming the rule and the flag that approves it, the
+// summary, the approvals and window override the run used and the
+// verdicts still waiting for one (approvalsText), "in sync with SHA
+// subject" when read from git, or the stage a failed ordered run stopped
+// at) or json (with "failedStage", "approvals" and "pendingApprovals").
 func Apply(w io.Writer, format string, r ApplyReport) error {
 	switch format {
 	case "json":
@@ -81,12 +93,19 @@ func applyText(w io.Writer, r ApplyReport) error {
 			fmt.Fprintf(&b, "%s %s (%s)\n", o.Ref, o.Outcome, printable(o.Detail))
 			continue
 		}
+		if v, ok := withheldFor(r.pending(), o.Ref); ok && o.Outcome == apply.Withheld {
+			fmt.Fprintf(&b, "%s %s (%s)\n", o.Ref, o.Outcome, printable(v.Rule+": "+approveFlag(v.Rule)))
+			continue
+		}
 		fmt.Fprintf(&b, "%s %s\n", o.Ref, o.Outcome)
 		if d := diags[o.Ref]; d != nil {
 			diagnosisText(&b, d)
 		}
 	}
 	b.WriteString(ApplySummary(r.Result) + "\n")
+	if res := r.Result; res != nil {
+		approvalsText(&b, "", res.Approvals, res.Pending, false)
+	}
 	if r.FailedStage != "" {
 		b.WriteString("Stopped at " + stoppedAtText(r.FailedStage, r.SyncFail) + ".\n")
 	}
@@ -140,7 +159,8 @@ func applyJSON(w io.Writer, r ApplyReport) error {
 // ApplySummary is the last line of kubeplan apply:
 // "Apply: 1 created, 1 configured, 0 pruned, 3 unchanged.", naming
 // replaced objects only when there are some ("..., 1 replaced, 0 pruned, ..."),
-// and so released and skipped ones ("..., 0 pruned, 1 released, 1 skipped, ...").
+// and so withheld, released and skipped ones ("..., 0 pruned, 1 withheld,
+// 1 released, 1 skipped, ..."): a withheld prune awaits an approval.
 func ApplySummary(res *apply.Result) string {
 	var objs []apply.ObjectResult
 	if res != nil {
@@ -160,6 +180,9 @@ func applyCounts(objs []apply.ObjectResult) string {
 		replaced = fmt.Sprintf("%d replaced, ", n[apply.Replaced])
 	}
 	more := ""
+	if n[apply.Withheld] > 0 {
+		more += fmt.Sprintf("%d withheld, ", n[apply.Withheld])
+	}
 	if n[apply.Released] > 0 {
 		more += fmt.Sprintf("%d released, ", n[apply.Released])
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/guard"
 )
 
 // ApplyMarkdown writes the apply as a GitHub job summary:
@@ -23,7 +24,10 @@ import (
 //
 //	<details><summary>3 unchanged</summary> ... </details>
 //
-// A failed apply says so under the summary line (a failed ordered run:
+// The approvals and change-window override the run used, and the
+// verdicts still waiting for an approval (what serve withheld), are
+// listed under the summary line (mdApprovals). A failed apply says so
+// under the summary line (a failed ordered run:
 // the stage it stopped at) and, for every workload
 // whose health wait failed, says why under "Why it failed"
 // (diagnosisSection) before the table. The output never exceeds maxBytes
@@ -47,6 +51,9 @@ func applyMarkdown(w io.Writer, r ApplyReport, maxBytes int, limitName string) e
 		head.WriteString("\n> [!CAUTION]\n> The apply failed: " + strings.Join(mdLines(r.Err), "<br>") + "\n")
 	} else if r.Revision != nil {
 		head.WriteString("\nIn sync with " + mdCode(r.Revision.ShortSHA, false) + " " + mdText(r.Revision.Subject) + "\n")
+	}
+	if res := r.Result; res != nil {
+		head.WriteString(mdApprovals(res.Approvals, res.Pending))
 	}
 	changed := &mdSection{one: "row", many: "rows", tail: true, intro: "\n| object | result |\n|---|---|\n"}
 	same := &mdSection{one: "unchanged object", many: "unchanged objects", tail: true}
@@ -91,6 +98,36 @@ func applyOutcome(o apply.Outcome) string {
 		return "🏷️ " + mdText(string(o))
 	case apply.Skipped:
 		return "⏭️ skipped"
+	case apply.Withheld:
+		return "✋ " + mdText(string(o))
 	}
 	return mdText(string(o))
+}
+
+// mdApprovals lists the approvals and override a run used and the
+// verdicts still waiting for an approval, at most maxApprovalLines and
+// maxGuardLines of them, each escaped:
+//
+//   - ✅ Approved protect-pvc: volume moved — by @alice via review on PR #12 (persistentvolumeclaim/data)
+//   - ✋ Pending approval mass-prune: the plan: ... (approve: --approve mass-prune=REASON)
+func mdApprovals(as []apply.ApprovalRecord, pending []guard.Verdict) string {
+	approved, waiting := approvalLines(as, pending, false)
+	if len(approved)+len(waiting) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n")
+	for _, group := range []struct {
+		mark  string
+		lines []string
+	}{{"✅ ", approved}, {"✋ ", waiting}} {
+		for _, l := range group.lines {
+			if strings.HasPrefix(l, "... ") {
+				b.WriteString("- " + mdText(l) + "\n")
+				continue
+			}
+			b.WriteString("- " + group.mark + mdText(l) + "\n")
+		}
+	}
+	return b.String()
 }

@@ -18,6 +18,9 @@
 //   - what kubeplan serve's notifications say (NotifyWords, handed to
 //     notify.Config.Words: notify decides when and delivers) and the
 //     notes of the Events it records (EventNote);
+//   - the verdicts of the rules over plans, the approvals that let them
+//     through and the closed change windows (internal/guard), in the plan,
+//     apply, status and run views alike (guards.go);
 //   - the GitHub Actions view of lint, plan and apply (package ghview).
 //
 // The markdown views fit a byte limit (GitHub's comment and job-summary

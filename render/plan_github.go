@@ -2,28 +2,33 @@ package render
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
-// PlanAnnotations are the warnings a plan puts on a pull request in GitHub
-// Actions: one per drifted object, on the line where the object is defined
+// PlanAnnotations are the errors and warnings a plan puts on a pull
+// request in GitHub Actions: an error per verdict of a rule that denies
+// the plan and a warning per verdict that waits for an approval (the
+// flag that approves it in its message; guardAnnotations), then one
+// warning per drifted object, on the line where the object is defined
 // (its fields and managers, never values), one per replace on its line
 // (with the immutable fields that force it), and one per prune (the object
-// left the manifests, so it has no line). Objects another owner manages
-// (plan.Change.Owner) come first, on their lines: apply refuses them
-// without --adopt. At most ghactions.MaxAnnotations are returned, owners
-// first, then drift, then replacements; when more were left out, a last
-// notice says how many and that the job summary has the whole plan. In a
-// plan with stages, each message ends with the change's stage.
+// left the manifests, so it has no line). Of those warnings, objects
+// another owner manages (plan.Change.Owner) come first, on their lines:
+// apply refuses them without --adopt. At most ghactions.MaxAnnotations errors and as many
+// warnings are returned, in that order (capAnnotations); when more were
+// left out, a last notice says how many and that the job summary has the
+// whole plan. In a plan with stages, each message about a change ends
+// with its stage.
 func PlanAnnotations(p *plan.Plan) []ghactions.Annotation {
 	return capAnnotations(planAnnotations(p))
 }
 
 // planAnnotations are PlanAnnotations, all of them.
 func planAnnotations(p *plan.Plan) []ghactions.Annotation {
-	var out []ghactions.Annotation
+	out := guardAnnotations(p)
 	for _, c := range sortedChanges(p) {
 		if c.Owner == "" {
 			continue
@@ -76,13 +81,68 @@ func annotationStage(c plan.Change) string {
 	return "\nstage: " + printable(c.Stage)
 }
 
-// capAnnotations keeps the first ghactions.MaxAnnotations and adds a
-// notice counting the rest.
-func capAnnotations(out []ghactions.Annotation) []ghactions.Annotation {
-	if n := len(out) - ghactions.MaxAnnotations; n > 0 {
-		out = append(out[:ghactions.MaxAnnotations], ghactions.Annotation{Level: ghactions.LevelNotice, Title: "kubeplan plan",
-			Message: fmt.Sprintf("%d more drift, replace and prune %s not annotated (GitHub shows %d per step); the job summary has the whole plan.",
+// capAnnotations keeps, as GitHub shows per step, the first
+// ghactions.MaxAnnotations errors (denied guard verdicts) and the first
+// ghactions.MaxAnnotations warnings, errors first, and adds a notice
+// counting each kind it left out.
+func capAnnotations(all []ghactions.Annotation) []ghactions.Annotation {
+	var errs, warns []ghactions.Annotation
+	for _, a := range all {
+		if a.Level == ghactions.LevelError {
+			errs = append(errs, a)
+		} else {
+			warns = append(warns, a)
+		}
+	}
+	var notices []ghactions.Annotation
+	if n := len(errs) - ghactions.MaxAnnotations; n > 0 {
+		errs = errs[:ghactions.MaxAnnotations]
+		notices = append(notices, ghactions.Annotation{Level: ghactions.LevelNotice, Title: "kubeplan plan",
+			Message: fmt.Sprintf("%d more denied guard %s not annotated (GitHub shows %d per step); the job summary has the whole plan.",
+				n, map[bool]string{true: "verdict was", false: "verdicts were"}[n == 1], ghactions.MaxAnnotations)})
+	}
+	if n := len(warns) - ghactions.MaxAnnotations; n > 0 {
+		warns = warns[:ghactions.MaxAnnotations]
+		notices = append(notices, ghactions.Annotation{Level: ghactions.LevelNotice, Title: "kubeplan plan",
+			Message: fmt.Sprintf("%d more guard, drift, replace and prune %s not annotated (GitHub shows %d per step); the job summary has the whole plan.",
 				n, map[bool]string{true: "warning was", false: "warnings were"}[n == 1], ghactions.MaxAnnotations)})
 	}
+	return append(append(errs, warns...), notices...)
+}
+
+// guardAnnotations are an error per denied verdict and a warning per
+// verdict waiting for an approval, at the file the change comes from
+// when it is a manifest (a prune's is the project's directory: no line
+// to point at), its message saying what approves it.
+func guardAnnotations(p *plan.Plan) []ghactions.Annotation {
+	var out []ghactions.Annotation
+	g := groupGuards(p.Guards)
+	for _, k := range []guardKind{guardDenied, guardPending} {
+		level, title := ghactions.LevelError, " denies"
+		if k == guardPending {
+			level, title = ghactions.LevelWarning, " needs approval"
+		}
+		for _, v := range g[k] {
+			a := ghactions.Annotation{Level: level, Title: printable(v.Rule) + title, Message: verdictText(v, k, "\n")}
+			if k == guardDenied {
+				a.Message += " (no approval lets it through)"
+			}
+			if len(v.Files) > 0 && isManifestFile(v.Files[0]) {
+				a.File = v.Files[0]
+			}
+			out = append(out, a)
+		}
+	}
 	return out
+}
+
+// isManifestFile reports whether path names a manifest file, not a
+// directory, so that an annotation can be put on it.
+func isManifestFile(path string) bool {
+	for _, ext := range []string{".yaml", ".yml", ".json"} {
+		if strings.HasSuffix(path, ext) {
+			return true
+		}
+	}
+	return false
 }

@@ -43,7 +43,7 @@ func TestPlanAnnotationsCap(t *testing.T) {
 	if len(as) != 11 || as[9].Level != "warning" || !strings.Contains(as[9].Message, "cm-09") {
 		t.Fatalf("%d annotations: %+v", len(as), as)
 	}
-	if want := "::notice title=kubeplan plan::4 more drift, replace and prune warnings were not annotated (GitHub shows 10 per step); the job summary has the whole plan."; as[10].String() != want {
+	if want := "::notice title=kubeplan plan::4 more guard, drift, replace and prune warnings were not annotated (GitHub shows 10 per step); the job summary has the whole plan."; as[10].String() != want {
 		t.Errorf("notice %q, want %q", as[10].String(), want)
 	}
 }

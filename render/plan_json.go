@@ -3,6 +3,7 @@ package render
 import (
 	"io"
 
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/plan"
 )
 
@@ -53,7 +54,13 @@ const PlanJSONVersion = 1
 //	  "warnings": [                     // optional: what applying will not fix
 //	    {"ref": {...}, "source": {"file": "manifests/deployment.yaml", "line": 31, "column": 19},
 //	     "message": "pods of deployment.apps/web will not start: secret \"db-credentials\" not found"}
-//	  ]
+//	  ],
+//	  "guards": [                       // optional: the verdicts of the rules over the plan (docs/output.md)
+//	    {"rule": "protect-pvc", "outcome": "require-approval", "message": "...", "object": "persistentvolumeclaim/data",
+//	     "namespace": "store", "action": "prune", "builtin": true, "files": ["shop"],
+//	     "approval": {"rule": "protect-pvc", "reason": "...", "via": "review", "by": "@alice", "pullRequest": 12}} // once approved
+//	  ],
+//	  "window": {"open": false, "reason": "no allow window is active", "next": "2026-12-07T08:00:00+01:00"} // optional: closed
 //	}
 //
 // The objects themselves (Change.Object, with Secret values in the clear)
@@ -68,6 +75,8 @@ func planJSON(w io.Writer, p *plan.Plan, _ PlanOptions) error {
 		Stages:    jsonStages(p),
 		Changes:   jsonChanges(p),
 		Warnings:  p.Warnings,
+		Guards:    p.Guards,
+		Window:    p.Window,
 	}
 	return writeJSONRaw(w, doc)
 }
@@ -123,14 +132,16 @@ func jsonChanges(p *plan.Plan) []jsonChange {
 }
 
 type jsonPlanDoc struct {
-	Version   int             `json:"version"`
-	Summary   jsonPlanSummary `json:"summary"`
-	Namespace string          `json:"namespace"`
-	Revision  string          `json:"revision,omitempty"`
-	ApplySet  *plan.Parent    `json:"applyset,omitempty"`
-	Stages    []jsonStage     `json:"stages,omitempty"`
-	Changes   []jsonChange    `json:"changes"`
-	Warnings  []plan.Warning  `json:"warnings,omitempty"`
+	Version   int                `json:"version"`
+	Summary   jsonPlanSummary    `json:"summary"`
+	Namespace string             `json:"namespace"`
+	Revision  string             `json:"revision,omitempty"`
+	ApplySet  *plan.Parent       `json:"applyset,omitempty"`
+	Stages    []jsonStage        `json:"stages,omitempty"`
+	Changes   []jsonChange       `json:"changes"`
+	Warnings  []plan.Warning     `json:"warnings,omitempty"`
+	Guards    []guard.Verdict    `json:"guards,omitempty"`
+	Window    *guard.WindowState `json:"window,omitempty"`
 }
 
 type jsonPlanSummary struct {

@@ -21,6 +21,9 @@ const maxCellBytes = 200
 //
 //	> [!CAUTION]                                when anything is pruned, replaced or drifted:
 //	> Applying deletes 1 object ... takes back  what applying destroys, in one line
+//	**Guards:** 1 denied, 1 needs approval.    the verdicts of the rules over the plan, counted
+//	**Change window closed:** ...              when the project's change windows are closed
+//	#### Guard rules                            a table: outcome, rule, object, why, how to approve
 //	#### Prune                                  a list of the objects applying deletes
 //	#### Drift                                  a table: object, field, live, git, set by
 //	#### Changes                                one row per create, update, replace, prune
@@ -75,11 +78,11 @@ func planMarkdownLayout(p *plan.Plan, opts PlanOptions) mdLayout {
 	var secs []*mdSection
 	if len(p.Stages) > 0 {
 		v := stagedLayout(p, cs)
-		secs = append(secs, mdStagedPruneList(p, v), mdDriftTable(p, cs))
+		secs = append(secs, mdGuardTable(p), mdStagedPruneList(p, v), mdDriftTable(p, cs))
 		secs = append(secs, mdStageTables(p, v)...)
 		secs = append(secs, mdKeptList(p, cs), mdDiffs(p, v.diffOrder()))
 	} else {
-		secs = []*mdSection{mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdKeptList(p, cs), mdDiffs(p, cs)}
+		secs = []*mdSection{mdGuardTable(p), mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdKeptList(p, cs), mdDiffs(p, cs)}
 	}
 	return mdLayout{head: mdHead(p), secs: secs, limit: limit, note: mdNoteText{why: mdText(why), what: "plan", where: hint}}
 }
@@ -145,6 +148,7 @@ func mdHead(p *plan.Plan) string {
 		h += "\n> [!CAUTION]\n> Applying " + joinAnd(risks) + ".\n"
 	}
 	h += mdStageLine(p)
+	h += mdGuardLine(p)
 	if len(p.Warnings) > 0 {
 		h += "\n> [!WARNING]\n"
 		for _, w := range p.Warnings {

@@ -43,9 +43,13 @@ const (
 //	Drift (changed in the cluster, will be taken back):
 //	  deployment.apps/web spec.replicas is 6, set by kubectl-scale; git says 3
 //
+//	Guard rules:
+//	  ! needs approval  protect-pvc: prunes persistentvolumeclaim/data in store: ... (approve: --approve protect-pvc=REASON)
+//
 //	Plan: 1 to add, 1 to change, 1 to prune, 1 unchanged.
 //
-// A replace (delete, then create again) names the immutable fields that
+// The verdicts of the rules over the plan and a closed change window
+// come last before the summary (textPlan.guards). A replace (delete, then create again) names the immutable fields that
 // force it. Diffs are indented by 4 spaces. Unchanged objects get a line each when
 // there are at most maxUnchangedLines of them, else one "(N objects
 // unchanged)" line. When nothing changes, "No changes. The cluster matches
@@ -91,6 +95,7 @@ func planText(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 	}
 	t.drift(p, cs)
 	t.warnings(p.Warnings)
+	t.guards(p)
 	t.blank()
 	if !p.HasChanges() {
 		t.b.WriteString("No changes. The cluster matches the manifests.\n")

@@ -56,7 +56,10 @@ func RunPlan(w io.Writer, format string, r *run.Report, o RunOptions) error {
 //	Total: 6 projects, 2 with changes, 1 failed, 1 skipped: 5 to add, 1 to change, 2 to prune, 12 unchanged, 1 drifted.
 //
 // The failed, skipped and drifted parts (and replace and release, as in
-// the plan's line) appear only when not zero. A Single run's is its
+// the plan's line) appear only when not zero, and so do the projects the
+// rules over plans deny, those awaiting an approval and those outside
+// their change windows (", 1 denied by guards, 1 awaiting approval, 1
+// outside its change window", GuardTally). A Single run's is its
 // plan's summary line (plan.Summary), "" when it has no plan.
 func RunSummary(r *run.Report) string {
 	if p, ok, _ := single(r); ok {
@@ -70,7 +73,7 @@ func RunSummary(r *run.Report) string {
 	if t.Drifted > 0 {
 		counts += fmt.Sprintf(", %d drifted", t.Drifted)
 	}
-	return fmt.Sprintf("Total: %s, %d with changes%s: %s.", plural(t.Projects, "project"), t.WithChanges, runProblems(t), counts)
+	return fmt.Sprintf("Total: %s, %d with changes%s%s: %s.", plural(t.Projects, "project"), t.WithChanges, runProblems(t), RunGuards(r).planPart(), counts)
 }
 
 // runProblems is ", 1 failed, 2 skipped", each part only when not zero.

@@ -22,7 +22,8 @@ import (
 //     status, error, findings) with "result" (as apply's JSON: objects,
 //     health, inSync) when apply ran, "failedStage" when an ordered run
 //     stopped at a stage, and total {projects, applied,
-//     withChanges, failed, skipped} (docs/output.md).
+//     withChanges, failed, skipped, refused (when not 0: the failed
+//     projects the guards refused)} (docs/output.md).
 //
 // A Single run is written as Apply writes its project's apply (with
 // o.Revision, the commit applied), nothing when apply did not run. Like
@@ -58,8 +59,9 @@ func RunApply(w io.Writer, format string, r *run.Report, o RunOptions) error {
 //
 //	Total: 5 projects, 2 applied, 1 failed, 1 skipped: 1 created, 1 configured, 1 pruned, 2 unchanged.
 //
-// The failed and skipped parts appear only when not zero. A Single run's
-// is its ApplySummary.
+// The failed and skipped parts appear only when not zero, and so does
+// the number of projects the guards refused (", 1 refused by guards",
+// counted among the failed). A Single run's is its ApplySummary.
 func RunApplySummary(r *run.Report) string {
 	if p, ok, _ := single(r); ok {
 		return ApplySummary(p.Result)
@@ -74,7 +76,7 @@ func RunApplySummary(r *run.Report) string {
 			objs = append(objs, p.Result.Objects...)
 		}
 	}
-	return fmt.Sprintf("Total: %s, %d applied%s: %s", plural(len(r.Projects), "project"), applied, runProblems(r.Total()), applyCounts(objs))
+	return fmt.Sprintf("Total: %s, %d applied%s%s: %s", plural(len(r.Projects), "project"), applied, runProblems(r.Total()), RunGuards(r).applyPart(), applyCounts(objs))
 }
 
 type jsonRunApplyProject struct {
@@ -92,7 +94,9 @@ func runApplyJSON(w io.Writer, r *run.Report) error {
 		WithChanges int `json:"withChanges"`
 		Failed      int `json:"failed"`
 		Skipped     int `json:"skipped"`
-	}{Projects: t.Projects, WithChanges: t.WithChanges, Failed: t.Failed, Skipped: t.Skipped}
+		// Refused counts the failed projects the guards refused.
+		Refused int `json:"refused,omitempty"`
+	}{Projects: t.Projects, WithChanges: t.WithChanges, Failed: t.Failed, Skipped: t.Skipped, Refused: RunGuards(r).Refused}
 	for _, p := range r.Projects {
 		if p.Status == run.Applied {
 			total.Applied++

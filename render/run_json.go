@@ -3,6 +3,7 @@ package render
 import (
 	"io"
 
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/lint"
 	"github.com/kubeplan/kubeplan/run"
 )
@@ -26,7 +27,9 @@ import (
 //	      "revision": "3f2c1e0",        // optional, the source revision
 //	      "summary": {"add": 1, ...},   // with a plan: as the single plan's "summary"
 //	      "stages": [...],              // with a plan that has stages: as the single plan's "stages"
-//	      "changes": [...]              // with a plan: as the single plan's "changes"
+//	      "changes": [...],             // with a plan: as the single plan's "changes"
+//	      "guards": [...],              // optional: as the single plan's "guards"
+//	      "window": {...}               // optional: as the single plan's "window"
 //	    }
 //	  ],
 //	  "total": {"projects": 3, "withChanges": 1, "failed": 1, "skipped": 1,
@@ -41,6 +44,7 @@ func runPlanJSON(w io.Writer, r *run.Report, _ RunOptions) error {
 		if p.Plan != nil {
 			s := jsonSummaryOf(p.Plan.Summary())
 			jp.Revision, jp.Summary, jp.Stages, jp.Changes = p.Plan.Revision, &s, jsonStages(p.Plan), jsonChanges(p.Plan)
+			jp.Guards, jp.Window = p.Plan.Guards, p.Plan.Window
 		}
 		return jp
 	})
@@ -79,8 +83,10 @@ func jsonProject(p run.ProjectReport) jsonRunProject {
 
 type jsonRunPlanProject struct {
 	jsonRunProject
-	Revision string           `json:"revision,omitempty"`
-	Summary  *jsonPlanSummary `json:"summary,omitempty"`
-	Stages   []jsonStage      `json:"stages,omitempty"`
-	Changes  []jsonChange     `json:"changes,omitempty"`
+	Revision string             `json:"revision,omitempty"`
+	Summary  *jsonPlanSummary   `json:"summary,omitempty"`
+	Stages   []jsonStage        `json:"stages,omitempty"`
+	Changes  []jsonChange       `json:"changes,omitempty"`
+	Guards   []guard.Verdict    `json:"guards,omitempty"`
+	Window   *guard.WindowState `json:"window,omitempty"`
 }

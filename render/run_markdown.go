@@ -30,7 +30,9 @@ import (
 //	</details>
 //
 // change counts updates, replacements and releases; drift counts drifted
-// objects. A section is open when the project has changes or failed,
+// objects; the status of a project whose plan a rule denies, waits for an
+// approval or is outside its change windows says so (", ⛔ denied",
+// runMdGuards), and its section has its plan's guard lines and table. A section is open when the project has changes or failed,
 // closed when it has none or was skipped; a failed project's section has
 // the error and lint's findings, a skipped one's the reason.
 //
@@ -72,7 +74,7 @@ func runMarkdown(w io.Writer, r *run.Report, d runMdDoc) error {
 	head.WriteString("\n| project | cluster | namespace | " + d.columns + " status |\n|---|---|---|" + d.align + "---|\n")
 	secs := make([]runMdSection, len(r.Projects))
 	for i, p := range r.Projects {
-		fmt.Fprintf(&head, "| %s | %s | %s | %s %s |\n", mdCode(runName(p), true), mdCode(p.Cluster, true), mdCode(p.Namespace, true), d.cells(p), runMdStatus(p.Status))
+		fmt.Fprintf(&head, "| %s | %s | %s | %s %s |\n", mdCode(runName(p), true), mdCode(p.Cluster, true), mdCode(p.Namespace, true), d.cells(p), runMdStatus(p.Status)+runMdGuards(p))
 		secs[i] = d.section(p)
 	}
 	_, err := io.WriteString(w, runMdFit(head.String(), secs, d.limit))

@@ -220,7 +220,7 @@ func TestRunAnnotations(t *testing.T) {
 		t.Errorf("titles = %s, want %s", got, want)
 	}
 	// Capped for the whole run, not per project.
-	if anns := RunAnnotations(bigRun(5, 40, 10)); len(anns) != ghactions.MaxAnnotations+1 || !strings.Contains(anns[len(anns)-1].Message, "more drift") {
+	if anns := RunAnnotations(bigRun(5, 40, 10)); len(anns) != ghactions.MaxAnnotations+1 || !strings.Contains(anns[len(anns)-1].Message, "more guard, drift") {
 		t.Errorf("%d annotations, last %+v", len(anns), anns[len(anns)-1])
 	}
 }

@@ -20,7 +20,8 @@ import (
 //
 // then, under a header line as RunPlan's, the projects that need a look:
 // the error of one whose status could not be read, and Status's view of
-// one whose last run failed or whose members are not all healthy.
+// one whose last run failed, whose members are not all healthy or whose
+// last run found verdicts no approval covered.
 //
 // json is {"version": 1, "projects": [...], "total": {"projects", "failed"}},
 // each project as in RunPlan's JSON with "health", Status's document
@@ -56,7 +57,7 @@ func runStatusText(w io.Writer, r *run.Report) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", printable(runName(p)), orDash(printable(p.Cluster)), orDash(printable(p.Namespace)),
 			orDash(printable(p.ApplySet)), printable(rev), printable(applied), printable(result), health)
-		if p.Error != "" || p.Health != nil && (p.Health.LastError != "" || p.Health.LastFailure != nil || !healthy) {
+		if p.Error != "" || p.Health != nil && (p.Health.LastError != "" || p.Health.LastFailure != nil || !healthy || len(p.Health.Pending) > 0) {
 			look = append(look, p)
 		}
 	}

@@ -27,6 +27,18 @@ func Status(w io.Writer, format string, st *apply.Status) error {
 	return fmt.Errorf("unknown status format %q: want text or json", format)
 }
 
+// statusText writes the parent's record, the members with their health,
+// the approvals and change-window overrides recorded (newest first, at
+// most maxApprovalLines) and the verdicts the last run found no approval
+// for, then why the last run failed:
+//
+//	ApplySet:  configmap/kubeplan-shop in namespace shop (kubeplan/v1.2.0)
+//	...
+//	Members:   2
+//	  deployment.apps/web  Current  Deployment is available. Replicas: 3
+//	Approved protect-pvc: volume moved — by @alice via review on PR #12, revision abc1234, 2026-12-02T10:00:00Z (persistentvolumeclaim/data)
+//	Applied outside the change windows: hotfix — by ops via --outside-window, revision abc1234, 2026-12-01T23:00:00Z
+//	Pending approval mass-prune: the plan: ... (approve: --approve mass-prune=REASON)
 func statusText(w io.Writer, st *apply.Status) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "ApplySet:\t%s in namespace %s (%s)\n", st.ApplySet, st.Namespace, st.Tooling)
@@ -56,6 +68,11 @@ func statusText(w io.Writer, st *apply.Status) error {
 		fmt.Fprintln(tw, "  (Secret members are not listed: status never reads Secrets)")
 	}
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+	var b strings.Builder
+	approvalsText(&b, "", st.Approvals, st.Pending, true)
+	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
 	return lastFailureText(w, st.LastFailure)

@@ -102,14 +102,15 @@ func (c commenter) failed(ctx context.Context, s step, marker, namespace, applyS
 
 // planned reports plans: the annotations, the markdown (rendered by
 // markdown with the options given) in the job summary and the comment
-// marked marker, and the outputs has-changes and summary.
-func (c commenter) planned(ctx context.Context, s step, marker string, anns []ghactions.Annotation, hasChanges bool, summary string,
+// marked marker, and the outputs (name, value pairs: has-changes,
+// summary, needs-approval, denied).
+func (c commenter) planned(ctx context.Context, s step, marker string, anns []ghactions.Annotation, outputs []string,
 	markdown func(w io.Writer, o render.PlanOptions) error) error {
 	for _, a := range anns {
 		s.command(a)
 	}
 	s.summary("kubeplan plan", func(w io.Writer, room int) error { return markdown(w, summaryOptions(room)) })
-	if err := s.outputs("has-changes", boolText(hasChanges), "summary", summary); err != nil {
+	if err := s.outputs(outputs...); err != nil {
 		return err
 	}
 	c.post(ctx, s, marker, "plan", func(room int) (string, error) {

@@ -18,10 +18,10 @@ import (
 	"github.com/kubeplan/kubeplan/source"
 )
 
-// Run is kubeplan's GitHub view of plan and apply: masks, drift and
-// prune annotations of every project, one job summary, the outputs
-// has-changes and summary, and for a plan on a pull request ONE sticky
-// comment.
+// Run is kubeplan's GitHub view of plan and apply: masks, the guard,
+// drift and prune annotations of every project, one job summary, the
+// outputs has-changes, summary, needs-approval and denied, and for a
+// plan on a pull request ONE sticky comment.
 //
 // A run over many projects (--all, --project, --changed-since) has one
 // comment per scope and the "Total: ..." line as summary. A run of one
@@ -122,7 +122,7 @@ func (v *Run) Done(ctx context.Context, r *run.Report) error {
 		return nil
 	}
 	r = v.scrubbed(r)
-	return v.planned(ctx, v.step, v.marker, render.RunAnnotations(r), r.HasChanges(), render.RunSummary(r),
+	return v.planned(ctx, v.step, v.marker, render.RunAnnotations(r), planOutputs(r),
 		func(w io.Writer, o render.RunOptions) error { return render.RunPlan(w, "markdown", r, o) })
 }
 
@@ -136,14 +136,24 @@ func (v *Run) Failed(ctx context.Context, runErr error) {
 }
 
 // Planned reports apply --drift=report: the plans in the job summary, and
-// the outputs has-changes (whether applying would change anything) and
-// summary.
+// the outputs has-changes (whether applying would change anything),
+// summary, needs-approval and denied (planOutputs).
 func (v *Run) Planned(r *run.Report) error {
 	r = v.scrubbed(r)
 	v.summary("kubeplan apply", func(w io.Writer, room int) error {
 		return render.RunPlan(w, "markdown", r, summaryOptions(room))
 	})
-	return v.outputs("has-changes", boolText(r.HasChanges()), "summary", render.RunSummary(r))
+	return v.outputs(planOutputs(r)...)
+}
+
+// planOutputs are the step outputs of a planned run: has-changes
+// (whether applying would change anything), summary, needs-approval
+// (whether a rule over a plan waits for an approval: apply refuses it
+// until one is given) and denied (whether a rule denies a plan).
+func planOutputs(r *run.Report) []string {
+	g := render.RunGuards(r)
+	return []string{"has-changes", boolText(r.HasChanges()), "summary", render.RunSummary(r),
+		"needs-approval", boolText(g.NeedsApproval()), "denied", boolText(g.Denied > 0)}
 }
 
 // Applied reports an applied run: an ::error:: annotation at the manifest
@@ -173,8 +183,10 @@ func (v *Run) Applied(ctx context.Context, r *run.Report) error {
 	return err
 }
 
-// appliedOutputs writes the outputs has-changes and summary of an applied
-// run; nothing for a Single run without a result.
+// appliedOutputs writes the outputs has-changes, summary,
+// needs-approval (a plan's verdict waits for an approval, or the apply
+// withheld what one is about) and denied of an applied run; nothing for
+// a Single run without a result.
 func (v *Run) appliedOutputs(r *run.Report) error {
 	wrote := r.Total().WithChanges > 0
 	if r.Single && len(r.Projects) == 1 {
@@ -183,7 +195,9 @@ func (v *Run) appliedOutputs(r *run.Report) error {
 		}
 		wrote = r.Projects[0].Result.Wrote()
 	}
-	return v.outputs("has-changes", boolText(wrote), "summary", render.RunApplySummary(r))
+	g := render.RunGuards(r)
+	return v.outputs("has-changes", boolText(wrote), "summary", render.RunApplySummary(r),
+		"needs-approval", boolText(g.NeedsApproval() || pendingAfterApply(r)), "denied", boolText(g.Denied > 0))
 }
 
 // commentLimit names a pull-request comment's limit in the note saying
@@ -204,4 +218,16 @@ func (v *Run) scrubbed(r *run.Report) *run.Report {
 		}
 	}
 	return &cp
+}
+
+// pendingAfterApply reports whether an apply of the run went on without
+// what a verdict waiting for an approval is about (serve's withheld
+// prunes).
+func pendingAfterApply(r *run.Report) bool {
+	for _, p := range r.Projects {
+		if p.Result != nil && len(p.Result.Pending) > 0 {
+			return true
+		}
+	}
+	return false
 }
