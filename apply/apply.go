@@ -50,7 +50,7 @@ func (r *Result) Wrote() bool {
 		return false
 	}
 	for _, o := range r.Objects {
-		if o.Outcome != Unchanged && o.Outcome != Skipped {
+		if o.Outcome != Unchanged && o.Outcome != Skipped && o.Outcome != Withheld {
 			return true
 		}
 	}
