@@ -21,6 +21,12 @@ type Run struct {
 	APIURL     string // $GITHUB_API_URL, DefaultAPIURL when unset
 	ServerURL  string // $GITHUB_SERVER_URL: "https://github.com"
 	RunID      string // $GITHUB_RUN_ID
+	// SHA is $GITHUB_SHA: on a push, the commit pushed (the merge, squash
+	// or rebased commit of a merged pull request); on a pull request, the
+	// runner's merge of its head into its base.
+	SHA string
+	// Ref is $GITHUB_REF: "refs/heads/main" on a push to main.
+	Ref string
 }
 
 // RunFromEnv reads Run from the process environment.
@@ -35,6 +41,8 @@ func (e Env) Run() Run {
 		APIURL:     strings.TrimSuffix(e("GITHUB_API_URL"), "/"),
 		ServerURL:  strings.TrimSuffix(e("GITHUB_SERVER_URL"), "/"),
 		RunID:      e("GITHUB_RUN_ID"),
+		SHA:        e("GITHUB_SHA"),
+		Ref:        e("GITHUB_REF"),
 	}
 	if r.APIURL == "" {
 		r.APIURL = DefaultAPIURL
@@ -46,6 +54,19 @@ func (e Env) Run() Run {
 // pull_request_target event.
 func (r Run) IsPullRequest() bool {
 	return r.EventName == "pull_request" || r.EventName == "pull_request_target"
+}
+
+// IsPush reports whether the run was started by a push event.
+func (r Run) IsPush() bool { return r.EventName == "push" }
+
+// Branch is the branch a push went to ("main" for refs/heads/main), ""
+// when Ref names no branch (a tag, or a pull request's merge ref).
+func (r Run) Branch() string {
+	b, ok := strings.CutPrefix(r.Ref, "refs/heads/")
+	if !ok {
+		return ""
+	}
+	return b
 }
 
 // URL is the page of the run ("https://github.com/o/r/actions/runs/1"),
