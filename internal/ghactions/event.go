@@ -78,6 +78,41 @@ func (r Run) URL() string {
 	return r.ServerURL + "/" + r.Repository + "/actions/runs/" + r.RunID
 }
 
+// PullRequestHeadSHA reads the head commit of the event's pull request
+// from the payload (pull_request.head.sha): the commit the run is about,
+// which the pull request may have moved on from since.
+func (r Run) PullRequestHeadSHA() (string, error) {
+	var ev struct {
+		PullRequest struct {
+			Head struct {
+				SHA string `json:"sha"`
+			} `json:"head"`
+		} `json:"pull_request"`
+	}
+	if err := r.readEvent(&ev); err != nil {
+		return "", err
+	}
+	if ev.PullRequest.Head.SHA == "" {
+		return "", fmt.Errorf("event payload %s has no pull_request.head.sha", r.EventPath)
+	}
+	return ev.PullRequest.Head.SHA, nil
+}
+
+// readEvent decodes the event payload into v.
+func (r Run) readEvent(v any) error {
+	if r.EventPath == "" {
+		return errors.New("$GITHUB_EVENT_PATH is not set, so the event is unknown")
+	}
+	data, err := os.ReadFile(r.EventPath)
+	if err != nil {
+		return fmt.Errorf("reading the event payload: %w", err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("event payload %s: %w", r.EventPath, err)
+	}
+	return nil
+}
+
 // PullRequestNumber reads the pull request's number from the event payload:
 // pull_request.number, or the top-level number.
 func (r Run) PullRequestNumber() (int, error) {

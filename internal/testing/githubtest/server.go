@@ -51,6 +51,9 @@ type Server struct {
 	// ReadOnly makes writes fail as they do with a read-only
 	// GITHUB_TOKEN: 403 "Resource not accessible by integration".
 	ReadOnly bool
+	// TeamsForbidden makes team membership reads fail with 403, as they do
+	// for a GITHUB_TOKEN, which may not read an organization's teams.
+	TeamsForbidden bool
 	// Prefix is the API root path: "" like api.github.com, "/api/v3" like
 	// GitHub Enterprise Server.
 	Prefix string
@@ -62,6 +65,12 @@ type Server struct {
 	statuses []Status
 	issues   []*Issue
 	failures []int // statuses to answer the next requests with (FailNext)
+
+	pulls     []*Pull
+	reviews   map[string][]Review // "owner/repo#number"
+	files     map[string]string   // "owner/repo@ref:path"
+	blobStore map[string]string   // sha -> content, of files served
+	teams     map[string]map[string]string
 }
 
 // New starts a server for repo that accepts token; it is closed when the
@@ -159,6 +168,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/user" && r.Method == http.MethodGet {
 		s.user(w)
+		return
+	}
+	if s.servePulls(w, r, path) {
 		return
 	}
 	if s.serveMore(w, r, path, body) {

@@ -1,0 +1,124 @@
+package ghreview
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/kubeplan/kubeplan/internal/ghactions"
+	"github.com/kubeplan/kubeplan/internal/ghcomment"
+	"github.com/kubeplan/kubeplan/internal/guard"
+)
+
+// Approver finds the approvals of one GitHub Actions run.
+type Approver struct {
+	run    ghactions.Run
+	client *ghcomment.Client
+	now    func() time.Time
+	notes  []string
+	member map[string]bool // "org/team\x00login" -> an active member
+}
+
+// FromEnv returns the approver for this run: nil when not in GitHub
+// Actions, without a token, or on an event that is neither push nor
+// pull_request/pull_request_target. token is the one kubeplan comments
+// with (--github-token, default $GITHUB_TOKEN); version is kubeplan's,
+// for the User-Agent.
+func FromEnv(env ghactions.Env, token, version string) *Approver {
+	if !env.InActions() || token == "" {
+		return nil
+	}
+	r := env.Run()
+	if !r.IsPush() && !r.IsPullRequest() {
+		return nil
+	}
+	return &Approver{run: r, client: &ghcomment.Client{BaseURL: r.APIURL, Token: token, UserAgent: "kubeplan/" + version}, now: time.Now}
+}
+
+// Notes says why approvals that might have counted did not: a pull
+// request not found, a review on an older commit, a CODEOWNERS line
+// skipped, a team whose members the token cannot read. Each note is
+// printable text (what came from the API is escaped). They are for the
+// message of a refusal; they change no decision.
+func (a *Approver) Notes() []string { return append([]string(nil), a.notes...) }
+
+func (a *Approver) note(format string, args ...any) {
+	a.notes = append(a.notes, printable(fmt.Sprintf(format, args...)))
+}
+
+// Approvals returns the approvals that cover vs (the require-approval
+// verdicts of one project; see guard.Verdict.Files), under cfg: one per
+// rule, from a label of cfg.Labels on the pull request or, when
+// cfg.CodeOwners, from approving reviews of code owners of every file
+// of every verdict of the rule. No pull request found for a push (a
+// direct push to the branch) is no approval, not an error; an API
+// failure is an error that names the request, without the token.
+func (a *Approver) Approvals(ctx context.Context, vs []guard.Verdict, cfg guard.Approvals) ([]guard.Approval, error) {
+	a.notes = nil
+	rules := pendingRules(vs)
+	if len(rules) == 0 || !cfg.CodeOwners && len(cfg.Labels) == 0 {
+		return nil, nil
+	}
+	pr, err := a.pullRequest(ctx)
+	if err != nil || pr == nil {
+		return nil, err
+	}
+	var out []guard.Approval
+	if label := pr.label(cfg.Labels); label != "" {
+		at := a.now().UTC().Format(time.RFC3339)
+		for _, r := range rules {
+			out = append(out, guard.Approval{Rule: r.name, Via: "label", By: label, PullRequest: pr.Number, At: at,
+				Reason: "label " + label})
+		}
+		return out, nil
+	}
+	if !cfg.CodeOwners {
+		a.note("pull request #%d carries none of the labels that approve (%s)", pr.Number, strings.Join(cfg.Labels, ", "))
+		return nil, nil
+	}
+	revs, err := a.approvingReviews(ctx, pr)
+	if err != nil || len(revs) == 0 {
+		return nil, err
+	}
+	co, err := a.codeowners(ctx, pr.Base.SHA)
+	if err != nil || co == nil {
+		return nil, err
+	}
+	for _, r := range rules {
+		ap, err := a.byReviews(ctx, co, r, revs, pr)
+		if err != nil {
+			return nil, err
+		}
+		if ap != nil {
+			out = append(out, *ap)
+		}
+	}
+	return out, nil
+}
+
+// ruleVerdicts are the pending require-approval verdicts of one rule.
+type ruleVerdicts struct {
+	name     string
+	verdicts []guard.Verdict
+}
+
+// pendingRules groups the require-approval verdicts no approval lets
+// through yet by rule, in the order the rules first appear.
+func pendingRules(vs []guard.Verdict) []ruleVerdicts {
+	var out []ruleVerdicts
+	at := map[string]int{}
+	for _, v := range vs {
+		if v.Outcome != guard.RequireApproval || v.Approval != nil {
+			continue
+		}
+		i, ok := at[v.Rule]
+		if !ok {
+			i = len(out)
+			at[v.Rule] = i
+			out = append(out, ruleVerdicts{name: v.Rule})
+		}
+		out[i].verdicts = append(out[i].verdicts, v)
+	}
+	return out
+}
