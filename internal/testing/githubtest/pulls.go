@@ -83,6 +83,13 @@ func (s *Server) SetFile(repo, ref, path, content string) {
 	s.files[repo+"@"+ref+":"+path] = content
 }
 
+// ResetFiles forgets every file SetFile stored.
+func (s *Server) ResetFiles() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.files = nil
+}
+
 // SetTeam makes members (login -> "active" or "pending") the members of
 // team ("org/slug").
 func (s *Server) SetTeam(team string, members map[string]string) {
