@@ -194,6 +194,14 @@ func TestApprovals(t *testing.T) {
 		verdicts: []guard.Verdict{pvc},
 		want:     []guard.Approval{byReview("protect-pvc", "@alice", "approving review by @alice, code owner of apps/db/pvc.yaml")},
 	}, {
+		name: "an open pull request's head pushed: not merged, no approval",
+		setup: func(t *testing.T, f *fixture) {
+			f.env["GITHUB_SHA"] = other
+			f.srv.AddReview(repo, 8, githubtest.Review{Login: "alice", State: "APPROVED", CommitID: other})
+		},
+		verdicts: []guard.Verdict{pvc},
+		note:     "no pull request was merged as commit 07e400000000",
+	}, {
 		name: "merged into another branch",
 		setup: func(t *testing.T, f *fixture) {
 			f.env["GITHUB_REF"] = "refs/heads/release"

@@ -64,7 +64,7 @@ func TestPatternErrors(t *testing.T) {
 // covered by, and which later rules may reach below it.
 func TestPatternDirs(t *testing.T) {
 	for _, c := range []struct {
-		pattern, dir string
+		pattern, dir  string
 		covers, below bool
 	}{
 		{"*", "apps/db", true, true},

@@ -64,7 +64,8 @@ type Server struct {
 	log      []Request
 	statuses []Status
 	issues   []*Issue
-	failures []int // statuses to answer the next requests with (FailNext)
+	failures []int          // statuses to answer the next requests with (FailNext)
+	failOn   map[string]int // path part -> status to answer with (FailOn)
 
 	pulls     []*Pull
 	reviews   map[string][]Review // "owner/repo#number"
@@ -160,6 +161,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.failures = s.failures[1:]
 		writeJSON(w, status, map[string]string{"message": http.StatusText(status)})
 		return
+	}
+	for part, status := range s.failOn {
+		if strings.Contains(r.URL.Path, part) {
+			writeJSON(w, status, map[string]string{"message": http.StatusText(status)})
+			return
+		}
 	}
 	path, ok := strings.CutPrefix(r.URL.Path, s.Prefix)
 	if !ok {
