@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/guard"
@@ -159,5 +160,50 @@ func TestPendingRules(t *testing.T) {
 	want := []ruleVerdicts{{"a", []guard.Verdict{vs[0], vs[3]}}, {"b", []guard.Verdict{vs[2]}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("pendingRules = %+v", got)
+	}
+}
+
+// TestOncePerRun: projects of one run ask once, concurrently or not, and
+// each call has the notes that concern it.
+func TestOncePerRun(t *testing.T) {
+	f := newFixture(t)
+	f.srv.SetTeam("acme/dba", map[string]string{"dora": "active"})
+	f.review("alice", "APPROVED", oldHead)
+	f.review("dora", "APPROVED", head)
+	a := f.approver(t)
+	var wg sync.WaitGroup
+	found := make([]Found, 4)
+	for i := range found {
+		wg.Go(func() {
+			vs := []guard.Verdict{pvc}
+			if i%2 == 1 {
+				vs = []guard.Verdict{webPVC}
+			}
+			var err error
+			if found[i], err = a.Find(context.Background(), vs, owned); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for i, f := range found {
+		if want := 1 - i%2; len(f.Approvals) != want {
+			t.Errorf("call %d: %+v, want %d approvals", i, f.Approvals, want)
+		}
+		if !strings.Contains(strings.Join(f.Notes, "\n"), "@alice approved commit 01d000000000") {
+			t.Errorf("call %d: notes %q", i, f.Notes)
+		}
+	}
+	seen := map[string]int{}
+	for _, c := range f.srv.Calls() {
+		seen[c]++
+	}
+	for c, n := range seen {
+		if n > 1 {
+			t.Errorf("%s asked %d times", c, n)
+		}
+	}
+	if len(seen) != 4 { // the pull requests, the reviews, CODEOWNERS, dora's membership
+		t.Errorf("requests: %q", f.srv.Calls())
 	}
 }

@@ -53,6 +53,8 @@
 // Everything GitHub sends is untrusted text: a login is used only when it
 // is a login, and notes and errors escape what they quote. Every request
 // has ghcomment's timeout, and an error names the request, never the
-// token. Approver.Notes says why an approval that might have counted did
-// not, for the message of a refusal.
+// token. What a run reads (the pull request, its reviews, CODEOWNERS, a
+// team membership) is read once, however many projects ask. Approver.Notes
+// (or Find's, when projects ask concurrently) says why an approval that
+// might have counted did not, for the message of a refusal.
 package ghreview

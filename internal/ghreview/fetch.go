@@ -28,7 +28,7 @@ type content struct {
 // codeowners reads CODEOWNERS from the base commit through the API, never
 // from the checkout: the pull request could change its own copy. nil,
 // nil: there is none, or it is over GitHub's size limit (a note says).
-func (a *Approver) codeowners(ctx context.Context, base string) (*Codeowners, error) {
+func (a *call) codeowners(ctx context.Context, base string) (*Codeowners, error) {
 	repo, err := repoPath(a.run.Repository)
 	if err != nil {
 		return nil, err
@@ -81,30 +81,24 @@ func (a *Approver) codeowners(ctx context.Context, base string) (*Codeowners, er
 // A 404 (not a member, or a team the token cannot see) or a 403 (the
 // token may not read the organization's teams, as the GITHUB_TOKEN may
 // not) is not a member, with a note.
-func (a *Approver) inTeam(ctx context.Context, team, login string) (bool, error) {
-	key := team + "\x00" + login
-	if v, ok := a.member[key]; ok {
-		return v, nil
-	}
-	org, slug, _ := strings.Cut(team, "/")
-	var m struct {
-		State string `json:"state"`
-	}
-	err := a.client.Get(ctx, "/orgs/"+url.PathEscape(org)+"/teams/"+url.PathEscape(slug)+"/memberships/"+url.PathEscape(login), &m)
-	var ae *ghcomment.APIError
-	switch {
-	case errors.As(err, &ae) && ae.Status == http.StatusNotFound:
-		a.note("@%s is not a member of @%s (or the token cannot see the team)", login, team)
-	case errors.As(err, &ae) && ae.Status == http.StatusForbidden:
-		a.note("the token may not read the members of @%s (it needs the organization's members: read), so @%s is not taken for a member", team, login)
-	case err != nil:
-		return false, apiErr("reading @"+login+"'s membership of @"+team, err)
-	case m.State != "active":
-		a.note("@%s's membership of @%s is %q, not active", login, team, m.State)
-	}
-	if a.member == nil {
-		a.member = map[string]bool{}
-	}
-	a.member[key] = err == nil && m.State == "active"
-	return a.member[key], nil
+func (a *call) inTeam(ctx context.Context, team, login string) (bool, error) {
+	return remember(a, "member "+team+" "+login, func() (bool, error) {
+		org, slug, _ := strings.Cut(team, "/")
+		var m struct {
+			State string `json:"state"`
+		}
+		err := a.client.Get(ctx, "/orgs/"+url.PathEscape(org)+"/teams/"+url.PathEscape(slug)+"/memberships/"+url.PathEscape(login), &m)
+		var ae *ghcomment.APIError
+		switch {
+		case errors.As(err, &ae) && ae.Status == http.StatusNotFound:
+			a.note("@%s is not a member of @%s (or the token cannot see the team)", login, team)
+		case errors.As(err, &ae) && ae.Status == http.StatusForbidden:
+			a.note("the token may not read the members of @%s (it needs the organization's members: read), so @%s is not taken for a member", team, login)
+		case err != nil:
+			return false, apiErr("reading @"+login+"'s membership of @"+team, err)
+		case m.State != "active":
+			a.note("@%s's membership of @%s is %q, not active", login, team, m.State)
+		}
+		return err == nil && m.State == "active", nil
+	})
 }

@@ -58,7 +58,7 @@ func targets(vs []guard.Verdict) (out []target, ok bool) {
 // that owns a file; of every rule that owns something in a directory.
 // A rule without user or team owners (emails only, or none) owns for
 // nobody.
-func (a *Approver) owns(ctx context.Context, co *Codeowners, t target, login string) (bool, error) {
+func (a *call) owns(ctx context.Context, co *Codeowners, t target, login string) (bool, error) {
 	var rules owners
 	if t.dir {
 		rules = co.dirOwners(t.path)
@@ -79,7 +79,7 @@ func (a *Approver) owns(ctx context.Context, co *Codeowners, t target, login str
 
 // isOwner reports whether login is one of r's owners: named, or an
 // active member of a team named.
-func (a *Approver) isOwner(ctx context.Context, r *Rule, login string) (bool, error) {
+func (a *call) isOwner(ctx context.Context, r *Rule, login string) (bool, error) {
 	if slices.Contains(r.Users, login) {
 		return true, nil
 	}
@@ -95,7 +95,7 @@ func (a *Approver) isOwner(ctx context.Context, r *Rule, login string) (bool, er
 // byReviews returns the approval of rule r by the approving reviews revs,
 // or nil: every file and directory of every verdict of r must be owned by
 // one of the reviewers (the first, in review order, who owns it is named).
-func (a *Approver) byReviews(ctx context.Context, co *Codeowners, r ruleVerdicts, revs []approval, pr *pull) (*guard.Approval, error) {
+func (a *call) byReviews(ctx context.Context, co *Codeowners, r ruleVerdicts, revs []approval, pr *pull) (*guard.Approval, error) {
 	ts, ok := targets(r.verdicts)
 	if !ok {
 		a.note("rule %s: a verdict names no file in the repository, so no code owner can approve it", r.name)

@@ -62,7 +62,7 @@ const maxPullPages = 2
 // push, the pull request that was merged as the pushed commit. nil, nil:
 // there is none (a direct push), or the pull request moved on since the
 // event (a note says which).
-func (a *Approver) pullRequest(ctx context.Context) (*pull, error) {
+func (a *call) pullRequest(ctx context.Context) (*pull, error) {
 	repo, err := repoPath(a.run.Repository)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ var login = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
 // CHANGES_REQUESTED or DISMISSED (a comment neither gives nor takes an
 // approval back), when it is APPROVED, was given on the pull request's
 // head commit, and the reviewer did not open the pull request.
-func (a *Approver) approvingReviews(ctx context.Context, pr *pull) ([]approval, error) {
+func (a *call) approvingReviews(ctx context.Context, pr *pull) ([]approval, error) {
 	repo, err := repoPath(a.run.Repository)
 	if err != nil {
 		return nil, err
