@@ -83,6 +83,9 @@ func FromEnv(env ghactions.Env, token, version string) *Approver {
 // escaped). They are for the message of a refusal; they change no
 // decision. Callers that call Approvals from several goroutines use Find.
 func (a *Approver) Notes() []string {
+	if a == nil {
+		return nil
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return slices.Clone(a.last)
@@ -98,8 +101,12 @@ func (a *call) note(format string, args ...any) {
 // cfg.CodeOwners, from approving reviews of code owners of every file
 // of every verdict of the rule. No pull request found for a push (a
 // direct push to the branch) is no approval, not an error; an API
-// failure is an error that names the request, without the token.
+// failure is an error that names the request, without the token. A nil
+// Approver (not in GitHub Actions) finds none.
 func (a *Approver) Approvals(ctx context.Context, vs []guard.Verdict, cfg guard.Approvals) ([]guard.Approval, error) {
+	if a == nil {
+		return nil, nil
+	}
 	f, err := a.Find(ctx, vs, cfg)
 	a.mu.Lock()
 	a.last = f.Notes
@@ -116,6 +123,9 @@ type Found struct {
 
 // Find is Approvals with its notes.
 func (a *Approver) Find(ctx context.Context, vs []guard.Verdict, cfg guard.Approvals) (Found, error) {
+	if a == nil {
+		return Found{}, nil
+	}
 	c := &call{Approver: a}
 	out, err := c.approvals(ctx, vs, cfg)
 	return Found{Approvals: out, Notes: c.notes}, err

@@ -207,3 +207,31 @@ func TestOncePerRun(t *testing.T) {
 		t.Errorf("requests: %q", f.srv.Calls())
 	}
 }
+
+// TestEnterpriseServer: the API under a path (GitHub Enterprise Server's
+// /api/v3), pages included.
+func TestEnterpriseServer(t *testing.T) {
+	f := newFixture(t)
+	f.srv.Prefix = "/api/v3"
+	f.env["GITHUB_API_URL"] = f.srv.APIURL()
+	for i := range 120 {
+		f.srv.AddReview(repo, 7, githubtest.Review{Login: fmt.Sprintf("user%d", i), State: "COMMENTED", CommitID: head})
+	}
+	f.review("alice", "APPROVED", head)
+	got, err := f.approver(t).Approvals(context.Background(), []guard.Verdict{pvc}, owned)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("Approvals = %+v, %v", got, err)
+	}
+	for _, c := range f.srv.Calls() {
+		if !strings.HasPrefix(c, "GET /api/v3/") {
+			t.Errorf("request outside the API root: %s", c)
+		}
+	}
+}
+
+func TestNilApprover(t *testing.T) {
+	var a *Approver
+	if got, err := a.Approvals(context.Background(), []guard.Verdict{pvc}, owned); got != nil || err != nil || a.Notes() != nil {
+		t.Errorf("nil Approver: %v, %v", got, err)
+	}
+}

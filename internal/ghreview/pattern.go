@@ -55,11 +55,11 @@ func compilePattern(text string) (pattern, error) {
 		return p, errors.New(`"/" matches nothing`)
 	}
 	s := text
-	if strings.HasSuffix(s, "/") && !strings.HasSuffix(s, `\/`) {
+	if strings.HasSuffix(s, "/") {
 		s = strings.TrimSuffix(s, "/")
 		p.span = below
 	}
-	anchored := strings.HasPrefix(s, "/") || strings.Contains(s, "/")
+	anchored := strings.Contains(s, "/") // at its start or in its middle
 	s = strings.TrimPrefix(s, "/")
 	segs := strings.Split(s, "/")
 	for _, g := range segs {
