@@ -235,3 +235,41 @@ func TestNilApprover(t *testing.T) {
 		t.Errorf("nil Approver: %v, %v", got, err)
 	}
 }
+
+// TestRequests: the exact requests of an apply on merge, CODEOWNERS read
+// at the base commit, and of a plan on a pull request.
+func TestRequests(t *testing.T) {
+	f := newFixture(t)
+	f.review("alice", "APPROVED", head)
+	if _, err := f.approver(t).Approvals(context.Background(), []guard.Verdict{pvc}, owned); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"GET /repos/acme/deploy/commits/" + merged + "/pulls?per_page=100",
+		"GET /repos/acme/deploy/pulls/7/reviews?per_page=100",
+		"GET /repos/acme/deploy/contents/.github/CODEOWNERS?ref=" + base,
+	}
+	if got := f.srv.Calls(); !reflect.DeepEqual(got, want) {
+		t.Errorf("push: requests\n%q\nwant\n%q", got, want)
+	}
+
+	f = newFixture(t)
+	f.srv.ResetFiles()
+	f.srv.SetFile(repo, base, "docs/CODEOWNERS", "* @alice\n")
+	f.srv.AddPull(githubtest.Pull{Number: 11, Repo: repo, Author: "dev", HeadSHA: head, BaseSHA: base})
+	f.srv.AddReview(repo, 11, githubtest.Review{Login: "alice", State: "APPROVED", CommitID: head})
+	f.pullRequestEvent(t, 11, head)
+	if got, err := f.approver(t).Approvals(context.Background(), []guard.Verdict{pvc}, owned); err != nil || len(got) != 1 {
+		t.Fatalf("pull request: %+v, %v", got, err)
+	}
+	want = []string{
+		"GET /repos/acme/deploy/pulls/11",
+		"GET /repos/acme/deploy/pulls/11/reviews?per_page=100",
+		"GET /repos/acme/deploy/contents/.github/CODEOWNERS?ref=" + base,
+		"GET /repos/acme/deploy/contents/CODEOWNERS?ref=" + base,
+		"GET /repos/acme/deploy/contents/docs/CODEOWNERS?ref=" + base,
+	}
+	if got := f.srv.Calls(); !reflect.DeepEqual(got, want) {
+		t.Errorf("pull request: requests\n%q\nwant\n%q", got, want)
+	}
+}

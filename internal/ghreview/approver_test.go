@@ -178,13 +178,30 @@ func TestApprovals(t *testing.T) {
 		cfg:      guard.Approvals{Labels: []string{"kubeplan/approved"}},
 		note:     "carries none of the labels that approve (kubeplan/approved)",
 	}, {
-		name: "rebase merge: merge_commit_sha is the rebased commit",
+		name: "rebase merge: merge_commit_sha is the last rebased commit",
 		setup: func(t *testing.T, f *fixture) {
-			f.srv.AddPull(githubtest.Pull{Number: 7, Repo: "x/y"}) // another repository's: ignored
-			f.review("alice", "APPROVED", head)
+			// #12's two commits were rebased onto main as r1 and r2; GitHub
+			// lists #12 for both and sets merge_commit_sha to r2.
+			r1, r2 := "4eba5e0000000000000000000000000000000001", "4eba5e0000000000000000000000000000000002"
+			f.srv.AddPull(githubtest.Pull{Number: 12, Repo: repo, Author: "dev", State: "closed", MergedAt: when, MergeCommitSHA: r2,
+				HeadSHA: "12ead00000000000000000000000000000000012", BaseSHA: base, Commits: []string{r1, r2}})
+			f.srv.AddReview(repo, 12, githubtest.Review{Login: "alice", State: "APPROVED", CommitID: "12ead00000000000000000000000000000000012", SubmittedAt: when.Add(time.Hour)})
+			f.env["GITHUB_SHA"] = r2
 		},
 		verdicts: []guard.Verdict{pvc},
-		want:     []guard.Approval{byReview("protect-pvc", "@alice", "approving review by @alice, code owner of apps/db/pvc.yaml")},
+		want: []guard.Approval{{Rule: "protect-pvc", Via: "review", By: "@alice", PullRequest: 12, At: "2026-11-30T10:00:00Z",
+			Reason: "approving review by @alice, code owner of apps/db/pvc.yaml"}},
+	}, {
+		name: "rebase merge: an earlier rebased commit is not the merge",
+		setup: func(t *testing.T, f *fixture) {
+			r1, r2 := "4eba5e0000000000000000000000000000000001", "4eba5e0000000000000000000000000000000002"
+			f.srv.AddPull(githubtest.Pull{Number: 12, Repo: repo, Author: "dev", State: "closed", MergedAt: when, MergeCommitSHA: r2,
+				HeadSHA: "12ead00000000000000000000000000000000012", BaseSHA: base, Commits: []string{r1, r2}})
+			f.srv.AddReview(repo, 12, githubtest.Review{Login: "alice", State: "APPROVED", CommitID: "12ead00000000000000000000000000000000012"})
+			f.env["GITHUB_SHA"] = r1
+		},
+		verdicts: []guard.Verdict{pvc},
+		note:     "no pull request was merged as commit 4eba5e000000",
 	}, {
 		name: "fast-forward: the pushed commit is the pull request's head",
 		setup: func(t *testing.T, f *fixture) {
