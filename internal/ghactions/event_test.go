@@ -80,3 +80,34 @@ func TestStepSummaryRoom(t *testing.T) {
 		t.Error("unset: no error")
 	}
 }
+
+func TestPullRequestHeadSHA(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "event.json")
+	for _, c := range []struct{ payload, want, err string }{
+		{`{"number":7,"pull_request":{"number":7,"head":{"sha":"abc123"}}}`, "abc123", ""},
+		{`{"number":7}`, "", "no pull_request.head.sha"},
+		{`{`, "", "event payload"},
+	} {
+		if err := os.WriteFile(p, []byte(c.payload), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Run{EventPath: p}.PullRequestHeadSHA()
+		if got != c.want || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: %q, %v; want %q, %q", c.payload, got, err, c.want, c.err)
+		}
+	}
+}
+
+func TestRunPush(t *testing.T) {
+	env := Env(func(k string) string {
+		return map[string]string{"GITHUB_EVENT_NAME": "push", "GITHUB_SHA": "f00d", "GITHUB_REF": "refs/heads/main"}[k]
+	})
+	r := env.Run()
+	if !r.IsPush() || r.SHA != "f00d" || r.Branch() != "main" {
+		t.Errorf("Run = %+v, branch %q", r, r.Branch())
+	}
+	if b := (Run{Ref: "refs/tags/v1"}).Branch(); b != "" {
+		t.Errorf("a tag's branch = %q", b)
+	}
+}

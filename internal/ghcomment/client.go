@@ -161,3 +161,59 @@ func nextLink(h http.Header) string {
 	}
 	return ""
 }
+
+// Get sends GET {BaseURL}{path} (path starts with "/" and may carry a
+// query) and decodes the JSON answer into out. A status other than 200 is
+// an error wrapping an *APIError; every error names the request, never the
+// token.
+func (c *Client) Get(ctx context.Context, path string, out any) error {
+	_, err := c.get(ctx, strings.TrimSuffix(c.BaseURL, "/")+path, out)
+	return err
+}
+
+// GetPages sends GET {BaseURL}{path} and follows the answers' Link
+// rel="next" for at most maxPages pages, decoding each page (a JSON list)
+// and handing its items to add. more is true when a next page was left
+// unread because of maxPages.
+func GetPages[T any](ctx context.Context, c *Client, path string, maxPages int, add func(T) error) (more bool, err error) {
+	u := strings.TrimSuffix(c.BaseURL, "/") + path
+	for pages := 0; u != ""; pages++ {
+		if pages == maxPages {
+			return true, nil
+		}
+		var page []T
+		h, err := c.get(ctx, u, &page)
+		if err != nil {
+			return false, err
+		}
+		for _, item := range page {
+			if err := add(item); err != nil {
+				return false, err
+			}
+		}
+		u = nextLink(h)
+	}
+	return false, nil
+}
+
+// get is do for a GET of the absolute URL u, with the request named in
+// an API error.
+func (c *Client) get(ctx context.Context, u string, out any) (http.Header, error) {
+	h, err := c.do(ctx, http.MethodGet, u, nil, out, http.StatusOK)
+	var ae *APIError
+	if errors.As(err, &ae) {
+		// do names the request in the other errors.
+		return nil, fmt.Errorf("GET %s: %w", requestPath(u), err)
+	}
+	return h, err
+}
+
+// requestPath is u's path and query, for an error message: what the token
+// is sent with never is in it, and a URL that does not parse is not shown.
+func requestPath(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "(an invalid URL)"
+	}
+	return p.RequestURI()
+}

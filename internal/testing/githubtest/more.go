@@ -36,6 +36,17 @@ func (s *Server) FailNext(statuses ...int) {
 	s.failures = append(s.failures, statuses...)
 }
 
+// FailOn makes every later request whose path holds part fail with
+// status (e.g. 502), after the token and User-Agent are checked.
+func (s *Server) FailOn(part string, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failOn == nil {
+		s.failOn = map[string]int{}
+	}
+	s.failOn[part] = status
+}
+
 // Statuses returns the commit statuses set on sha of repo, oldest first.
 func (s *Server) Statuses(repo, sha string) []Status {
 	s.mu.Lock()

@@ -51,6 +51,9 @@ type Server struct {
 	// ReadOnly makes writes fail as they do with a read-only
 	// GITHUB_TOKEN: 403 "Resource not accessible by integration".
 	ReadOnly bool
+	// TeamsForbidden makes team membership reads fail with 403, as they do
+	// for a GITHUB_TOKEN, which may not read an organization's teams.
+	TeamsForbidden bool
 	// Prefix is the API root path: "" like api.github.com, "/api/v3" like
 	// GitHub Enterprise Server.
 	Prefix string
@@ -61,7 +64,14 @@ type Server struct {
 	log      []Request
 	statuses []Status
 	issues   []*Issue
-	failures []int // statuses to answer the next requests with (FailNext)
+	failures []int          // statuses to answer the next requests with (FailNext)
+	failOn   map[string]int // path part -> status to answer with (FailOn)
+
+	pulls     []*Pull
+	reviews   map[string][]Review // "owner/repo#number"
+	files     map[string]string   // "owner/repo@ref:path"
+	blobStore map[string]string   // sha -> content, of files served
+	teams     map[string]map[string]string
 }
 
 // New starts a server for repo that accepts token; it is closed when the
@@ -152,6 +162,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, status, map[string]string{"message": http.StatusText(status)})
 		return
 	}
+	for part, status := range s.failOn {
+		if strings.Contains(r.URL.Path, part) {
+			writeJSON(w, status, map[string]string{"message": http.StatusText(status)})
+			return
+		}
+	}
 	path, ok := strings.CutPrefix(r.URL.Path, s.Prefix)
 	if !ok {
 		notFound(w)
@@ -159,6 +175,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if path == "/user" && r.Method == http.MethodGet {
 		s.user(w)
+		return
+	}
+	if s.servePulls(w, r, path) {
 		return
 	}
 	if s.serveMore(w, r, path, body) {
