@@ -116,6 +116,7 @@ func (a applyRun) apply(ctx context.Context, p *run.Prepared, deadline time.Time
 	if bar != nil {
 		o.Apply.Reporter = bar
 	}
+	o.Approver = a.s.approver(a.f.View(a.s.env(), kubeplanVersion(), a.t, p).Token)
 	by := whoRuns(a.s.env())
 	o.Approvals, o.Apply.Override = a.f.Approvals(by), a.f.Override(by)
 	if p.Options.Saved == nil {

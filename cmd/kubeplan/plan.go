@@ -53,6 +53,7 @@ func runPlan(cmd *cobra.Command, s streams, f *arguments.Plan, args []string) er
 	w := s.watch(p, "planned", gh)
 	defer w.Bar.Close()
 	p.Options.Observer = w
+	p.Options.Approver = s.approver(f.View(s.env(), kubeplanVersion(), t, p).Token)
 	r, err := run.Plan(ctx, p.Projects, p.Options)
 	if r, err = s.single(ctx, r, err); err == nil {
 		err = context.Cause(ctx) // projects an interrupt stopped
