@@ -2,8 +2,10 @@ package plan
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -23,6 +25,10 @@ type GuardOptions struct {
 	// Files are the project's paths in the repository: the files of a
 	// prune (which no manifest defines any more) and of a plan verdict.
 	Files []string
+	// Checkout is the repository's root: Files and the changes' source
+	// files are made relative to it, as CODEOWNERS paths are ("" leaves
+	// them as they are).
+	Checkout string
 	// Windows are the project's change windows; Now the time to look at
 	// them (zero: the time of the plan).
 	Windows *guard.Schedule
@@ -131,7 +137,7 @@ func GuardInput(pl *Plan, o GuardOptions, before, after []map[string]any, member
 			Namespace: c.Ref.Namespace, Name: c.Ref.Name, Project: o.Project, Cluster: o.Cluster,
 			Paths: c.Paths, Object: c.Ref.String(), Files: o.Files}
 		if c.Source.File != "" {
-			gc.Files = []string{c.Source.File}
+			gc.Files = []string{o.RepoPath(c.Source.File)}
 		}
 		if objects && !(c.Ref.Group == "" && c.Ref.Kind == "Secret") && !c.Decrypted {
 			if i < len(before) {
@@ -232,4 +238,25 @@ func join(at, k string) string {
 		return k
 	}
 	return at + "." + k
+}
+
+// RepoPath is file relative to the checkout, with "/"; file as it is
+// when there is no checkout or it lies outside it.
+func (o GuardOptions) RepoPath(file string) string {
+	if o.Checkout == "" {
+		return file
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return file
+	}
+	root, err := filepath.Abs(o.Checkout)
+	if err != nil {
+		return file
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return file
+	}
+	return filepath.ToSlash(rel)
 }

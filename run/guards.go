@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/plan"
@@ -20,7 +21,12 @@ func (o *Options) guardOptions(p project.Project, cluster string) plan.GuardOpti
 	if cluster == "" {
 		cluster = p.ClusterName
 	}
-	return plan.GuardOptions{Rules: p.Guards, Project: p.Name, Cluster: cluster, Files: []string{p.Path}, Windows: p.Windows}
+	o2 := plan.GuardOptions{Rules: p.Guards, Project: p.Name, Cluster: cluster, Files: []string{p.Path}, Windows: p.Windows}
+	if w := o.Workspace; w != nil && w.Checkout() != "" {
+		o2.Checkout = w.Checkout()
+		o2.Files = []string{o2.RepoPath(filepath.Join(w.Root(), p.Path))}
+	}
+	return o2
 }
 
 // approvals are the approvals that count for pr's plan: the command
