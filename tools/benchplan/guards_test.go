@@ -298,17 +298,17 @@ func TestGuardsMarkdown(t *testing.T) {
 	}
 	all := outcome{Changed: 1200, Summary: "0 to add, 1200 to change, 0 to prune, 0 unchanged, 0 drifted"}
 	r := &guardsResult{Runs: 3, Commands: map[string]string{}, Versions: map[string]string{},
-		Base:    corpusSet{Namespace: "benchguards", Dir: "corpus-1200", Info: info},
-		Changed: corpusSet{Namespace: "benchguards", Dir: "corpus-1200-guards", Info: info},
-		Without: []sample{smp(2000, 3000), smp(2100, 3000), smp(2000, 3000)},
-		With:    []sample{smp(2040, 3090), smp(2100, 3060), smp(2060, 3000)},
+		Base:     corpusSet{Namespace: "benchguards", Dir: "corpus-1200", Info: info},
+		Changed:  corpusSet{Namespace: "benchguards", Dir: "corpus-1200-guards", Info: info},
+		Without:  []sample{smp(2000, 3000), smp(2100, 3000), smp(2000, 3000)},
+		With:     []sample{smp(2040, 3090), smp(2100, 3060), smp(2060, 3000)},
 		Expected: guardsExpected(smallSpec), WithoutPlan: guardsPlan{Outcome: all},
 		WithPlan: guardsPlan{Outcome: all, Verdicts: guardsExpected(smallSpec)}}
 	md := r.markdown()
 	for _, want := range []string{"**PASS**: with rules 1.020× the wall time", "CPU time 1.020×",
 		"each of the 7 change rules (3 built-in, 4 of the team's) is evaluated 1,200 times",
 		"verdicts: large-change (warn) ×1, replicas-changed (warn) ×100",
-		"| without rules | 2.00 s | 2.00 s | 3.00 s |", "- name: replicas-changed"} {
+		"| without rules | 2.00 s | 2.00 s | 3.00 s |", "```yaml\nguards:\n  rules:\n    - name: no-load-balancers\n"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}

@@ -46,7 +46,7 @@ func (r *guardsResult) markdown() string {
 	}
 	w("\nEvery plan, in order (s): without rules %s; with rules %s.\n\n", walls(r.Without), walls(r.With))
 	w("The rules (`.bench/plan/%s/%s/kubeplan.yaml`): the built-ins on, and five that read the object as it will be (`change.after`), as it is (`change.before`), the changed fields (`change.paths`) and the plan's counts, one with a message computed per change:\n\n```yaml\n%s```\n\n",
-		guardsConfigDir, withRules, strings.SplitN(guardsWithRules, "guards:\n", 2)[1])
+		guardsConfigDir, withRules, "guards:\n"+strings.SplitN(guardsWithRules, "\nguards:\n", 2)[1])
 	w("Without rules (`.bench/plan/%s/%s/kubeplan.yaml`): `guards: {builtin: {protect-pvc: off, protect-namespace: off, protect-crd: off, mass-prune: off}}`.\n\n", guardsConfigDir, withoutRules)
 	mc := r.Machine
 	w("How it was measured:\n\n")
@@ -55,6 +55,6 @@ func (r *guardsResult) markdown() string {
 	w("- Corpus: the plan benchmark's, `.bench/plan/%s` (%s), applied into namespace `%s` as the seed does (`kubectl apply --server-side --applyset`). Both plans read its changed copy `.bench/plan/%s`, the next release of every app: each object gains the label `%s: %q`, each Deployment goes to %d replicas and to the next major version of its image, so every object is an update and each Deployment's changed paths include `spec.replicas`.\n",
 		r.Base.Dir, sp.text(), r.Base.Namespace, r.Changed.Dir, guardsVersionLabel, guardsVersion, guardsReplicas)
 	w("- Plans: `%s` and `%s`.\n", r.Commands[withoutRules], r.Commands[withRules])
-	w("- Cluster: a fresh `bin/testcluster` (kube-apiserver %s); kubeplan %s.\n", orUnknown(r.Versions["server"]), orUnknown(r.Versions["kubeplan"]))
+	w("- Cluster: a fresh `bin/testcluster` (kube-apiserver %s); `bin/kubeplan version`: %s.\n", orUnknown(r.Versions["server"]), orUnknown(r.Versions["kubeplan"]))
 	return b.String()
 }
