@@ -7,7 +7,7 @@ DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 BUILDINFO := github.com/kubeplan/kubeplan/internal/buildinfo
 LDFLAGS := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).date=$(DATE)
 
-.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-plan-waves bench-apply bench-apply-wait bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
+.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -70,7 +70,7 @@ release-snapshot:
 	$(GORELEASER) release --snapshot --clean
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-lint-policies bench-lint-crds bench-plan bench-plan-waves bench-apply bench-apply-wait bench-projects bench-helm
+bench: bench-lint bench-lint-policies bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm
 
 bench-lint:
 	$(GO) run ./tools/benchlint
@@ -99,6 +99,11 @@ bench-plan: testcluster
 # 2 to 5 waves timed from the testcluster's audit log: how long after a wave is healthy the next one starts.
 bench-plan-waves: testcluster
 	$(GO) run ./tools/benchplan -mode waves
+
+# kubeplan plan of the 1,200-object corpus, every object changed, judged by the built-in guard rules and five
+# of a team's vs the same plan with every rule off (issue 30: at most 1.05x).
+bench-plan-guards: testcluster
+	$(GO) run ./tools/benchplan -mode guards -runs 7
 
 # kubeplan apply vs kubectl apply --server-side --force-conflicts --prune --applyset (first apply, no-op,
 # prune of 100) on the 1,200-object corpus, each tool in fresh namespaces of one testcluster.

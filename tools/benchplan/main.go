@@ -39,7 +39,7 @@ func run(args []string) error {
 	fs.BoolVar(&o.large, "large", true, "also plan the 10,000-object corpus")
 	fs.BoolVar(&o.kubectlLarge, "kubectl-large", false, "also run kubectl diff (once) on the 10,000-object corpus")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "plan: write a CPU profile of 5 in-process plans of the 1,200-object corpus to this file; apply: one profile per scenario, FILE-first.out, FILE-noop.out, FILE-prune.out")
-	fs.StringVar(&o.mode, "mode", "plan", "plan: kubeplan plan vs kubectl diff; apply: kubeplan apply vs kubectl apply --prune --applyset (apply*.go); wait: a healthy apply --wait with and without --fail-fast vs -baseline's kubeplan (wait.go); waves: plan in 5 Argo CD sync waves vs without, and the time apply loses between waves (waves.go)")
+	fs.StringVar(&o.mode, "mode", "plan", "plan: kubeplan plan vs kubectl diff; apply: kubeplan apply vs kubectl apply --prune --applyset (apply*.go); wait: a healthy apply --wait with and without --fail-fast vs -baseline's kubeplan (wait.go); waves: plan in 5 Argo CD sync waves vs without, and the time apply loses between waves (waves.go); guards: plan with the built-in guard rules and five of a team's vs with every rule off (guards.go)")
 	fs.StringVar(&o.baseline, "baseline", defaultBaseline, "wait mode: the commit whose kubeplan a healthy apply --wait is compared with")
 	fs.StringVar(&o.from, "from", "", "apply mode: render the result saved by an earlier run (DIR/apply-result.json) instead of running")
 	root, err := benchkit.Start(fs, args, &o.runs)
@@ -55,8 +55,10 @@ func run(args []string) error {
 		return runWaitBench(o, root)
 	case "waves":
 		return runWavesBench(o, root)
+	case "guards":
+		return runGuardsBench(o, root)
 	default:
-		return fmt.Errorf("unknown -mode %q: want plan, apply, wait or waves", o.mode)
+		return fmt.Errorf("unknown -mode %q: want plan, apply, wait, waves or guards", o.mode)
 	}
 	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Runs: o.runs,
 		Samples: map[string][]sample{}, Outcomes: map[string][]outcome{}}
