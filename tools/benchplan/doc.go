@@ -5,6 +5,7 @@
 //	go run ./tools/benchplan [-runs 3] [-dir .bench/plan] [-large=true] [-kubectl-large] [-cpuprofile FILE] [-doc docs/benchmarks.md]
 //	go run ./tools/benchplan -mode apply [-runs 3] [-cpuprofile FILE] [-doc docs/benchmarks.md]
 //	go run ./tools/benchplan -mode waves [-runs 3] [-doc docs/benchmarks.md]
+//	go run ./tools/benchplan -mode guards [-runs 7] [-doc docs/benchmarks.md]
 //
 // Steps, one file each:
 //
@@ -75,6 +76,19 @@
 //     <= 1 s), and the Markdown section written with -doc.
 //   - wavesaudit.go: reading the audit log, and the watch that sees each
 //     Deployment roll out.
+//
+// With -mode guards (`make bench-plan-guards`) it measures what issue 30's
+// guard rules cost:
+//
+//   - guardscorpus.go: a copy of the 1,200-object corpus in which every
+//     object changes (a version label; Deployments to 2 replicas and the
+//     next image), and two kubeplan.yaml files: every built-in rule off, and
+//     the built-ins on plus five rules of a team's.
+//   - guards.go, guardsreport.go: the corpus applied as the seed does, then
+//     kubeplan plan of the copy with each config, alternating (target: with
+//     rules <= 1.05x without, wall time; CPU time reported too), refused
+//     unless both plans update every object and the rules give exactly the
+//     verdicts expected; the Markdown section written with -doc.
 //
 // In plan mode, each round runs kubectl diff, kubeplan plan, kubectl diff
 // --field-manager=kubeplan, the raw dry-run loop and the raw LIST, after one
