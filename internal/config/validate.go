@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
@@ -57,7 +58,7 @@ func (c *Config) validate() error {
 }
 
 // checkSettings checks the namespace and applyset formats of s, with
-// {name} standing for a valid name.
+// {name} standing for a valid name, and its windows.
 func (c *Config) checkSettings(s Settings, where string) error {
 	if s.Namespace != "" {
 		ns := strings.ReplaceAll(s.Namespace, NamePlaceholder, "name")
@@ -69,6 +70,11 @@ func (c *Config) checkSettings(s Settings, where string) error {
 		if err := CheckApplySet(strings.ReplaceAll(s.ApplySet, NamePlaceholder, "name")); err != nil {
 			return fmt.Errorf("%s: %s.applyset: %w", c.At(s.Pos["applyset"]), where, err)
 		}
+	}
+	// The windows are compiled again for each project (project.Load);
+	// here a bad one fails reading the file, lint included.
+	if _, err := guard.CompileWindows(s.Windows); err != nil {
+		return err
 	}
 	return nil
 }
