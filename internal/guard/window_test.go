@@ -80,6 +80,16 @@ func TestWindowAt(t *testing.T) {
 			`deny window "0 * * * 6,0" for 1h (Europe/Berlin) is active until 2026-10-26T00:00:00+01:00`, at(ber, 2026, 10, 26, 0, 0)},
 		{"hourly weekend deny: Monday",
 			[]Window{win(WindowDeny, "0 * * * 6,0", time.Hour, "Europe/Berlin")}, at(ber, 2027, 3, 29, 0, 0), true, "", time.Time{}},
+		// cron's rule at the clock changes: a start in the missing hour does
+		// not happen that day, one in the repeated hour happens in both.
+		{"a start in the missing hour",
+			[]Window{win(WindowDeny, "30 2 * * *", 10*time.Minute, "Europe/Berlin")}, time.Date(2027, 3, 28, 0, 35, 0, 0, time.UTC), true, "", time.Time{}},
+		{"a start in the repeated hour: the first",
+			[]Window{win(WindowDeny, "30 2 * * *", 10*time.Minute, "Europe/Berlin")}, time.Date(2026, 10, 25, 0, 35, 0, 0, time.UTC), false,
+			`deny window "30 2 * * *" for 10m (Europe/Berlin) is active until 2026-10-25T02:40:00+02:00`, time.Date(2026, 10, 25, 0, 40, 0, 0, time.UTC)},
+		{"a start in the repeated hour: the second",
+			[]Window{win(WindowDeny, "30 2 * * *", 10*time.Minute, "Europe/Berlin")}, time.Date(2026, 10, 25, 1, 35, 0, 0, time.UTC), false,
+			`deny window "30 2 * * *" for 10m (Europe/Berlin) is active until 2026-10-25T02:40:00+01:00`, time.Date(2026, 10, 25, 1, 40, 0, 0, time.UTC)},
 		{"business hours: Wednesday 10:00",
 			[]Window{business}, at(ber, 2026, 12, 2, 10, 0), true, "", time.Time{}},
 		{"business hours: Wednesday 17:00 is the end",
