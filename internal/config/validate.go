@@ -30,7 +30,8 @@ func (d decoder) kubeVersion(n *yaml.Node, where string) (string, error) {
 func IsGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
 
 // validate checks the values Parse read that their type does not: the
-// applyset and namespace formats, the entries' paths and names.
+// applyset and namespace formats, the windows, the entries' paths and
+// names.
 func (c *Config) validate() error {
 	if err := c.checkSettings(c.Defaults, "defaults"); err != nil {
 		return err

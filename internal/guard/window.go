@@ -23,8 +23,8 @@ const (
 // year ahead (WindowState.Next), and a longer freeze is a mistake.
 const MaxWindowDuration = 366 * 24 * time.Hour
 
-// windowHorizon is how far ahead Next is searched.
-const windowHorizon = 1 // year
+// windowYears is how far ahead, in years, Next is searched.
+const windowYears = 1
 
 // Schedule is a compiled set of windows.
 type Schedule struct {
@@ -136,7 +136,7 @@ func (s *Schedule) At(now time.Time) WindowState {
 	if s == nil || len(s.windows) == 0 {
 		return WindowState{Open: true}
 	}
-	horizon := now.AddDate(windowHorizon, 0, 0)
+	horizon := now.AddDate(windowYears, 0, 0)
 	reason, until := s.closed(now, horizon)
 	if reason == "" {
 		return WindowState{Open: true}
