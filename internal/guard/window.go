@@ -26,6 +26,12 @@ const MaxWindowDuration = 366 * 24 * time.Hour
 // windowYears is how far ahead, in years, Next is searched.
 const windowYears = 1
 
+// maxWindowSteps bounds that search (see search): windows come from
+// pull requests, and windows every minute that never leave a gap would
+// take seconds to step through for a year. Hourly windows change state
+// some 17,500 times a year.
+const maxWindowSteps = 50_000
+
 // Schedule is a compiled set of windows.
 type Schedule struct {
 	windows []compiledWindow
@@ -126,7 +132,8 @@ type WindowState struct {
 	// allow window is active".
 	Reason string `json:"reason,omitempty"`
 	// Next is when it opens next (zero when open, or when it never does
-	// within a year).
+	// within a year; also when windows that change every few seconds
+	// leave it unknown after maxWindowSteps steps).
 	Next time.Time `json:"next,omitempty"`
 }
 
@@ -136,35 +143,52 @@ func (s *Schedule) At(now time.Time) WindowState {
 	if s == nil || len(s.windows) == 0 {
 		return WindowState{Open: true}
 	}
-	horizon := now.AddDate(windowYears, 0, 0)
-	reason, until := s.closed(now, horizon)
+	sr := &search{s: s, horizon: now.AddDate(windowYears, 0, 0)}
+	reason, until := sr.closed(now)
 	if reason == "" {
 		return WindowState{Open: true}
 	}
-	st := WindowState{Reason: reason}
-	// The state changes only where a window starts or ends: step from one
-	// such time to the next until the windows allow an apply. Each step
-	// moves forward by at least a second, most by a window's length.
-	for t := until; !t.IsZero() && !t.After(horizon); {
-		r, u := s.closed(t, horizon)
+	return WindowState{Reason: reason, Next: sr.opens(until)}
+}
+
+// search is one look ahead over a Schedule's windows, up to horizon and
+// at most maxWindowSteps steps: the changes of state it steps through
+// and the overlapping starts of a deny window it follows, together.
+type search struct {
+	s       *Schedule
+	horizon time.Time
+	steps   int // taken
+}
+
+// spent is true once the search has taken its steps.
+func (sr *search) spent() bool { return sr.steps >= maxWindowSteps }
+
+// opens is the first time from t on, up to horizon, when the windows
+// allow an apply; zero when none, or when the steps are spent first. The
+// state changes only where a window starts or ends: it steps from one
+// such time to the next, each step forward by at least a second.
+func (sr *search) opens(t time.Time) time.Time {
+	for !t.IsZero() && !t.After(sr.horizon) && !sr.spent() {
+		sr.steps++
+		r, u := sr.closed(t)
 		if r == "" {
-			st.Next = t
-			break
+			return t
 		}
 		t = u
 	}
-	return st
+	return time.Time{}
 }
 
 // closed says why the windows refuse an apply at t ("" when they allow
 // it), and until when that reason holds at least: the end of the active
 // deny window that lasts longest, or the next start of an allow window
 // (zero when none comes before horizon).
-func (s *Schedule) closed(t, horizon time.Time) (reason string, until time.Time) {
+func (sr *search) closed(t time.Time) (reason string, until time.Time) {
 	var deny *compiledWindow
+	known := true
 	allows, allowActive := false, false
-	for i := range s.windows {
-		w := &s.windows[i]
+	for i := range sr.s.windows {
+		w := &sr.s.windows[i]
 		start, ok := w.lastStart(t)
 		active := ok && start.Add(w.Duration).After(t)
 		switch {
@@ -172,31 +196,52 @@ func (s *Schedule) closed(t, horizon time.Time) (reason string, until time.Time)
 			allows = true
 			allowActive = allowActive || active
 		case active:
-			if end := w.activeUntil(start, horizon); deny == nil || end.After(until) {
-				deny, until = w, end
+			if end, k := sr.activeUntil(w, start); deny == nil || end.After(until) {
+				deny, until, known = w, end, k
 			}
 		}
 	}
 	switch {
 	case deny != nil:
 		end := until.In(deny.loc).Format(time.RFC3339)
-		if until.After(horizon) {
+		if !known || until.After(sr.horizon) {
 			end = "at least " + end
 		}
 		return fmt.Sprintf("deny window %q for %s (%s) is active until %s", deny.Schedule, shortDuration(deny.Duration), deny.loc, end), until
 	case !allows || allowActive:
 		return "", time.Time{}
 	}
-	for i := range s.windows {
-		w := &s.windows[i]
+	for i := range sr.s.windows {
+		w := &sr.s.windows[i]
 		if w.Kind != WindowAllow {
 			continue
 		}
-		if n := w.next(t); !n.IsZero() && !n.After(horizon) && (until.IsZero() || n.Before(until)) {
+		if n := w.next(t); !n.IsZero() && !n.After(sr.horizon) && (until.IsZero() || n.Before(until)) {
 			until = n
 		}
 	}
 	return "no allow window is active", until
+}
+
+// activeUntil is when w, active from start, stops being active: the end
+// of start's window, later when the windows of later starts overlap or
+// touch it (a duration longer than the schedule's period), up to just
+// after horizon. known is false when the steps were spent before the
+// end was found: it is later than the time returned.
+func (sr *search) activeUntil(w *compiledWindow, start time.Time) (end time.Time, known bool) {
+	end = start.Add(w.Duration)
+	for !end.After(sr.horizon) {
+		if sr.spent() {
+			return end, false
+		}
+		sr.steps++
+		later, ok := w.lastIn(start, end)
+		if !ok {
+			break
+		}
+		start, end = later, later.Add(w.Duration)
+	}
+	return end, true
 }
 
 // next is the first start of w after t (zero when none within five years,
@@ -238,22 +283,6 @@ func (w *compiledWindow) lastIn(lo, t time.Time) (time.Time, bool) {
 		}
 	}
 	return w.next(lo), true
-}
-
-// activeUntil is when w, active from start, stops being active: the end
-// of start's window, later when the windows of later starts overlap or
-// touch it (a duration longer than the schedule's period), up to just
-// after horizon.
-func (w *compiledWindow) activeUntil(start, horizon time.Time) time.Time {
-	end := start.Add(w.Duration)
-	for !end.After(horizon) {
-		later, ok := w.lastIn(start, end)
-		if !ok {
-			break
-		}
-		start, end = later, later.Add(w.Duration)
-	}
-	return end
 }
 
 // shortDuration writes d as written in kubeplan.yaml: 60h, 1h30m, 90s.

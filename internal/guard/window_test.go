@@ -350,3 +350,38 @@ func TestWindowAtAgainstTheRule(t *testing.T) {
 		}
 	}
 }
+
+// Windows from a pull request that change state every few seconds and
+// never open, or a deny window every minute whose windows overlap by a
+// second, are searched a bounded number of steps (a year of them would be
+// a million), and Next is zero as for never; hourly windows that never
+// open fit in the bound.
+func TestWindowSearchBounded(t *testing.T) {
+	now := time.Date(2026, 12, 2, 10, 30, 30, 0, time.UTC) // in no allow window
+	for _, tc := range []struct {
+		name       string
+		windows    []Window
+		reason     string
+		boundedOut bool
+	}{
+		{"every minute", []Window{win(WindowAllow, "* * * * *", time.Second, ""), win(WindowDeny, "* * * * *", 2*time.Second, "")},
+			"no allow window is active", true},
+		{"every hour", []Window{win(WindowAllow, "0 * * * *", time.Minute, ""), win(WindowDeny, "0 * * * *", 2*time.Minute, "")},
+			"no allow window is active", false},
+		{"overlapping by a second", []Window{win(WindowDeny, "* * * * *", 61*time.Second, "")},
+			`deny window "* * * * *" for 1m1s (UTC) is active until at least `, true},
+	} {
+		s, err := CompileWindows(tc.windows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := s.At(now)
+		if st.Open || !strings.HasPrefix(st.Reason, tc.reason) || !st.Next.IsZero() {
+			t.Fatalf("%s: At(%s) = %+v", tc.name, now, st)
+		}
+		sr := &search{s: s, horizon: now.AddDate(windowYears, 0, 0)}
+		if _, until := sr.closed(now); !sr.opens(until).IsZero() || sr.spent() != tc.boundedOut {
+			t.Errorf("%s: %d steps (bound %d)", tc.name, sr.steps, maxWindowSteps)
+		}
+	}
+}
