@@ -26,7 +26,7 @@ const MaxWindowDuration = 366 * 24 * time.Hour
 // windowYears is how far ahead, in years, Next is searched.
 const windowYears = 1
 
-// maxWindowSteps bounds that search (see search): windows come from
+// maxWindowSteps bounds that search (see windowSearch): windows come from
 // pull requests, and windows every minute that never leave a gap would
 // take seconds to step through for a year. Hourly windows change state
 // some 17,500 times a year.
@@ -143,7 +143,7 @@ func (s *Schedule) At(now time.Time) WindowState {
 	if s == nil || len(s.windows) == 0 {
 		return WindowState{Open: true}
 	}
-	sr := &search{s: s, horizon: now.AddDate(windowYears, 0, 0)}
+	sr := &windowSearch{s: s, horizon: now.AddDate(windowYears, 0, 0)}
 	reason, until := sr.closed(now)
 	if reason == "" {
 		return WindowState{Open: true}
@@ -151,23 +151,23 @@ func (s *Schedule) At(now time.Time) WindowState {
 	return WindowState{Reason: reason, Next: sr.opens(until)}
 }
 
-// search is one look ahead over a Schedule's windows, up to horizon and
+// windowSearch is one look ahead over a Schedule's windows, up to horizon and
 // at most maxWindowSteps steps: the changes of state it steps through
 // and the overlapping starts of a deny window it follows, together.
-type search struct {
+type windowSearch struct {
 	s       *Schedule
 	horizon time.Time
 	steps   int // taken
 }
 
 // spent is true once the search has taken its steps.
-func (sr *search) spent() bool { return sr.steps >= maxWindowSteps }
+func (sr *windowSearch) spent() bool { return sr.steps >= maxWindowSteps }
 
 // opens is the first time from t on, up to horizon, when the windows
 // allow an apply; zero when none, or when the steps are spent first. The
 // state changes only where a window starts or ends: it steps from one
 // such time to the next, each step forward by at least a second.
-func (sr *search) opens(t time.Time) time.Time {
+func (sr *windowSearch) opens(t time.Time) time.Time {
 	for !t.IsZero() && !t.After(sr.horizon) && !sr.spent() {
 		sr.steps++
 		r, u := sr.closed(t)
@@ -183,7 +183,7 @@ func (sr *search) opens(t time.Time) time.Time {
 // it), and until when that reason holds at least: the end of the active
 // deny window that lasts longest, or the next start of an allow window
 // (zero when none comes before horizon).
-func (sr *search) closed(t time.Time) (reason string, until time.Time) {
+func (sr *windowSearch) closed(t time.Time) (reason string, until time.Time) {
 	var deny *compiledWindow
 	known := true
 	allows, allowActive := false, false
@@ -207,7 +207,7 @@ func (sr *search) closed(t time.Time) (reason string, until time.Time) {
 		if !known || until.After(sr.horizon) {
 			end = "at least " + end
 		}
-		return fmt.Sprintf("deny window %q for %s (%s) is active until %s", deny.Schedule, shortDuration(deny.Duration), deny.loc, end), until
+		return fmt.Sprintf("deny window %q for %s (%s) is active until %s", deny.Schedule, windowDuration(deny.Duration), deny.loc, end), until
 	case !allows || allowActive:
 		return "", time.Time{}
 	}
@@ -228,7 +228,7 @@ func (sr *search) closed(t time.Time) (reason string, until time.Time) {
 // touch it (a duration longer than the schedule's period), up to just
 // after horizon. known is false when the steps were spent before the
 // end was found: it is later than the time returned.
-func (sr *search) activeUntil(w *compiledWindow, start time.Time) (end time.Time, known bool) {
+func (sr *windowSearch) activeUntil(w *compiledWindow, start time.Time) (end time.Time, known bool) {
 	end = start.Add(w.Duration)
 	for !end.After(sr.horizon) {
 		if sr.spent() {
@@ -285,8 +285,8 @@ func (w *compiledWindow) lastIn(lo, t time.Time) (time.Time, bool) {
 	return w.next(lo), true
 }
 
-// shortDuration writes d as written in kubeplan.yaml: 60h, 1h30m, 90s.
-func shortDuration(d time.Duration) string {
+// windowDuration writes d as written in kubeplan.yaml: 60h, 1h30m, 90s.
+func windowDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

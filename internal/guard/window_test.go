@@ -283,10 +283,10 @@ func TestParseWindowsErrors(t *testing.T) {
 	}
 }
 
-func TestShortDuration(t *testing.T) {
+func TestWindowDuration(t *testing.T) {
 	for d, want := range map[time.Duration]string{60 * time.Hour: "60h", 90 * time.Minute: "1h30m", 30 * time.Second: "30s", time.Hour + time.Second: "1h0m1s", 5 * time.Minute: "5m"} {
-		if got := shortDuration(d); got != want {
-			t.Errorf("shortDuration(%s) = %s, want %s", d, got, want)
+		if got := windowDuration(d); got != want {
+			t.Errorf("windowDuration(%s) = %s, want %s", d, got, want)
 		}
 	}
 }
@@ -379,7 +379,7 @@ func TestWindowSearchBounded(t *testing.T) {
 		if st.Open || !strings.HasPrefix(st.Reason, tc.reason) || !st.Next.IsZero() {
 			t.Fatalf("%s: At(%s) = %+v", tc.name, now, st)
 		}
-		sr := &search{s: s, horizon: now.AddDate(windowYears, 0, 0)}
+		sr := &windowSearch{s: s, horizon: now.AddDate(windowYears, 0, 0)}
 		if _, until := sr.closed(now); !sr.opens(until).IsZero() || sr.spent() != tc.boundedOut {
 			t.Errorf("%s: %d steps (bound %d)", tc.name, sr.steps, maxWindowSteps)
 		}
