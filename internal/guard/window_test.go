@@ -8,7 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-func berlin(t *testing.T) *time.Location {
+func berlinZone(t *testing.T) *time.Location {
 	t.Helper()
 	loc, err := time.LoadLocation("Europe/Berlin")
 	if err != nil {
@@ -17,12 +17,12 @@ func berlin(t *testing.T) *time.Location {
 	return loc
 }
 
-func win(kind, schedule string, d time.Duration, tz string) Window {
+func mkWindow(kind, schedule string, d time.Duration, tz string) Window {
 	return Window{Kind: kind, Schedule: schedule, Duration: d, TimeZone: tz}
 }
 
-// at is a wall-clock time in loc.
-func at(loc *time.Location, y int, m time.Month, d, h, min int) time.Time {
+// wallTime is a wall-clock time in loc.
+func wallTime(loc *time.Location, y int, m time.Month, d, h, min int) time.Time {
 	return time.Date(y, m, d, h, min, 0, 0, loc)
 }
 
@@ -30,12 +30,12 @@ func at(loc *time.Location, y int, m time.Month, d, h, min int) time.Time {
 // Europe/Berlin (CET, CEST and the changes between them), durations
 // longer than the schedule's period, allow and deny together.
 func TestWindowAt(t *testing.T) {
-	ber := berlin(t)
+	ber := berlinZone(t)
 	const (
 		weekendDeny = "0 0 * * 6"
 		noAllow     = "no allow window is active"
 	)
-	business := win(WindowAllow, "0 9 * * 1-5", 8*time.Hour, "Europe/Berlin")
+	business := mkWindow(WindowAllow, "0 9 * * 1-5", 8*time.Hour, "Europe/Berlin")
 	for _, tc := range []struct {
 		name    string
 		windows []Window
@@ -45,106 +45,106 @@ func TestWindowAt(t *testing.T) {
 		next    time.Time
 	}{
 		{"the API's example: Friday 22:00 for 60h",
-			[]Window{win(WindowDeny, "0 22 * * 5", 60*time.Hour, "Europe/Berlin")}, at(time.UTC, 2026, 12, 5, 10, 0), false,
-			`deny window "0 22 * * 5" for 60h (Europe/Berlin) is active until 2026-12-07T10:00:00+01:00`, at(ber, 2026, 12, 7, 10, 0)},
+			[]Window{mkWindow(WindowDeny, "0 22 * * 5", 60*time.Hour, "Europe/Berlin")}, wallTime(time.UTC, 2026, 12, 5, 10, 0), false,
+			`deny window "0 22 * * 5" for 60h (Europe/Berlin) is active until 2026-12-07T10:00:00+01:00`, wallTime(ber, 2026, 12, 7, 10, 0)},
 		{"weekend deny: Saturday morning",
-			[]Window{win(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, at(ber, 2026, 12, 5, 10, 0), false,
-			`deny window "0 0 * * 6" for 48h (Europe/Berlin) is active until 2026-12-07T00:00:00+01:00`, at(ber, 2026, 12, 7, 0, 0)},
+			[]Window{mkWindow(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, wallTime(ber, 2026, 12, 5, 10, 0), false,
+			`deny window "0 0 * * 6" for 48h (Europe/Berlin) is active until 2026-12-07T00:00:00+01:00`, wallTime(ber, 2026, 12, 7, 0, 0)},
 		{"weekend deny: the start is in the window",
-			[]Window{win(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, at(ber, 2026, 12, 5, 0, 0), false,
-			`deny window "0 0 * * 6" for 48h (Europe/Berlin) is active until 2026-12-07T00:00:00+01:00`, at(ber, 2026, 12, 7, 0, 0)},
+			[]Window{mkWindow(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, wallTime(ber, 2026, 12, 5, 0, 0), false,
+			`deny window "0 0 * * 6" for 48h (Europe/Berlin) is active until 2026-12-07T00:00:00+01:00`, wallTime(ber, 2026, 12, 7, 0, 0)},
 		{"weekend deny: a nanosecond before Saturday in Berlin",
-			[]Window{win(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, at(ber, 2026, 12, 5, 0, 0).Add(-time.Nanosecond), true, "", time.Time{}},
+			[]Window{mkWindow(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, wallTime(ber, 2026, 12, 5, 0, 0).Add(-time.Nanosecond), true, "", time.Time{}},
 		{"weekend deny: Friday 23:30 UTC is Saturday in Berlin",
-			[]Window{win(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, at(time.UTC, 2026, 12, 4, 23, 30), false,
-			`deny window "0 0 * * 6" for 48h (Europe/Berlin) is active until 2026-12-07T00:00:00+01:00`, at(ber, 2026, 12, 7, 0, 0)},
+			[]Window{mkWindow(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, wallTime(time.UTC, 2026, 12, 4, 23, 30), false,
+			`deny window "0 0 * * 6" for 48h (Europe/Berlin) is active until 2026-12-07T00:00:00+01:00`, wallTime(ber, 2026, 12, 7, 0, 0)},
 		{"weekend deny: the end is not in the window",
-			[]Window{win(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, at(ber, 2026, 12, 7, 0, 0), true, "", time.Time{}},
+			[]Window{mkWindow(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, wallTime(ber, 2026, 12, 7, 0, 0), true, "", time.Time{}},
 		{"weekend deny in UTC: Saturday 00:30 in Berlin is still Friday",
-			[]Window{win(WindowDeny, weekendDeny, 48*time.Hour, "")}, at(ber, 2026, 12, 5, 0, 30), true, "", time.Time{}},
+			[]Window{mkWindow(WindowDeny, weekendDeny, 48*time.Hour, "")}, wallTime(ber, 2026, 12, 5, 0, 30), true, "", time.Time{}},
 		// A duration is elapsed time: over the night the clocks go forward
 		// (2027-03-28) the weekend's 48 hours end at 01:00 on Monday.
 		{"weekend deny across spring forward: elapsed time",
-			[]Window{win(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, at(ber, 2027, 3, 29, 0, 30), false,
-			`deny window "0 0 * * 6" for 48h (Europe/Berlin) is active until 2027-03-29T01:00:00+02:00`, at(ber, 2027, 3, 29, 1, 0)},
+			[]Window{mkWindow(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, wallTime(ber, 2027, 3, 29, 0, 30), false,
+			`deny window "0 0 * * 6" for 48h (Europe/Berlin) is active until 2027-03-29T01:00:00+02:00`, wallTime(ber, 2027, 3, 29, 1, 0)},
 		{"weekend deny across fall back: elapsed time",
-			[]Window{win(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, at(ber, 2026, 10, 25, 23, 30), true, "", time.Time{}},
+			[]Window{mkWindow(WindowDeny, weekendDeny, 48*time.Hour, "Europe/Berlin")}, wallTime(ber, 2026, 10, 25, 23, 30), true, "", time.Time{}},
 		// Every hour of Saturday and Sunday, each for an hour, follows the
 		// wall clock: the windows touch, through the missing hour and the
 		// repeated one, and end at midnight.
 		{"hourly weekend deny across spring forward",
-			[]Window{win(WindowDeny, "0 * * * 6,0", time.Hour, "Europe/Berlin")}, time.Date(2027, 3, 28, 1, 30, 0, 0, time.UTC), false,
-			`deny window "0 * * * 6,0" for 1h (Europe/Berlin) is active until 2027-03-29T00:00:00+02:00`, at(ber, 2027, 3, 29, 0, 0)},
+			[]Window{mkWindow(WindowDeny, "0 * * * 6,0", time.Hour, "Europe/Berlin")}, time.Date(2027, 3, 28, 1, 30, 0, 0, time.UTC), false,
+			`deny window "0 * * * 6,0" for 1h (Europe/Berlin) is active until 2027-03-29T00:00:00+02:00`, wallTime(ber, 2027, 3, 29, 0, 0)},
 		{"hourly weekend deny across fall back, in the repeated hour",
-			[]Window{win(WindowDeny, "0 * * * 6,0", time.Hour, "Europe/Berlin")}, time.Date(2026, 10, 25, 1, 30, 0, 0, time.UTC), false,
-			`deny window "0 * * * 6,0" for 1h (Europe/Berlin) is active until 2026-10-26T00:00:00+01:00`, at(ber, 2026, 10, 26, 0, 0)},
+			[]Window{mkWindow(WindowDeny, "0 * * * 6,0", time.Hour, "Europe/Berlin")}, time.Date(2026, 10, 25, 1, 30, 0, 0, time.UTC), false,
+			`deny window "0 * * * 6,0" for 1h (Europe/Berlin) is active until 2026-10-26T00:00:00+01:00`, wallTime(ber, 2026, 10, 26, 0, 0)},
 		{"hourly weekend deny: Monday",
-			[]Window{win(WindowDeny, "0 * * * 6,0", time.Hour, "Europe/Berlin")}, at(ber, 2027, 3, 29, 0, 0), true, "", time.Time{}},
+			[]Window{mkWindow(WindowDeny, "0 * * * 6,0", time.Hour, "Europe/Berlin")}, wallTime(ber, 2027, 3, 29, 0, 0), true, "", time.Time{}},
 		// cron's rule at the clock changes: a start in the missing hour does
 		// not happen that day, one in the repeated hour happens in both.
 		{"a start in the missing hour",
-			[]Window{win(WindowDeny, "30 2 * * *", 10*time.Minute, "Europe/Berlin")}, time.Date(2027, 3, 28, 0, 35, 0, 0, time.UTC), true, "", time.Time{}},
+			[]Window{mkWindow(WindowDeny, "30 2 * * *", 10*time.Minute, "Europe/Berlin")}, time.Date(2027, 3, 28, 0, 35, 0, 0, time.UTC), true, "", time.Time{}},
 		{"a start in the repeated hour: the first",
-			[]Window{win(WindowDeny, "30 2 * * *", 10*time.Minute, "Europe/Berlin")}, time.Date(2026, 10, 25, 0, 35, 0, 0, time.UTC), false,
+			[]Window{mkWindow(WindowDeny, "30 2 * * *", 10*time.Minute, "Europe/Berlin")}, time.Date(2026, 10, 25, 0, 35, 0, 0, time.UTC), false,
 			`deny window "30 2 * * *" for 10m (Europe/Berlin) is active until 2026-10-25T02:40:00+02:00`, time.Date(2026, 10, 25, 0, 40, 0, 0, time.UTC)},
 		{"a start in the repeated hour: the second",
-			[]Window{win(WindowDeny, "30 2 * * *", 10*time.Minute, "Europe/Berlin")}, time.Date(2026, 10, 25, 1, 35, 0, 0, time.UTC), false,
+			[]Window{mkWindow(WindowDeny, "30 2 * * *", 10*time.Minute, "Europe/Berlin")}, time.Date(2026, 10, 25, 1, 35, 0, 0, time.UTC), false,
 			`deny window "30 2 * * *" for 10m (Europe/Berlin) is active until 2026-10-25T02:40:00+01:00`, time.Date(2026, 10, 25, 1, 40, 0, 0, time.UTC)},
 		{"business hours: Wednesday 10:00",
-			[]Window{business}, at(ber, 2026, 12, 2, 10, 0), true, "", time.Time{}},
+			[]Window{business}, wallTime(ber, 2026, 12, 2, 10, 0), true, "", time.Time{}},
 		{"business hours: Wednesday 17:00 is the end",
-			[]Window{business}, at(ber, 2026, 12, 2, 17, 0), false, noAllow, at(ber, 2026, 12, 3, 9, 0)},
+			[]Window{business}, wallTime(ber, 2026, 12, 2, 17, 0), false, noAllow, wallTime(ber, 2026, 12, 3, 9, 0)},
 		{"business hours: Friday evening opens on Monday",
-			[]Window{business}, at(ber, 2026, 12, 4, 18, 0), false, noAllow, at(ber, 2026, 12, 7, 9, 0)},
+			[]Window{business}, wallTime(ber, 2026, 12, 4, 18, 0), false, noAllow, wallTime(ber, 2026, 12, 7, 9, 0)},
 		{"business hours in summer: 09:30 CEST is 07:30 UTC",
 			[]Window{business}, time.Date(2026, 7, 1, 7, 30, 0, 0, time.UTC), true, "", time.Time{}},
 		{"business hours in summer: 08:30 CEST is before",
-			[]Window{business}, time.Date(2026, 7, 1, 6, 30, 0, 0, time.UTC), false, noAllow, at(ber, 2026, 7, 1, 9, 0)},
+			[]Window{business}, time.Date(2026, 7, 1, 6, 30, 0, 0, time.UTC), false, noAllow, wallTime(ber, 2026, 7, 1, 9, 0)},
 		// Durations longer than the period: starts every weekday at
 		// midnight for 36h overlap, so Monday to Saturday noon is one
 		// window; Saturday 11:00 is active from Friday's start, 35h ago.
 		{"overlapping starts: Tuesday",
-			[]Window{win(WindowDeny, "0 0 * * 1-5", 36*time.Hour, "")}, time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC), false,
+			[]Window{mkWindow(WindowDeny, "0 0 * * 1-5", 36*time.Hour, "")}, time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC), false,
 			`deny window "0 0 * * 1-5" for 36h (UTC) is active until 2026-12-05T12:00:00Z`, time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)},
 		{"overlapping starts: Saturday 11:00, 35h after the last",
-			[]Window{win(WindowDeny, "0 0 * * 1-5", 36*time.Hour, "")}, time.Date(2026, 12, 5, 11, 0, 0, 0, time.UTC), false,
+			[]Window{mkWindow(WindowDeny, "0 0 * * 1-5", 36*time.Hour, "")}, time.Date(2026, 12, 5, 11, 0, 0, 0, time.UTC), false,
 			`deny window "0 0 * * 1-5" for 36h (UTC) is active until 2026-12-05T12:00:00Z`, time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)},
 		{"overlapping starts: Sunday",
-			[]Window{win(WindowDeny, "0 0 * * 1-5", 36*time.Hour, "")}, time.Date(2026, 12, 6, 11, 0, 0, 0, time.UTC), true, "", time.Time{}},
+			[]Window{mkWindow(WindowDeny, "0 0 * * 1-5", 36*time.Hour, "")}, time.Date(2026, 12, 6, 11, 0, 0, 0, time.UTC), true, "", time.Time{}},
 		{"a week long on every minute never ends within a year",
-			[]Window{win(WindowDeny, "* * * * *", 168*time.Hour, "")}, time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC), false,
+			[]Window{mkWindow(WindowDeny, "* * * * *", 168*time.Hour, "")}, time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC), false,
 			`deny window "* * * * *" for 168h (UTC) is active until at least `, time.Time{}},
 		// A freeze for a date range: from 18 December 18:00 to 4 January
 		// 08:00 (398h); the allow window opens on that Monday at 09:00.
 		{"freeze over business hours",
-			[]Window{business, win(WindowDeny, "0 18 18 12 *", 398*time.Hour, "Europe/Berlin")}, at(ber, 2026, 12, 21, 10, 0), false,
-			`deny window "0 18 18 12 *" for 398h (Europe/Berlin) is active until 2027-01-04T08:00:00+01:00`, at(ber, 2027, 1, 4, 9, 0)},
+			[]Window{business, mkWindow(WindowDeny, "0 18 18 12 *", 398*time.Hour, "Europe/Berlin")}, wallTime(ber, 2026, 12, 21, 10, 0), false,
+			`deny window "0 18 18 12 *" for 398h (Europe/Berlin) is active until 2027-01-04T08:00:00+01:00`, wallTime(ber, 2027, 1, 4, 9, 0)},
 		{"freeze: the deny wins over an active allow",
-			[]Window{business, win(WindowDeny, "0 18 18 12 *", 398*time.Hour, "Europe/Berlin")}, at(ber, 2026, 12, 18, 10, 0), true, "", time.Time{}},
+			[]Window{business, mkWindow(WindowDeny, "0 18 18 12 *", 398*time.Hour, "Europe/Berlin")}, wallTime(ber, 2026, 12, 18, 10, 0), true, "", time.Time{}},
 		{"freeze: its start",
-			[]Window{business, win(WindowDeny, "0 18 18 12 *", 398*time.Hour, "Europe/Berlin")}, at(ber, 2026, 12, 18, 18, 0), false,
-			`deny window "0 18 18 12 *" for 398h (Europe/Berlin) is active until 2027-01-04T08:00:00+01:00`, at(ber, 2027, 1, 4, 9, 0)},
+			[]Window{business, mkWindow(WindowDeny, "0 18 18 12 *", 398*time.Hour, "Europe/Berlin")}, wallTime(ber, 2026, 12, 18, 18, 0), false,
+			`deny window "0 18 18 12 *" for 398h (Europe/Berlin) is active until 2027-01-04T08:00:00+01:00`, wallTime(ber, 2027, 1, 4, 9, 0)},
 		{"two deny windows: the one lasting longer is named, the next opening after both",
-			[]Window{win(WindowDeny, "0 12 * * *", 2*time.Hour, ""), win(WindowDeny, "30 13 * * *", 90*time.Minute, "")},
+			[]Window{mkWindow(WindowDeny, "0 12 * * *", 2*time.Hour, ""), mkWindow(WindowDeny, "30 13 * * *", 90*time.Minute, "")},
 			time.Date(2026, 12, 2, 13, 45, 0, 0, time.UTC), false,
 			`deny window "30 13 * * *" for 1h30m (UTC) is active until 2026-12-02T15:00:00Z`, time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)},
 		{"a deny ending inside another: the next opening waits for both",
-			[]Window{win(WindowDeny, "0 12 * * *", 2*time.Hour, ""), win(WindowDeny, "30 13 * * *", 90*time.Minute, "")},
+			[]Window{mkWindow(WindowDeny, "0 12 * * *", 2*time.Hour, ""), mkWindow(WindowDeny, "30 13 * * *", 90*time.Minute, "")},
 			time.Date(2026, 12, 2, 12, 15, 0, 0, time.UTC), false,
 			`deny window "0 12 * * *" for 2h (UTC) is active until 2026-12-02T14:00:00Z`, time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)},
 		{"an allow window within the deny never opens that day",
-			[]Window{win(WindowAllow, "0 9 * * *", time.Hour, ""), win(WindowDeny, "0 8 * * *", 3*time.Hour, "")},
+			[]Window{mkWindow(WindowAllow, "0 9 * * *", time.Hour, ""), mkWindow(WindowDeny, "0 8 * * *", 3*time.Hour, "")},
 			time.Date(2026, 12, 2, 8, 30, 0, 0, time.UTC), false,
 			`deny window "0 8 * * *" for 3h (UTC) is active until 2026-12-02T11:00:00Z`, time.Time{}},
 		{"allow only on 29 February: not within a year",
-			[]Window{win(WindowAllow, "0 0 29 2 *", time.Hour, "")}, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), false, noAllow, time.Time{}},
+			[]Window{mkWindow(WindowAllow, "0 0 29 2 *", time.Hour, "")}, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), false, noAllow, time.Time{}},
 		{"allow on 29 February: within a year",
-			[]Window{win(WindowAllow, "0 0 29 2 *", time.Hour, "")}, time.Date(2027, 12, 2, 0, 0, 0, 0, time.UTC), false, noAllow,
+			[]Window{mkWindow(WindowAllow, "0 0 29 2 *", time.Hour, "")}, time.Date(2027, 12, 2, 0, 0, 0, 0, time.UTC), false, noAllow,
 			time.Date(2028, 2, 29, 0, 0, 0, 0, time.UTC)},
 		{"a descriptor: @daily for 30m",
-			[]Window{win(WindowAllow, "@daily", 30*time.Minute, "America/New_York")}, time.Date(2026, 12, 2, 5, 10, 0, 0, time.UTC), true, "", time.Time{}},
+			[]Window{mkWindow(WindowAllow, "@daily", 30*time.Minute, "America/New_York")}, time.Date(2026, 12, 2, 5, 10, 0, 0, time.UTC), true, "", time.Time{}},
 		{"a descriptor: @daily for 30m, after",
-			[]Window{win(WindowAllow, "@daily", 30*time.Minute, "America/New_York")}, time.Date(2026, 12, 2, 5, 30, 0, 0, time.UTC), false, noAllow,
+			[]Window{mkWindow(WindowAllow, "@daily", 30*time.Minute, "America/New_York")}, time.Date(2026, 12, 2, 5, 30, 0, 0, time.UTC), false, noAllow,
 			time.Date(2026, 12, 3, 5, 0, 0, 0, time.UTC)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,23 +192,23 @@ func TestCompileWindowsErrors(t *testing.T) {
 		w    Window
 		want string
 	}{
-		{"kind", pos(win("block", "0 0 * * *", time.Hour, "")), `kubeplan.yaml:4:11: window kind "block": want allow or deny`},
-		{"no kind", win("", "0 0 * * *", time.Hour, ""), `window: window kind "": want allow or deny`},
-		{"cron fields", pos(win("deny", "0 25 * * *", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "0 25 * * *": end of range (25) above maximum (23): 25; want 5 cron fields`},
-		{"six fields", pos(win("deny", "0 0 0 * * *", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "0 0 0 * * *": expected exactly 5 fields, found 6`},
-		{"no schedule", pos(win("deny", "", time.Hour, "")), `kubeplan.yaml:5:15: window has no schedule: want 5 cron fields`},
-		{"@every", pos(win("deny", "@every 1h", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "@every 1h" is not tied to the clock`},
-		{"CRON_TZ", pos(win("deny", "CRON_TZ=Europe/Berlin 0 0 * * *", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "CRON_TZ=Europe/Berlin 0 0 * * *" names its time zone: set it with timeZone: instead`},
-		{"never", pos(win("allow", "0 0 31 4 *", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "0 0 31 4 *" never fires`},
-		{"zero duration", pos(win("deny", "0 0 * * *", 0, "")), `kubeplan.yaml:6:15: window duration 0s: want a duration above 0`},
-		{"negative duration", pos(win("deny", "0 0 * * *", -time.Hour, "")), `kubeplan.yaml:6:15: window duration -1h0m0s: want a duration above 0`},
-		{"over a year", pos(win("deny", "0 0 * * *", 9000*time.Hour, "")), `kubeplan.yaml:6:15: window duration 9000h0m0s: want a duration above 0 and at most 8784h`},
-		{"time zone", pos(win("deny", "0 0 * * *", time.Hour, "Europe/Berlim")), `kubeplan.yaml:7:15: window time zone "Europe/Berlim" is unknown: want an IANA name`},
-		{"Local", pos(win("deny", "0 0 * * *", time.Hour, "Local")), `kubeplan.yaml:7:15: window time zone "Local" is unknown`},
+		{"kind", pos(mkWindow("block", "0 0 * * *", time.Hour, "")), `kubeplan.yaml:4:11: window kind "block": want allow or deny`},
+		{"no kind", mkWindow("", "0 0 * * *", time.Hour, ""), `window: window kind "": want allow or deny`},
+		{"cron fields", pos(mkWindow("deny", "0 25 * * *", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "0 25 * * *": end of range (25) above maximum (23): 25; want 5 cron fields`},
+		{"six fields", pos(mkWindow("deny", "0 0 0 * * *", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "0 0 0 * * *": expected exactly 5 fields, found 6`},
+		{"no schedule", pos(mkWindow("deny", "", time.Hour, "")), `kubeplan.yaml:5:15: window has no schedule: want 5 cron fields`},
+		{"@every", pos(mkWindow("deny", "@every 1h", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "@every 1h" is not tied to the clock`},
+		{"CRON_TZ", pos(mkWindow("deny", "CRON_TZ=Europe/Berlin 0 0 * * *", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "CRON_TZ=Europe/Berlin 0 0 * * *" names its time zone: set it with timeZone: instead`},
+		{"never", pos(mkWindow("allow", "0 0 31 4 *", time.Hour, "")), `kubeplan.yaml:5:15: window schedule "0 0 31 4 *" never fires`},
+		{"zero duration", pos(mkWindow("deny", "0 0 * * *", 0, "")), `kubeplan.yaml:6:15: window duration 0s: want a duration above 0`},
+		{"negative duration", pos(mkWindow("deny", "0 0 * * *", -time.Hour, "")), `kubeplan.yaml:6:15: window duration -1h0m0s: want a duration above 0`},
+		{"over a year", pos(mkWindow("deny", "0 0 * * *", 9000*time.Hour, "")), `kubeplan.yaml:6:15: window duration 9000h0m0s: want a duration above 0 and at most 8784h`},
+		{"time zone", pos(mkWindow("deny", "0 0 * * *", time.Hour, "Europe/Berlim")), `kubeplan.yaml:7:15: window time zone "Europe/Berlim" is unknown: want an IANA name`},
+		{"Local", pos(mkWindow("deny", "0 0 * * *", time.Hour, "Local")), `kubeplan.yaml:7:15: window time zone "Local" is unknown`},
 		{"no position for the key: the window's", Window{Kind: "deny", Schedule: "0 0 * * *", File: "k.yaml", At: Pos{3, 5}}, `k.yaml:3:5: window duration 0s`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ok := pos(win("allow", "0 9 * * 1-5", time.Hour, "UTC"))
+			ok := pos(mkWindow("allow", "0 9 * * 1-5", time.Hour, "UTC"))
 			_, err := CompileWindows([]Window{ok, tc.w})
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("err = %v\nwant %s", err, tc.want)
@@ -217,7 +217,7 @@ func TestCompileWindowsErrors(t *testing.T) {
 	}
 }
 
-func parseWindows(t *testing.T, src string) ([]Window, error) {
+func parseWindowsNode(t *testing.T, src string) ([]Window, error) {
 	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
@@ -227,7 +227,7 @@ func parseWindows(t *testing.T, src string) ([]Window, error) {
 }
 
 func TestParseWindows(t *testing.T) {
-	ws, err := parseWindows(t, `windows:
+	ws, err := parseWindowsNode(t, `windows:
   - kind: deny
     schedule: "0 22 * * 5"
     duration: 60h
@@ -254,10 +254,10 @@ func TestParseWindows(t *testing.T) {
 		t.Errorf("compile: %v", err)
 	}
 
-	if ws, err := parseWindows(t, "windows: []\n"); err != nil || ws == nil || len(ws) != 0 {
+	if ws, err := parseWindowsNode(t, "windows: []\n"); err != nil || ws == nil || len(ws) != 0 {
 		t.Errorf("windows: [] = %#v, %v; want empty, not nil", ws, err)
 	}
-	if ws, err := parseWindows(t, "windows:\n"); err != nil || ws != nil {
+	if ws, err := parseWindowsNode(t, "windows:\n"); err != nil || ws != nil {
 		t.Errorf("windows: null = %#v, %v; want nil", ws, err)
 	}
 }
@@ -275,7 +275,7 @@ func TestParseWindowsErrors(t *testing.T) {
 		{"missing in the second", "windows:\n  - {kind: allow, schedule: \"@daily\", duration: 1h}\n  - {kind: deny, schedule: \"0 0 * * *\"}\n", `kubeplan.yaml:3:5: windows[1]: duration is required`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseWindows(t, tc.in)
+			_, err := parseWindowsNode(t, tc.in)
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("err = %v\nwant %s", err, tc.want)
 			}
@@ -318,10 +318,10 @@ func naiveOpen(s *Schedule, t time.Time) bool {
 // end falls on a multiple of 5 minutes).
 func TestWindowAtAgainstTheRule(t *testing.T) {
 	s, err := CompileWindows([]Window{
-		win(WindowAllow, "0 8-16/4 * * 1-6", 3*time.Hour, "Europe/Berlin"),
-		win(WindowAllow, "30 1-3 * * 0", 50*time.Minute, "America/New_York"),
-		win(WindowDeny, "15 */5 * * *", 100*time.Minute, "Europe/Berlin"),
-		win(WindowDeny, "0 2 * * 0", 26*time.Hour, "Europe/Berlin"),
+		mkWindow(WindowAllow, "0 8-16/4 * * 1-6", 3*time.Hour, "Europe/Berlin"),
+		mkWindow(WindowAllow, "30 1-3 * * 0", 50*time.Minute, "America/New_York"),
+		mkWindow(WindowDeny, "15 */5 * * *", 100*time.Minute, "Europe/Berlin"),
+		mkWindow(WindowDeny, "0 2 * * 0", 26*time.Hour, "Europe/Berlin"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -364,11 +364,11 @@ func TestWindowSearchBounded(t *testing.T) {
 		reason     string
 		boundedOut bool
 	}{
-		{"every minute", []Window{win(WindowAllow, "* * * * *", time.Second, ""), win(WindowDeny, "* * * * *", 2*time.Second, "")},
+		{"every minute", []Window{mkWindow(WindowAllow, "* * * * *", time.Second, ""), mkWindow(WindowDeny, "* * * * *", 2*time.Second, "")},
 			"no allow window is active", true},
-		{"every hour", []Window{win(WindowAllow, "0 * * * *", time.Minute, ""), win(WindowDeny, "0 * * * *", 2*time.Minute, "")},
+		{"every hour", []Window{mkWindow(WindowAllow, "0 * * * *", time.Minute, ""), mkWindow(WindowDeny, "0 * * * *", 2*time.Minute, "")},
 			"no allow window is active", false},
-		{"overlapping by a second", []Window{win(WindowDeny, "* * * * *", 61*time.Second, "")},
+		{"overlapping by a second", []Window{mkWindow(WindowDeny, "* * * * *", 61*time.Second, "")},
 			`deny window "* * * * *" for 1m1s (UTC) is active until at least `, true},
 	} {
 		s, err := CompileWindows(tc.windows)
