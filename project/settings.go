@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/guard"
 )
 
 // resolve fills m's settings: each from m's entry, else cfg.Defaults, with
@@ -15,7 +16,9 @@ import (
 // {name} in Namespace and ApplySet is the project's name; ClusterName is
 // a logical name only (the runner maps it), ClusterAt where it is set.
 // KubeVersion is left "" when neither sets it (lint
-// then uses the config's top-level kubeVersion).
+// then uses the config's top-level kubeVersion). Windows are the entry's
+// windows compiled (an empty list means none), else the defaults'; nil
+// when neither has any.
 func resolve(base string, cfg *config.Config, m *member) error {
 	var e config.Settings
 	if m.entry != nil {
@@ -41,6 +44,15 @@ func resolve(base string, cfg *config.Config, m *member) error {
 		m.ClusterAt = settingAt(cfg, m, "cluster")
 	}
 	m.KubeVersion = pick(e.KubeVersion, d.KubeVersion)
+	// An entry's windows, an empty list included, replace the defaults'.
+	ws := e.Windows
+	if ws == nil {
+		ws = d.Windows
+	}
+	var err error
+	if m.Windows, err = guard.CompileWindows(ws); err != nil {
+		return err // at the window's file:line:col
+	}
 	if m.Kind == Helm {
 		if err := resolveHelm(base, cfg, m); err != nil {
 			return err

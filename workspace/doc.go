@@ -4,8 +4,10 @@
 // over kubeplan.yaml over the default), loads and selects the projects
 // (--project, --all, --changed-since) and gives each project its lint,
 // plan and apply settings: what it reads, the CRDs of the projects it
-// depends on, its Kubernetes version, its Helm options and the checkout
-// root its files are confined to and named relative to.
+// depends on, its Kubernetes version, its Helm options, the checkout
+// root its files are confined to and named relative to, its change
+// windows, and the guards (kubeplan.yaml's rules over plans, compiled
+// once per workspace and shared by its projects).
 //
 // It sits between project and internal/config below and run and serve
 // above: cmd/kubeplan parses flags into Overrides and opens a Workspace;

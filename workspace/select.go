@@ -30,15 +30,20 @@ func RootOf(args []string) (string, error) {
 }
 
 // Projects are every project under Root, sorted by path (project.Load:
-// declared in kubeplan.yaml, or discovered, with their settings). They
-// are loaded once.
+// declared in kubeplan.yaml, or discovered, with their settings, their
+// windows among them), each with the workspace's Guards. They are loaded
+// once.
 func (w *Workspace) Projects() ([]project.Project, error) {
 	if !w.loaded {
+		if w.guards.err != nil {
+			return nil, w.guards.err
+		}
 		exclude := append(w.Config.ExcludePatterns(), w.o.Overrides.Exclude...)
 		all, err := project.Load(w.Root(), w.Config, project.Options{Exclude: exclude})
 		if err != nil {
 			return nil, err
 		}
+		w.withGuards(all)
 		w.all, w.loaded = all, true
 	}
 	return w.all, nil

@@ -8,8 +8,13 @@ import "github.com/kubeplan/kubeplan/project"
 // set's namespace), for the namespace of its cluster and the ApplySet
 // applySet ("" for none). The workspace then holds that project only,
 // and it depends on none.
+//
+// Its guards are the workspace's, as every project's: a plain invocation
+// in a repository whose kubeplan.yaml denies a change is denied too. Its
+// windows are the defaults' of that kubeplan.yaml (nil without any); it
+// is no entry of projects:, so it has no windows of its own.
 func (w *Workspace) Single(paths []string, applySet string) project.Project {
-	p := project.Project{ApplySet: applySet}
+	p := project.Project{ApplySet: applySet, Guards: w.guards.set, Windows: w.guards.single}
 	w.single, w.isSingle = paths, true
 	w.all, w.loaded = []project.Project{p}, true
 	return p

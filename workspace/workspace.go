@@ -52,11 +52,16 @@ type Workspace struct {
 	baseIn   lint.Input
 	baseOpts lint.Options
 	baseErr  error
+
+	// guards are compiled once per workspace (see Guards).
+	guards guards
 }
 
 // Open reads the config (Overrides.ConfigFile, else the kubeplan.yaml
-// found walking up from From to the repository root). It is read at each
-// Open: a loop that opens its workspace at each run sees edits.
+// found walking up from From to the repository root) and compiles its
+// guards: a rule that does not compile fails it, at the rule's
+// file:line:col. It is read at each Open: a loop that opens its
+// workspace at each run sees edits.
 func Open(o Options) (*Workspace, error) {
 	var cfg *config.Config
 	var err error
@@ -71,25 +76,37 @@ func Open(o Options) (*Workspace, error) {
 	if cfg.Legacy && o.Legacy != nil {
 		o.Legacy()
 	}
-	return New(cfg, o), nil
+	w := New(cfg, o)
+	if w.guards.err != nil {
+		return nil, w.guards.err
+	}
+	return w, nil
 }
 
-// New is the workspace of a config already read.
+// New is the workspace of a config already read. Its guards (and the
+// defaults' windows) are compiled here; an error fails Projects (Open
+// fails with it).
 func New(cfg *config.Config, o Options) *Workspace {
 	if cfg == nil {
 		cfg = &config.Config{}
 	}
+	return newWith(cfg, o, compileGuards(cfg))
+}
+
+// newWith is New with the guards compiled.
+func newWith(cfg *config.Config, o Options, g guards) *Workspace {
 	if o.Context == nil {
 		o.Context = context.Background()
 	}
-	return &Workspace{Config: cfg, o: o}
+	return &Workspace{Config: cfg, o: o, guards: g}
 }
 
-// WithRoot is the workspace with its projects found under root instead.
+// WithRoot is the workspace with its projects found under root instead
+// (its guards shared).
 func (w *Workspace) WithRoot(root string) *Workspace {
 	o := w.o
 	o.Root = root
-	return New(w.Config, o)
+	return newWith(w.Config, o, w.guards)
 }
 
 // Root is the directory the projects' paths are relative to.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/confine"
+	"github.com/kubeplan/kubeplan/internal/guard"
 )
 
 // DefaultFile is the config's name: Discover looks for it from a directory up
@@ -49,6 +50,14 @@ type Config struct {
 	// Projects are the declared projects, in file order; nil when the
 	// file has no projects: key (every discovered project is one).
 	Projects []Entry
+	// Guards are the rules over plans (guards:): those of kubeplan.yaml,
+	// then those of the files it names (GuardFiles), once Load has read
+	// them.
+	Guards guard.Config
+	// GuardFiles are the rule files and directories guards.files names,
+	// as written (relative to Dir); GuardFilesPos says where each is.
+	GuardFiles    []string
+	GuardFilesPos []Pos
 
 	// File is where the config was read from ("" when none).
 	File string
@@ -80,6 +89,9 @@ type Settings struct {
 	// (--clusters, KUBEPLAN_CLUSTERS). Its position is Pos["cluster"].
 	Cluster     string
 	KubeVersion string
+	// Windows are the change windows (windows:); nil when not set. An
+	// entry's windows, an empty list included, replace the defaults'.
+	Windows []guard.Window
 	// Pos says where each key that was set is, by its name in the file
 	// ("namespace", "applyset", "cluster", ...; for an entry also "name",
 	// "path" and "dependsOn").
@@ -143,12 +155,16 @@ func load(path string, explicit bool, root string) (*Config, error) {
 	if err := c.CheckPaths(); err != nil {
 		return nil, err
 	}
+	if err := c.readGuardFiles(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
-// CheckPaths refuses a crds or policies entry that leads out of Root: an
-// absolute path elsewhere, "../" past it, or a link inside pointing out. An
-// entry that does not exist is left for the reader to report.
+// CheckPaths refuses a crds, policies or guards.files entry that leads out
+// of Root: an absolute path elsewhere, "../" past it, or a link inside
+// pointing out. An entry that does not exist is left for the reader to
+// report.
 func (c *Config) CheckPaths() error {
 	if c.Root == "" {
 		return nil
@@ -156,14 +172,19 @@ func (c *Config) CheckPaths() error {
 	for _, l := range []struct {
 		key   string
 		paths []string
-	}{{"crds", c.CRDs}, {"policies", c.Policies}} {
-		for _, p := range l.paths {
+		pos   []Pos
+	}{{"crds", c.CRDs, nil}, {"policies", c.Policies, nil}, {"guards.files", c.GuardFiles, c.GuardFilesPos}} {
+		for i, p := range l.paths {
 			full := p
 			if !filepath.IsAbs(p) && c.Dir != "" {
 				full = filepath.Join(c.Dir, p)
 			}
 			if err := confine.Within(full, c.Root); err != nil {
-				return fmt.Errorf("%s: %s entry %q: %w", c.File, l.key, p, err)
+				where := c.File
+				if i < len(l.pos) {
+					where = c.At(l.pos[i])
+				}
+				return fmt.Errorf("%s: %s entry %q: %w", where, l.key, p, err)
 			}
 		}
 	}

@@ -1,7 +1,9 @@
 // Package config reads kubeplan.yaml, the per-repository settings file:
 // which files to skip, extra CRDs, the Kubernetes version, how each lint
 // rule is graded, which paths are never projects, the settings every
-// project gets (defaults) and the projects declared one by one (projects).
+// project gets (defaults, its change windows among them), the projects
+// declared one by one (projects) and the rules over plans (guards, with
+// the rule files it names, read confined to the checkout).
 // Unknown keys and values of the wrong type are errors naming the file,
 // line and column; docs/config.md describes every key.
 //

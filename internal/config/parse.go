@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubeplan/kubeplan/internal/guard"
 )
 
 var lineRE = regexp.MustCompile(`line (\d+): (.*)`)
@@ -62,6 +64,7 @@ func (d decoder) top(n *yaml.Node, c *Config) error {
 		"rules":    func(v *yaml.Node) error { return d.rules(v, c) },
 		"defaults": func(v *yaml.Node) error { return d.settings(v, "defaults", &c.Defaults, nil) },
 		"projects": func(v *yaml.Node) error { return d.projects(v, c) },
+		"guards":   func(v *yaml.Node) error { return d.guards(v, c) },
 	})
 }
 
@@ -109,6 +112,12 @@ func (d decoder) settings(n *yaml.Node, where string, s *Settings, extra map[str
 			var err error
 			s.KubeVersion, err = d.kubeVersion(v, where+".kubeVersion")
 			s.Pos["kubeVersion"] = at(deref(v))
+			return err
+		},
+		"windows": func(v *yaml.Node) error {
+			var err error
+			s.Windows, err = guard.ParseWindows(d.file, v)
+			s.Pos["windows"] = at(deref(v))
 			return err
 		},
 	}

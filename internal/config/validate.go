@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/internal/kubeapi"
 )
 
@@ -29,7 +30,8 @@ func (d decoder) kubeVersion(n *yaml.Node, where string) (string, error) {
 func IsGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
 
 // validate checks the values Parse read that their type does not: the
-// applyset and namespace formats, the entries' paths and names.
+// applyset and namespace formats, the windows, the entries' paths and
+// names.
 func (c *Config) validate() error {
 	if err := c.checkSettings(c.Defaults, "defaults"); err != nil {
 		return err
@@ -57,7 +59,7 @@ func (c *Config) validate() error {
 }
 
 // checkSettings checks the namespace and applyset formats of s, with
-// {name} standing for a valid name.
+// {name} standing for a valid name, and its windows.
 func (c *Config) checkSettings(s Settings, where string) error {
 	if s.Namespace != "" {
 		ns := strings.ReplaceAll(s.Namespace, NamePlaceholder, "name")
@@ -69,6 +71,11 @@ func (c *Config) checkSettings(s Settings, where string) error {
 		if err := CheckApplySet(strings.ReplaceAll(s.ApplySet, NamePlaceholder, "name")); err != nil {
 			return fmt.Errorf("%s: %s.applyset: %w", c.At(s.Pos["applyset"]), where, err)
 		}
+	}
+	// The windows are compiled again for each project (project.Load);
+	// here a bad one fails reading the file, lint included.
+	if _, err := guard.CompileWindows(s.Windows); err != nil {
+		return err
 	}
 	return nil
 }
