@@ -10,6 +10,7 @@ import (
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/confine"
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
@@ -130,6 +131,9 @@ func (t *Target) Prepare(ctx context.Context) (*Prepared, error) {
 		sp, err := plan.Detect(t.q.Paths[0])
 		if err != nil || sp != nil {
 			p.Options.Saved = sp
+			if err == nil {
+				err = t.savedGuards(p)
+			}
 			return p, err
 		}
 	}
@@ -144,6 +148,28 @@ func (t *Target) Prepare(ctx context.Context) (*Prepared, error) {
 	p.Projects[0] = ws.Single(co.Paths, t.q.ApplySet)
 	p.Options.Workspace, p.Options.Plan.Revision, p.Revision = ws, co.Revision(), co.Rev
 	return p, nil
+}
+
+// savedGuards gives a saved plan's project the guard rules and change
+// windows it is judged by again when it is applied: those of the
+// kubeplan.yaml --config names or the working directory finds, as a
+// plain invocation's (workspace.Single), else the built-in rules alone.
+// A kubeplan.yaml that cannot be read stops the apply.
+func (t *Target) savedGuards(p *Prepared) error {
+	ws, err := t.q.Open(workspace.Options{})
+	if err != nil {
+		return err
+	}
+	single := ws.Single(nil, t.q.ApplySet)
+	p.Projects[0].Guards, p.Projects[0].Windows = single.Guards, single.Windows
+	if p.Projects[0].Guards == nil {
+		set, err := guard.Compile(guard.Config{})
+		if err != nil {
+			return err
+		}
+		p.Projects[0].Guards = set
+	}
+	return nil
 }
 
 // checkout reads the source and tells the observer its revision.
