@@ -1,0 +1,248 @@
+package guard
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/ext"
+)
+
+// Rules come from pull requests: plan evaluates them on every pull request
+// with the cluster's credentials at hand, so a rule is untrusted input. The
+// limits below keep a hostile rule from exhausting the runner: a cap on the
+// text CEL parses, a cost limit on each evaluation (CEL counts the work an
+// expression does: every comparison, every element a macro visits, every
+// byte a string function copies) and a budget for all the evaluations of
+// one plan (see Evaluate). A rule over a change costs tens of units; a
+// rule that walks every container of an object a few thousand.
+const (
+	// MaxExpressionLength is the longest expression or messageExpression,
+	// in characters.
+	MaxExpressionLength = 4096
+	// CostLimit is the most one evaluation of one expression may cost.
+	CostLimit = 100_000
+	// PlanCostBudget is the most all the evaluations of one Evaluate
+	// may cost together.
+	PlanCostBudget = 50_000_000
+	// maxRange bounds lists.range, which allocates before its cost is
+	// counted.
+	maxRange = 10_000
+)
+
+// The CEL names of the two variables and their types.
+const (
+	changeVar  = "change"
+	planVar    = "plan"
+	changeType = "guard.Change"
+	planType   = "guard.Plan"
+)
+
+// envs are the two environments every rule compiles in: change rules see
+// change and plan, plan rules only plan. Building one takes milliseconds,
+// so they are built once and shared (a cel.Env is safe for concurrent use).
+var envs = sync.OnceValues(func() ([2]*cel.Env, error) {
+	ch, err := newEnv(true)
+	if err != nil {
+		return [2]*cel.Env{}, err
+	}
+	pl, err := newEnv(false)
+	return [2]*cel.Env{ch, pl}, err
+})
+
+func newEnv(withChange bool) (*cel.Env, error) {
+	opts := []cel.EnvOption{
+		// Change and Plan with their cel: tags as field names, so a typo
+		// (change.kidn) is a compile error, not a false at run time.
+		ext.NativeTypes(ext.ParseStructField(celFieldName), reflect.TypeFor[Change](), reflect.TypeFor[Plan]()),
+		// Then fields with getters that need no reflection, and before
+		// and after (maps of any, which NativeTypes cannot type) as
+		// map(string, dyn).
+		func(e *cel.Env) (*cel.Env, error) {
+			return cel.CustomTypeProvider(&provider{Provider: e.CELTypeProvider()})(e)
+		},
+		cel.Variable(planVar, cel.ObjectType(planType)),
+		ext.Strings(),
+		ext.Lists(ext.ListsMaxRangeSize(maxRange)),
+		ext.Sets(),
+		cel.ParserExpressionSizeLimit(MaxExpressionLength),
+	}
+	if withChange {
+		opts = append(opts, cel.Variable(changeVar, cel.ObjectType(changeType)))
+	}
+	return cel.NewEnv(opts...)
+}
+
+// celFieldName is a field's name in CEL: its cel tag. A field tagged
+// cel:"-" gets a name no CEL expression can spell, so it is invisible
+// (ext.ParseStructTags would name every such field "-" and refuse the
+// duplicates).
+func celFieldName(f reflect.StructField) string {
+	tag, ok := f.Tag.Lookup("cel")
+	if !ok {
+		return f.Name
+	}
+	name, _, _ := strings.Cut(tag, ",")
+	if name == "-" {
+		return "-" + f.Name
+	}
+	return name
+}
+
+// field is one CEL field of Change or Plan: its type and how to read it
+// from a *Change or *Plan without reflection.
+type field struct {
+	typ *types.Type
+	get func(obj any) any
+	set func(obj any) bool
+}
+
+var (
+	dynMap   = cel.MapType(cel.StringType, cel.DynType)
+	countMap = cel.MapType(cel.StringType, cel.IntType)
+
+	// changeFields and planFields are the fields CEL sees; a field not
+	// listed is unknown to the checker.
+	changeFields = map[string]field{
+		"action":    changeStr(func(c *Change) string { return c.Action }),
+		"group":     changeStr(func(c *Change) string { return c.Group }),
+		"version":   changeStr(func(c *Change) string { return c.Version }),
+		"kind":      changeStr(func(c *Change) string { return c.Kind }),
+		"namespace": changeStr(func(c *Change) string { return c.Namespace }),
+		"name":      changeStr(func(c *Change) string { return c.Name }),
+		"project":   changeStr(func(c *Change) string { return c.Project }),
+		"cluster":   changeStr(func(c *Change) string { return c.Cluster }),
+		"paths": {cel.ListType(cel.StringType),
+			func(o any) any { return nonNilStrings(asChange(o).Paths) },
+			func(o any) bool { return len(asChange(o).Paths) > 0 }},
+		"before": {dynMap,
+			func(o any) any { return nonNilMap(asChange(o).Before) },
+			func(o any) bool { return asChange(o).Before != nil }},
+		"after": {dynMap,
+			func(o any) any { return nonNilMap(asChange(o).After) },
+			func(o any) bool { return asChange(o).After != nil }},
+	}
+	planFields = map[string]field{
+		"project":   planStr(func(p *Plan) string { return p.Project }),
+		"cluster":   planStr(func(p *Plan) string { return p.Cluster }),
+		"namespace": planStr(func(p *Plan) string { return p.Namespace }),
+		"applyset":  planStr(func(p *Plan) string { return p.ApplySet }),
+		"counts": {countMap,
+			func(o any) any { return nonNilCounts(asPlan(o).Counts) },
+			func(o any) bool { return len(asPlan(o).Counts) > 0 }},
+		"kinds": {cel.MapType(cel.StringType, countMap),
+			func(o any) any {
+				if k := asPlan(o).Kinds; k != nil {
+					return k
+				}
+				return map[string]map[string]int64{}
+			},
+			func(o any) bool { return len(asPlan(o).Kinds) > 0 }},
+		"members": {cel.IntType,
+			func(o any) any { return asPlan(o).Members },
+			func(o any) bool { return asPlan(o).Members != 0 }},
+		"prunedFraction": {cel.DoubleType,
+			func(o any) any { return asPlan(o).PrunedFraction },
+			func(o any) bool { return asPlan(o).PrunedFraction != 0 }},
+	}
+)
+
+func changeStr(f func(*Change) string) field {
+	return field{cel.StringType,
+		func(o any) any { return types.String(f(asChange(o))) },
+		func(o any) bool { return f(asChange(o)) != "" }}
+}
+
+func planStr(f func(*Plan) string) field {
+	return field{cel.StringType,
+		func(o any) any { return types.String(f(asPlan(o))) },
+		func(o any) bool { return f(asPlan(o)) != "" }}
+}
+
+// asChange and asPlan accept the pointer Evaluate binds and, for a value
+// CEL made itself, the struct.
+func asChange(o any) *Change {
+	if c, ok := o.(*Change); ok {
+		return c
+	}
+	c := o.(Change)
+	return &c
+}
+
+func asPlan(o any) *Plan {
+	if p, ok := o.(*Plan); ok {
+		return p
+	}
+	p := o.(Plan)
+	return &p
+}
+
+// An absent field reads as empty, never as null: change.after.metadata on
+// a prune is then "no such key", an error the rule's author sees, and
+// change.paths.exists(...) on a create is false.
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func nonNilCounts(m map[string]int64) map[string]int64 {
+	if m == nil {
+		return map[string]int64{}
+	}
+	return m
+}
+
+// provider is the NativeTypes provider with Change's and Plan's fields
+// answered from changeFields and planFields.
+type provider struct{ types.Provider }
+
+func (p *provider) fields(typeName string) (map[string]field, bool) {
+	switch typeName {
+	case changeType:
+		return changeFields, true
+	case planType:
+		return planFields, true
+	}
+	return nil, false
+}
+
+// FindStructFieldNames implements types.Provider.
+func (p *provider) FindStructFieldNames(typeName string) ([]string, bool) {
+	fs, ok := p.fields(typeName)
+	if !ok {
+		return p.Provider.FindStructFieldNames(typeName)
+	}
+	names := make([]string, 0, len(fs))
+	for n := range fs {
+		names = append(names, n)
+	}
+	return names, true
+}
+
+// FindStructFieldType implements types.Provider.
+func (p *provider) FindStructFieldType(typeName, fieldName string) (*types.FieldType, bool) {
+	fs, ok := p.fields(typeName)
+	if !ok {
+		return p.Provider.FindStructFieldType(typeName, fieldName)
+	}
+	f, ok := fs[fieldName]
+	if !ok {
+		return nil, false
+	}
+	return &types.FieldType{
+		Type:    f.typ,
+		IsSet:   f.set,
+		GetFrom: func(o any) (any, error) { return f.get(o), nil },
+	}, true
+}
