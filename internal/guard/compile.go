@@ -182,9 +182,12 @@ func program(env *cel.Env, r Rule, key, text string, want *cel.Type) (cel.Progra
 		if r.Scope == ScopePlan && strings.Contains(e.Message, "undeclared reference to 'change'") {
 			hint = "a plan rule sees only plan; write scope: change for a rule over each change"
 		}
-		return nil, nil, fmt.Errorf("%s: guard rule %s: %s: %s: %s", exprPos(r, key, text, e.Location.Line(), e.Location.Column()), r.Name, key, e.Message, hint)
+		msg := strings.TrimSuffix(e.Message, " (in container '')")
+		return nil, nil, fmt.Errorf("%s: guard rule %s: %s: %s: %s", exprPos(r, key, text, e.Location.Line(), e.Location.Column()), r.Name, key, msg, hint)
 	}
-	if !ast.OutputType().IsExactType(want) {
+	// An expression over before or after is dyn: it can only be checked
+	// when it runs (Evaluate).
+	if t := ast.OutputType(); !t.IsExactType(want) && !t.IsExactType(cel.DynType) {
 		return nil, nil, fmt.Errorf("%s: guard rule %s: %s yields %s, want %s: %s", rulePos(r, key), r.Name, key, ast.OutputType(), want, wantHint(want))
 	}
 	prg, err := env.Program(ast, cel.CostLimit(CostLimit), cel.EvalOptions(cel.OptOptimize))

@@ -54,8 +54,17 @@ var envs = sync.OnceValues(func() ([2]*cel.Env, error) {
 
 func newEnv(withChange bool) (*cel.Env, error) {
 	opts := []cel.EnvOption{
+		ext.Strings(),
+		ext.Lists(ext.ListsMaxRangeSize(maxRange)),
+		ext.Sets(),
+		// change.after.?metadata.?labels['team'].orValue(''): a field
+		// only some objects have, without an error on the others
+		cel.OptionalTypes(),
+		cel.ParserExpressionSizeLimit(MaxExpressionLength),
 		// Change and Plan with their cel: tags as field names, so a typo
 		// (change.kidn) is a compile error, not a false at run time.
+		// After the libraries: they register types, which only the
+		// standard provider can.
 		ext.NativeTypes(ext.ParseStructField(celFieldName), reflect.TypeFor[Change](), reflect.TypeFor[Plan]()),
 		// Then fields with getters that need no reflection, and before
 		// and after (maps of any, which NativeTypes cannot type) as
@@ -64,10 +73,6 @@ func newEnv(withChange bool) (*cel.Env, error) {
 			return cel.CustomTypeProvider(&provider{Provider: e.CELTypeProvider()})(e)
 		},
 		cel.Variable(planVar, cel.ObjectType(planType)),
-		ext.Strings(),
-		ext.Lists(ext.ListsMaxRangeSize(maxRange)),
-		ext.Sets(),
-		cel.ParserExpressionSizeLimit(MaxExpressionLength),
 	}
 	if withChange {
 		opts = append(opts, cel.Variable(changeVar, cel.ObjectType(changeType)))
@@ -118,11 +123,11 @@ var (
 			func(o any) any { return nonNilStrings(asChange(o).Paths) },
 			func(o any) bool { return len(asChange(o).Paths) > 0 }},
 		"before": {dynMap,
-			func(o any) any { return nonNilMap(asChange(o).Before) },
-			func(o any) bool { return asChange(o).Before != nil }},
+			func(o any) any { return object(asChange(o), asChange(o).Before) },
+			func(o any) bool { return len(object(asChange(o), asChange(o).Before)) > 0 }},
 		"after": {dynMap,
-			func(o any) any { return nonNilMap(asChange(o).After) },
-			func(o any) bool { return asChange(o).After != nil }},
+			func(o any) any { return object(asChange(o), asChange(o).After) },
+			func(o any) bool { return len(object(asChange(o), asChange(o).After)) > 0 }},
 	}
 	planFields = map[string]field{
 		"project":   planStr(func(p *Plan) string { return p.Project }),
@@ -189,8 +194,11 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-func nonNilMap(m map[string]any) map[string]any {
-	if m == nil {
+// object is c's before or after as CEL sees it: empty when absent, and
+// always for a Secret, even if a caller filled it in, so that no rule and
+// no message can read a Secret's values.
+func object(c *Change, m map[string]any) map[string]any {
+	if m == nil || c.Group == "" && c.Kind == "Secret" {
 		return map[string]any{}
 	}
 	return m

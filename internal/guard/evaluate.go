@@ -61,7 +61,12 @@ func (ev *evaluation) rule(r *compiled, c *Change, p *Plan) error {
 	if err != nil {
 		return fmt.Errorf("%s: guard rule %s on %s: %w", where(r), r.rule.Name, subject(c), evalErr(err))
 	}
-	if out != types.True {
+	b, ok := out.(types.Bool)
+	if !ok {
+		// only an expression over before or after, typed dyn, gets here
+		return fmt.Errorf("%s: guard rule %s on %s: expression yields %s, want bool", where(r), r.rule.Name, subject(c), out.Type().TypeName())
+	}
+	if !b {
 		return nil
 	}
 	v := Verdict{Rule: r.rule.Name, Outcome: r.outcome, Builtin: r.builtin, At: r.at}
