@@ -190,7 +190,7 @@ func program(env *cel.Env, r Rule, key, text string, want *cel.Type) (cel.Progra
 	if t := ast.OutputType(); !t.IsExactType(want) && !t.IsExactType(cel.DynType) {
 		return nil, nil, fmt.Errorf("%s: guard rule %s: %s yields %s, want %s: %s", rulePos(r, key), r.Name, key, ast.OutputType(), want, wantHint(want))
 	}
-	prg, err := env.Program(ast, cel.CostLimit(CostLimit), cel.EvalOptions(cel.OptOptimize))
+	prg, err := env.Program(ast, cel.CostLimit(CostLimit), cel.InterruptCheckFrequency(interruptEvery), cel.EvalOptions(cel.OptOptimize))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: guard rule %s: %s: %w", rulePos(r, key), r.Name, key, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -15,22 +16,34 @@ import (
 // limits below keep a hostile rule from exhausting the runner: a cap on the
 // text CEL parses, a cost limit on each evaluation (CEL counts the work an
 // expression does: every comparison, every element a macro visits, every
-// byte a string function copies) and a budget for all the evaluations of
-// one plan (see Evaluate). A rule over a change costs tens of units; a
-// rule that walks every container of an object a few thousand.
+// byte a string function copies), a budget for all the evaluations of one
+// plan, and a time limit on them (see Evaluate). The time limit is needed
+// beside the costs: with cost tracking on, cel-go v0.29 takes time
+// quadratic in the iterations of one macro (its cost stack is searched
+// linearly), so a cost of 60,000 in one evaluation can take 300 ms.
+//
+// A rule over a change costs tens of units; a rule that walks every
+// container of an object a few hundred.
 const (
 	// MaxExpressionLength is the longest expression or messageExpression,
 	// in characters.
 	MaxExpressionLength = 4096
 	// CostLimit is the most one evaluation of one expression may cost.
-	CostLimit = 100_000
+	CostLimit = 20_000
 	// PlanCostBudget is the most all the evaluations of one Evaluate
 	// may cost together.
-	PlanCostBudget = 50_000_000
+	PlanCostBudget = 10_000_000
 	// maxRange bounds lists.range, which allocates before its cost is
 	// counted.
 	maxRange = 10_000
+	// interruptEvery is how many iterations of a macro run between two
+	// looks at the time limit.
+	interruptEvery = 100
 )
+
+// EvalTimeout is the most one Evaluate may take; a variable so tests can
+// shorten it.
+var EvalTimeout = 10 * time.Second
 
 // The CEL names of the two variables and their types.
 const (

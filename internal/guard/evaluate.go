@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -20,7 +21,9 @@ import (
 // so is going over the plan's cost budget (PlanCostBudget). A
 // messageExpression that fails falls back to the rule's message.
 func (s *Set) Evaluate(p Plan, changes []Change) ([]Verdict, error) {
-	var ev evaluation
+	ctx, cancel := context.WithTimeout(context.Background(), EvalTimeout)
+	defer cancel()
+	ev := evaluation{ctx: ctx}
 	ev.act.plan = &p
 	for _, r := range s.plan {
 		if err := ev.rule(r, nil, &p); err != nil {
@@ -47,6 +50,7 @@ func (s *Set) Evaluate(p Plan, changes []Change) ([]Verdict, error) {
 // every change (no allocation per change for the variables), the cost
 // spent, and the verdicts by outcome.
 type evaluation struct {
+	ctx   context.Context // ends at EvalTimeout
 	act   activation
 	spent uint64
 	by    [3][]Verdict // deny, require-approval, warn
@@ -54,12 +58,12 @@ type evaluation struct {
 
 // rule evaluates r over c (nil for a plan rule) and keeps its verdict.
 func (ev *evaluation) rule(r *compiled, c *Change, p *Plan) error {
-	out, det, err := r.expr.Eval(&ev.act)
+	out, det, err := r.expr.ContextEval(ev.ctx, &ev.act)
 	if err := ev.charge(det); err != nil {
 		return fmt.Errorf("%s: guard rule %s on %s: %w", where(r), r.rule.Name, subject(c), err)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: guard rule %s on %s: %w", where(r), r.rule.Name, subject(c), evalErr(err))
+		return fmt.Errorf("%s: guard rule %s on %s: %w", where(r), r.rule.Name, subject(c), ev.evalErr(err))
 	}
 	b, ok := out.(types.Bool)
 	if !ok {
@@ -91,7 +95,7 @@ func (ev *evaluation) rule(r *compiled, c *Change, p *Plan) error {
 // rule's message, else one made from the rule and the change.
 func (ev *evaluation) message(r *compiled, c *Change) string {
 	if r.msg != nil {
-		out, det, err := r.msg.Eval(&ev.act)
+		out, det, err := r.msg.ContextEval(ev.ctx, &ev.act)
 		if ev.charge(det) == nil && err == nil {
 			if s, ok := out.(types.String); ok && s != "" {
 				return string(s)
@@ -120,12 +124,15 @@ func (ev *evaluation) charge(det *cel.EvalDetails) error {
 	return nil
 }
 
-// evalErr says what to do about a cost limit; other errors are CEL's own
-// ("no such key: metadata").
-func evalErr(err error) error {
+// evalErr says what to do about a limit; other errors are CEL's own ("no
+// such key: metadata").
+func (ev *evaluation) evalErr(err error) error {
 	var ce interpreter.EvalCancelledError
 	if errors.As(err, &ce) && ce.Cause == interpreter.CostLimitExceeded {
 		return fmt.Errorf("%w (limit %d per evaluation): make the rule cheaper", err, CostLimit)
+	}
+	if ev.ctx.Err() != nil {
+		return fmt.Errorf("the rules took longer than %s over this plan: make the expensive rules cheaper (fewer macros over whole objects)", EvalTimeout)
 	}
 	return err
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // guardsNode is the guards: node of a kubeplan.yaml text.
-func guardsNode(t *testing.T, text string) *yaml.Node {
+func guardsNode(t testing.TB, text string) *yaml.Node {
 	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
