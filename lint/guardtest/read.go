@@ -1,0 +1,218 @@
+package guardtest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kubeplan/kubeplan/internal/confine"
+	"github.com/kubeplan/kubeplan/internal/guard"
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// Rule is the id of the problems this package reports.
+const Rule = "guard-test"
+
+// problemAt is a problem at a node of file.
+func problemAt(file string, n *yaml.Node, format string, args ...any) *manifest.Problem {
+	p := &manifest.Problem{File: file, Rule: Rule, Message: fmt.Sprintf(format, args...)}
+	if n != nil {
+		p.Pos = manifest.Pos{Line: n.Line, Col: n.Column}
+	}
+	return p
+}
+
+// readTest reads and checks one test file.
+func readTest(file, root string) (*GuardTest, *manifest.Problem) {
+	data, err := confine.ReadFile(file, root)
+	if err != nil {
+		return nil, &manifest.Problem{File: file, Rule: Rule, Message: err.Error()}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &manifest.Problem{File: file, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: Rule, Message: err.Error()}
+	}
+	if len(doc.Content) == 0 {
+		return nil, &manifest.Problem{File: file, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: Rule, Message: "empty test: want apiVersion kubeplan.dev/v1alpha1, kind GuardTest and cases"}
+	}
+	root0 := doc.Content[0]
+	t := &GuardTest{}
+	if err := root0.Decode(t); err != nil {
+		return nil, problemAt(file, root0, "%v (see docs/guards.md, \"Testing rules\")", err)
+	}
+	if t.APIVersion != "kubeplan.dev/v1alpha1" || t.Kind != "GuardTest" {
+		return nil, problemAt(file, root0, "want apiVersion kubeplan.dev/v1alpha1 and kind GuardTest, got %q %q", t.APIVersion, t.Kind)
+	}
+	if len(t.Rules) == 0 && t.Config == "" {
+		return nil, problemAt(file, root0, "name the rules to test: rules: (rule files) or config: (a kubeplan.yaml)")
+	}
+	cases := mapValue(root0, "cases")
+	for i := range t.Cases {
+		c := &t.Cases[i]
+		n := nth(cases, i, root0)
+		c.Line = n.Line
+		if c.Name == "" {
+			return nil, problemAt(file, n, "cases[%d]: a case needs a name", i)
+		}
+		changes := mapValue(n, "changes")
+		for j, ch := range c.Changes {
+			cn := nth(changes, j, n)
+			if !actions[ch.Action] {
+				return nil, problemAt(file, cn, "case %q: changes[%d]: action %q: want one of create, update, replace, prune, adopt, release", c.Name, j, ch.Action)
+			}
+			if ch.Kind == "" || ch.Name == "" {
+				return nil, problemAt(file, cn, "case %q: changes[%d]: a change needs kind and name", c.Name, j)
+			}
+		}
+		verdicts := mapValue(n, "verdicts")
+		for j := range c.Verdicts {
+			v := &c.Verdicts[j]
+			vn := nth(verdicts, j, n)
+			v.Line = vn.Line
+			switch {
+			case v.Rule == "":
+				return nil, problemAt(file, vn, "case %q: verdicts[%d]: a verdict needs a rule", c.Name, j)
+			case v.Outcome != guard.Deny && v.Outcome != guard.RequireApproval && v.Outcome != guard.Warn:
+				return nil, problemAt(file, vn, "case %q: verdicts[%d]: outcome %q: want deny, require-approval or warn", c.Name, j, v.Outcome)
+			}
+		}
+	}
+	return t, nil
+}
+
+// actions are the actions a change may have.
+var actions = map[string]bool{"create": true, "update": true, "replace": true, "prune": true, "adopt": true, "release": true}
+
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// nth is the i-th element of the list seq, else fallback.
+func nth(seq *yaml.Node, i int, fallback *yaml.Node) *yaml.Node {
+	if seq != nil && seq.Kind == yaml.SequenceNode && i < len(seq.Content) {
+		return seq.Content[i]
+	}
+	return fallback
+}
+
+// loadConfig reads what a test names: the guards: of its kubeplan.yaml
+// with the rule files that names (relative to the kubeplan.yaml), then
+// its own rule files (relative to the test).
+func loadConfig(file, root string, t *GuardTest) (guard.Config, []*manifest.Problem) {
+	dir := filepath.Dir(file)
+	var c guard.Config
+	if t.Config != "" {
+		path := join(dir, t.Config)
+		data, err := confine.ReadFile(path, root)
+		if err != nil {
+			return c, []*manifest.Problem{{File: file, Rule: Rule, Message: "config: " + err.Error()}}
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			return c, []*manifest.Problem{{File: path, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: Rule, Message: err.Error()}}
+		}
+		var guards *yaml.Node
+		if len(doc.Content) > 0 {
+			guards = mapValue(doc.Content[0], "guards")
+		}
+		cfg, files, err := guard.ParseConfig(path, guards)
+		if err != nil {
+			return c, problems(path, err)
+		}
+		c = cfg
+		for _, f := range files {
+			rs, probs := readRules(join(filepath.Dir(path), f), root)
+			if len(probs) > 0 {
+				return c, probs
+			}
+			c.Rules = append(c.Rules, rs...)
+		}
+	}
+	for _, f := range t.Rules {
+		rs, probs := readRules(join(dir, f), root)
+		if len(probs) > 0 {
+			return c, probs
+		}
+		c.Rules = append(c.Rules, rs...)
+	}
+	return c, nil
+}
+
+// readRules reads a rule file, or every *.yaml and *.yml of a directory
+// (not below it), in name order.
+func readRules(path, root string) ([]guard.Rule, []*manifest.Problem) {
+	real, err := confine.Resolve(path, root)
+	if err != nil {
+		return nil, []*manifest.Problem{{File: path, Rule: Rule, Message: err.Error()}}
+	}
+	files := []string{path}
+	if fi, err := os.Stat(real); err == nil && fi.IsDir() {
+		entries, err := os.ReadDir(real)
+		if err != nil {
+			return nil, []*manifest.Problem{{File: path, Rule: Rule, Message: err.Error()}}
+		}
+		files = files[:0]
+		for _, e := range entries {
+			if !e.IsDir() && (strings.HasSuffix(e.Name(), ".yaml") || strings.HasSuffix(e.Name(), ".yml")) {
+				files = append(files, filepath.Join(path, e.Name()))
+			}
+		}
+		sort.Strings(files)
+	}
+	var out []guard.Rule
+	for _, f := range files {
+		data, err := confine.ReadFile(f, root)
+		if err != nil {
+			return nil, []*manifest.Problem{{File: f, Rule: Rule, Message: err.Error()}}
+		}
+		rs, err := guard.ParseRules(f, data)
+		if err != nil {
+			return nil, problems(f, err)
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
+}
+
+// join is p relative to dir; an absolute p is taken as named (and like
+// any other must be inside the root).
+func join(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// at matches the "file:line:col: " guard's errors start with.
+var at = regexp.MustCompile(`^(.+?):(\d+):(\d+): (.*)$`)
+
+// problems turns guard's errors (one a line) into problems at their
+// positions; a line without one is a problem of file.
+func problems(file string, err error) []*manifest.Problem {
+	var out []*manifest.Problem
+	for _, line := range strings.Split(err.Error(), "\n") {
+		m := at.FindStringSubmatch(line)
+		if m == nil {
+			out = append(out, &manifest.Problem{File: file, Rule: Rule, Message: line})
+			continue
+		}
+		l, _ := strconv.Atoi(m[2])
+		c, _ := strconv.Atoi(m[3])
+		out = append(out, &manifest.Problem{File: m[1], Pos: manifest.Pos{Line: l, Col: c}, Rule: Rule, Message: m[4]})
+	}
+	return out
+}
