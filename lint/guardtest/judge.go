@@ -10,12 +10,12 @@ import (
 
 // runFile runs one test file's cases, adding them and its problems to rep.
 func runFile(file, root string, rep *admission.TestReport) {
-	t, prob := readTest(file, root)
+	t, doc, prob := readTest(file, root)
 	if prob != nil {
 		rep.Problems = append(rep.Problems, prob)
 		return
 	}
-	cfg, probs := loadConfig(file, root, t)
+	cfg, probs := loadConfig(file, root, t, doc)
 	if len(probs) > 0 {
 		rep.Problems = append(rep.Problems, probs...)
 		return

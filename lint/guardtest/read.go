@@ -28,29 +28,42 @@ func problemAt(file string, n *yaml.Node, format string, args ...any) *manifest.
 	return p
 }
 
+// yamlLine is the line a YAML syntax error names.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlProblem is a YAML syntax error at its line.
+func yamlProblem(file string, err error) *manifest.Problem {
+	p := &manifest.Problem{File: file, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: Rule, Message: err.Error()}
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		p.Line, _ = strconv.Atoi(m[1])
+		p.Message = "invalid YAML: " + m[2]
+	}
+	return p
+}
+
 // readTest reads and checks one test file.
-func readTest(file, root string) (*GuardTest, *manifest.Problem) {
+func readTest(file, root string) (*GuardTest, *yaml.Node, *manifest.Problem) {
 	data, err := confine.ReadFile(file, root)
 	if err != nil {
-		return nil, &manifest.Problem{File: file, Rule: Rule, Message: err.Error()}
+		return nil, nil, &manifest.Problem{File: file, Rule: Rule, Message: err.Error()}
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &manifest.Problem{File: file, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: Rule, Message: err.Error()}
+		return nil, nil, yamlProblem(file, err)
 	}
 	if len(doc.Content) == 0 {
-		return nil, &manifest.Problem{File: file, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: Rule, Message: "empty test: want apiVersion kubeplan.dev/v1alpha1, kind GuardTest and cases"}
+		return nil, nil, &manifest.Problem{File: file, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: Rule, Message: "empty test: want apiVersion kubeplan.dev/v1alpha1, kind GuardTest and cases"}
 	}
 	root0 := doc.Content[0]
 	t := &GuardTest{}
 	if err := root0.Decode(t); err != nil {
-		return nil, problemAt(file, root0, "%v (see docs/guards.md, \"Testing rules\")", err)
+		return nil, nil, problemAt(file, root0, "%v (see docs/guards.md, \"Testing rules\")", err)
 	}
 	if t.APIVersion != "kubeplan.dev/v1alpha1" || t.Kind != "GuardTest" {
-		return nil, problemAt(file, root0, "want apiVersion kubeplan.dev/v1alpha1 and kind GuardTest, got %q %q", t.APIVersion, t.Kind)
+		return nil, nil, problemAt(file, root0, "want apiVersion kubeplan.dev/v1alpha1 and kind GuardTest, got %q %q", t.APIVersion, t.Kind)
 	}
 	if len(t.Rules) == 0 && t.Config == "" {
-		return nil, problemAt(file, root0, "name the rules to test: rules: (rule files) or config: (a kubeplan.yaml)")
+		return nil, nil, problemAt(file, root0, "name the rules to test: rules: (rule files) or config: (a kubeplan.yaml)")
 	}
 	cases := mapValue(root0, "cases")
 	for i := range t.Cases {
@@ -58,16 +71,16 @@ func readTest(file, root string) (*GuardTest, *manifest.Problem) {
 		n := nth(cases, i, root0)
 		c.Line = n.Line
 		if c.Name == "" {
-			return nil, problemAt(file, n, "cases[%d]: a case needs a name", i)
+			return nil, nil, problemAt(file, n, "cases[%d]: a case needs a name", i)
 		}
 		changes := mapValue(n, "changes")
 		for j, ch := range c.Changes {
 			cn := nth(changes, j, n)
 			if !actions[ch.Action] {
-				return nil, problemAt(file, cn, "case %q: changes[%d]: action %q: want one of create, update, replace, prune, adopt, release", c.Name, j, ch.Action)
+				return nil, nil, problemAt(file, cn, "case %q: changes[%d]: action %q: want one of create, update, replace, prune, adopt, release", c.Name, j, ch.Action)
 			}
 			if ch.Kind == "" || ch.Name == "" {
-				return nil, problemAt(file, cn, "case %q: changes[%d]: a change needs kind and name", c.Name, j)
+				return nil, nil, problemAt(file, cn, "case %q: changes[%d]: a change needs kind and name", c.Name, j)
 			}
 		}
 		verdicts := mapValue(n, "verdicts")
@@ -77,13 +90,13 @@ func readTest(file, root string) (*GuardTest, *manifest.Problem) {
 			v.Line = vn.Line
 			switch {
 			case v.Rule == "":
-				return nil, problemAt(file, vn, "case %q: verdicts[%d]: a verdict needs a rule", c.Name, j)
+				return nil, nil, problemAt(file, vn, "case %q: verdicts[%d]: a verdict needs a rule", c.Name, j)
 			case v.Outcome != guard.Deny && v.Outcome != guard.RequireApproval && v.Outcome != guard.Warn:
-				return nil, problemAt(file, vn, "case %q: verdicts[%d]: outcome %q: want deny, require-approval or warn", c.Name, j, v.Outcome)
+				return nil, nil, problemAt(file, vn, "case %q: verdicts[%d]: outcome %q: want deny, require-approval or warn", c.Name, j, v.Outcome)
 			}
 		}
 	}
-	return t, nil
+	return t, root0, nil
 }
 
 // actions are the actions a change may have.
@@ -112,18 +125,18 @@ func nth(seq *yaml.Node, i int, fallback *yaml.Node) *yaml.Node {
 // loadConfig reads what a test names: the guards: of its kubeplan.yaml
 // with the rule files that names (relative to the kubeplan.yaml), then
 // its own rule files (relative to the test).
-func loadConfig(file, root string, t *GuardTest) (guard.Config, []*manifest.Problem) {
+func loadConfig(file, root string, t *GuardTest, doc *yaml.Node) (guard.Config, []*manifest.Problem) {
 	dir := filepath.Dir(file)
 	var c guard.Config
 	if t.Config != "" {
 		path := join(dir, t.Config)
 		data, err := confine.ReadFile(path, root)
 		if err != nil {
-			return c, []*manifest.Problem{{File: file, Rule: Rule, Message: "config: " + err.Error()}}
+			return c, []*manifest.Problem{problemAt(file, mapValue(doc, "config"), "%v", err)}
 		}
 		var doc yaml.Node
 		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return c, []*manifest.Problem{{File: path, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: Rule, Message: err.Error()}}
+			return c, []*manifest.Problem{yamlProblem(path, err)}
 		}
 		var guards *yaml.Node
 		if len(doc.Content) > 0 {
@@ -134,16 +147,18 @@ func loadConfig(file, root string, t *GuardTest) (guard.Config, []*manifest.Prob
 			return c, problems(path, err)
 		}
 		c = cfg
+		ref := problemAt(path, mapValue(guards, "files"), "")
 		for _, f := range files {
-			rs, probs := readRules(join(filepath.Dir(path), f), root)
+			rs, probs := readRules(join(filepath.Dir(path), f), root, ref)
 			if len(probs) > 0 {
 				return c, probs
 			}
 			c.Rules = append(c.Rules, rs...)
 		}
 	}
+	ref := problemAt(file, mapValue(doc, "rules"), "")
 	for _, f := range t.Rules {
-		rs, probs := readRules(join(dir, f), root)
+		rs, probs := readRules(join(dir, f), root, ref)
 		if len(probs) > 0 {
 			return c, probs
 		}
@@ -153,17 +168,23 @@ func loadConfig(file, root string, t *GuardTest) (guard.Config, []*manifest.Prob
 }
 
 // readRules reads a rule file, or every *.yaml and *.yml of a directory
-// (not below it), in name order.
-func readRules(path, root string) ([]guard.Rule, []*manifest.Problem) {
+// (not below it), in name order. A file that cannot be read is a problem
+// at ref, the list that names it.
+func readRules(path, root string, ref *manifest.Problem) ([]guard.Rule, []*manifest.Problem) {
+	fail := func(err error) []*manifest.Problem {
+		p := *ref
+		p.Message = err.Error()
+		return []*manifest.Problem{&p}
+	}
 	real, err := confine.Resolve(path, root)
 	if err != nil {
-		return nil, []*manifest.Problem{{File: path, Rule: Rule, Message: err.Error()}}
+		return nil, fail(err)
 	}
 	files := []string{path}
 	if fi, err := os.Stat(real); err == nil && fi.IsDir() {
 		entries, err := os.ReadDir(real)
 		if err != nil {
-			return nil, []*manifest.Problem{{File: path, Rule: Rule, Message: err.Error()}}
+			return nil, fail(err)
 		}
 		files = files[:0]
 		for _, e := range entries {
@@ -177,7 +198,7 @@ func readRules(path, root string) ([]guard.Rule, []*manifest.Problem) {
 	for _, f := range files {
 		data, err := confine.ReadFile(f, root)
 		if err != nil {
-			return nil, []*manifest.Problem{{File: f, Rule: Rule, Message: err.Error()}}
+			return nil, fail(err)
 		}
 		rs, err := guard.ParseRules(f, data)
 		if err != nil {
