@@ -41,7 +41,7 @@ var builtins = []Rule{
 		Expression: `plan.members > 0 && plan.prunedFraction > 0.5`,
 		Outcome:    RequireApproval,
 		MessageExpression: `'prunes ' + string(plan.counts['prune']) + ' of the ' + string(plan.members) +
-  ' members of the set (' + string(int(plan.prunedFraction * 100.0)) + '%)'`,
+  ' members of the set (' + string(int(plan.prunedFraction * 100.0 + 0.5)) + '%)'`,
 	},
 }
 

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -83,6 +84,8 @@ func TestMassPrune(t *testing.T) {
 	}{
 		{"more than half", 10, 6, "prunes 6 of the 10 members of the set (60%)", "guards: {}\n", RequireApproval, 0.6},
 		{"half", 10, 5, "", "guards: {}\n", "", 0.5},
+		{"four of seven, rounded", 7, 4, "prunes 4 of the 7 members of the set (57%)", "guards: {}\n", RequireApproval, 4.0 / 7},
+		{"29 of 50", 50, 29, "prunes 29 of the 50 members of the set (58%)", "guards: {}\n", RequireApproval, 0.58},
 		{"a new set", 0, 0, "", "guards: {}\n", "", 0},
 		{"all, as warn", 3, 3, "prunes 3 of the 3 members of the set (100%)", "guards: {builtin: {mass-prune: warn}}\n", Warn, 1},
 		{"all, off", 3, 3, "", "guards: {builtin: {mass-prune: off}}\n", "", 1},
@@ -228,5 +231,35 @@ func TestTimeLimit(t *testing.T) {
 	_, err := s.Evaluate(Plan{}, changes)
 	if err == nil || !strings.Contains(err.Error(), "guard rule slow on deployment.apps/web in namespace shop: the rules took longer than 1ms over this plan") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// One Set serves the projects of a run at once.
+func TestEvaluateConcurrent(t *testing.T) {
+	s := mustCompile(t, platformGuards)
+	want, err := s.Evaluate(shopPlan(), []Change{stsReplace(), pvcPrune()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() {
+			for j := 0; j < 50; j++ {
+				got, err := s.Evaluate(shopPlan(), []Change{stsReplace(), pvcPrune()})
+				if err == nil && !reflect.DeepEqual(got, want) {
+					err = fmt.Errorf("verdicts differ: %+v", got)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
