@@ -263,3 +263,26 @@ func TestEvaluateConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// Plan rules read counts and kinds.
+func TestPlanFields(t *testing.T) {
+	s := mustCompile(t, `guards:
+  builtin: {mass-prune: off}
+  rules:
+    - name: many-deployments
+      scope: plan
+      expression: plan.kinds['Deployment']['update'] >= 2 && plan.counts['create'] == 0 && plan.applyset != ''
+      outcome: warn
+      messageExpression: "string(plan.kinds['Deployment']['update']) + ' Deployments roll out in ' + plan.project + ' on ' + plan.cluster"
+`)
+	p := shopPlan()
+	p.Kinds = map[string]map[string]int64{"Deployment": {"update": 3}}
+	vs, err := s.Evaluate(p, nil)
+	if err != nil || len(vs) != 1 || vs[0].Message != "3 Deployments roll out in shop on prod" {
+		t.Errorf("%+v %v", vs, err)
+	}
+	p.Kinds["Deployment"]["update"] = 1
+	if vs, err := s.Evaluate(p, nil); err != nil || len(vs) != 0 {
+		t.Errorf("%+v %v", vs, err)
+	}
+}

@@ -72,9 +72,12 @@ func inputs(c Case) (guard.Plan, []guard.Change) {
 		}
 		kinds[ch.Kind][ch.Action]++
 	}
-	if p.Counts == nil {
-		p.Counts = counts
+	// counts given win over those counted, action by action, so every
+	// action stays present as in a real plan
+	for a, n := range p.Counts {
+		counts[a] = n
 	}
+	p.Counts = counts
 	if p.Kinds == nil {
 		p.Kinds = kinds
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -116,6 +117,8 @@ func TestProblems(t *testing.T) {
 		// the line the YAML parser names (it counts this error from the line before the flow)
 		{"bad YAML", map[string]string{"t/kubeplan-guard-test.yaml": head + "rules: [x.yaml]\ncases:\n  - name: c\n    changes: [{paths: [a[0]]}]\n"},
 			`t/kubeplan-guard-test.yaml:5:1: invalid YAML: did not find expected ',' or ']'`},
+		{"a key misspelt", map[string]string{"t/kubeplan-guard-test.yaml": head + "rules: [r.yaml]\ncases:\n  - name: c\n    chnages: []\n"},
+			`t/kubeplan-guard-test.yaml:6:1: unknown key "chnages" (see docs/guards.md, "Testing rules")`},
 		{"a missing rule file", map[string]string{"t/kubeplan-guard-test.yaml": head + "rules: [nope.yaml]\ncases: []\n"},
 			`t/kubeplan-guard-test.yaml:3:8: reading `},
 	} {
@@ -185,5 +188,42 @@ func TestRunBoth(t *testing.T) {
 	rep, err = Run(filepath.Join(dir, "guards", TestFileName))
 	if err != nil || len(rep.Files) != 1 || rep.Passed != 1 {
 		t.Errorf("one file: %v %+v", err, rep)
+	}
+}
+
+// What a case leaves out of its plan is computed from its changes.
+func TestInputs(t *testing.T) {
+	half := 0.5
+	c := Case{
+		Plan: TestPlan{Project: "shop", Cluster: "prod", Members: 4, Counts: map[string]int64{"update": 7}},
+		Changes: []TestChange{
+			{Action: "prune", Kind: "ConfigMap", Namespace: "shop", Name: "a"},
+			{Action: "prune", Group: "apps", Kind: "Deployment", Namespace: "shop", Name: "b"},
+			{Action: "update", Group: "apps", Kind: "Deployment", Namespace: "shop", Name: "c", Object: "deployment.apps/c", Project: "other"},
+		},
+	}
+	p, changes := inputs(c)
+	wantCounts := map[string]int64{"create": 0, "update": 7, "replace": 0, "prune": 2, "adopt": 0, "release": 0}
+	if !reflect.DeepEqual(p.Counts, wantCounts) {
+		t.Errorf("counts %v, want %v", p.Counts, wantCounts)
+	}
+	wantKinds := map[string]map[string]int64{"ConfigMap": {"prune": 1}, "Deployment": {"prune": 1, "update": 1}}
+	if !reflect.DeepEqual(p.Kinds, wantKinds) {
+		t.Errorf("kinds %v, want %v", p.Kinds, wantKinds)
+	}
+	if p.PrunedFraction != 0.5 {
+		t.Errorf("prunedFraction %v", p.PrunedFraction)
+	}
+	if changes[0].Object != "configmap/a" || changes[0].Version != "v1" || changes[0].Project != "shop" || changes[0].Cluster != "prod" {
+		t.Errorf("change 0: %+v", changes[0])
+	}
+	if changes[1].Object != "deployment.apps/b" || changes[1].Version != "" || changes[2].Project != "other" {
+		t.Errorf("changes: %+v", changes)
+	}
+	// A fraction given is kept.
+	c.Plan.PrunedFraction = &half
+	c.Plan.Members = 100
+	if p, _ := inputs(c); p.PrunedFraction != 0.5 {
+		t.Errorf("given prunedFraction %v", p.PrunedFraction)
 	}
 }

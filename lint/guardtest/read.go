@@ -1,6 +1,7 @@
 package guardtest
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,6 +42,30 @@ func yamlProblem(file string, err error) *manifest.Problem {
 	return p
 }
 
+// decodeLine is a line of yaml's unmarshal errors.
+var decodeLine = regexp.MustCompile(`^\s*line (\d+): (.*)$`)
+
+// unknownField is yaml's word for an unknown key.
+var unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+
+// decodeProblem is the first of yaml's unmarshal errors, at its line.
+func decodeProblem(file string, n *yaml.Node, err error) *manifest.Problem {
+	p := problemAt(file, n, "%v (see docs/guards.md, \"Testing rules\")", err)
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if m := decodeLine.FindStringSubmatch(line); m != nil {
+			p.Line, _ = strconv.Atoi(m[1])
+			p.Col = 1
+			msg := m[2]
+			if k := unknownField.FindStringSubmatch(msg); k != nil {
+				msg = fmt.Sprintf("unknown key %q", k[1])
+			}
+			p.Message = msg + " (see docs/guards.md, \"Testing rules\")"
+			break
+		}
+	}
+	return p
+}
+
 // readTest reads and checks one test file.
 func readTest(file, root string) (*GuardTest, *yaml.Node, *manifest.Problem) {
 	data, err := confine.ReadFile(file, root)
@@ -56,8 +81,12 @@ func readTest(file, root string) (*GuardTest, *yaml.Node, *manifest.Problem) {
 	}
 	root0 := doc.Content[0]
 	t := &GuardTest{}
-	if err := root0.Decode(t); err != nil {
-		return nil, nil, problemAt(file, root0, "%v (see docs/guards.md, \"Testing rules\")", err)
+	// Strictly: a key misspelt (chnages:) would otherwise leave a case
+	// empty, and an empty case passes.
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(t); err != nil {
+		return nil, nil, decodeProblem(file, root0, err)
 	}
 	if t.APIVersion != "kubeplan.dev/v1alpha1" || t.Kind != "GuardTest" {
 		return nil, nil, problemAt(file, root0, "want apiVersion kubeplan.dev/v1alpha1 and kind GuardTest, got %q %q", t.APIVersion, t.Kind)
