@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
-	celast "github.com/google/cel-go/common/ast"
 )
 
 // Set is a compiled Config: the built-in rules with their outcomes (those
@@ -202,81 +201,4 @@ func wantHint(want *cel.Type) string {
 		return "write a condition that is true when the rule applies"
 	}
 	return "write an expression that builds the message, such as 'replaces ' + change.name"
-}
-
-// reads notes which fields of change the rules read: change.before and
-// change.after, change.paths. A rule that uses change as a whole (passes
-// it to a function) may read anything.
-func (s *Set) reads(ast *cel.Ast) {
-	nav := celast.NavigateAST(ast.NativeRep())
-	for _, id := range celast.MatchDescendants(nav, celast.KindMatcher(celast.IdentKind)) {
-		if id.AsIdent() != changeVar {
-			continue
-		}
-		parent, ok := id.Parent()
-		if !ok || parent.Kind() != celast.SelectKind {
-			s.needsObjects, s.needsPaths = true, true
-			continue
-		}
-		switch parent.AsSelect().FieldName() {
-		case "before", "after":
-			s.needsObjects = true
-		case "paths":
-			s.needsPaths = true
-		}
-	}
-}
-
-// NeedsObjects says whether a rule reads change.before or change.after:
-// when no rule does, the caller need not build them.
-func (s *Set) NeedsObjects() bool { return s.needsObjects }
-
-// NeedsPaths says whether a rule reads change.paths.
-func (s *Set) NeedsPaths() bool { return s.needsPaths }
-
-// Approvals are the GitHub approvals that count for this set's rules
-// (Config.Approvals).
-func (s *Set) Approvals() Approvals { return s.approvals }
-
-// rulePos is "file:line:col" of the value of key in r, or of the rule
-// when key has no position.
-func rulePos(r Rule, key string) string {
-	if p, ok := r.Pos[key]; ok && key != "" {
-		return posOf(r.File, p)
-	}
-	return posOf(r.File, r.At)
-}
-
-// exprPos is where a CEL error at line, col (1-based line, 0-based
-// column, inside text) is in the file: the position of the expression's
-// text (Rule.Pos, where its first character is) plus the offset. A line
-// past the first is a line of a block scalar (|), whose lines all start
-// at the first's column.
-func exprPos(r Rule, key, text string, line, col int) string {
-	p, ok := r.Pos[key]
-	if !ok || line < 1 {
-		return rulePos(r, key)
-	}
-	if line > 1 && !strings.Contains(text, "\n") {
-		return posOf(r.File, p)
-	}
-	return posOf(r.File, Pos{Line: p.Line + line - 1, Col: p.Col + col})
-}
-
-func posOf(file string, p Pos) string {
-	if file == "" {
-		file = "kubeplan.yaml"
-	}
-	if p.Line == 0 {
-		return file
-	}
-	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Col)
-}
-
-func builtinNames() string {
-	names := make([]string, len(builtins))
-	for i, b := range builtins {
-		names[i] = b.Name
-	}
-	return strings.Join(names, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -133,6 +134,9 @@ func (ev *evaluation) evalErr(err error) error {
 	}
 	if ev.ctx.Err() != nil {
 		return fmt.Errorf("the rules took longer than %s over this plan: make the expensive rules cheaper (fewer macros over whole objects)", EvalTimeout)
+	}
+	if strings.HasPrefix(err.Error(), "no such key") {
+		return fmt.Errorf("%w: read a field not every object has with ?. and orValue, as in change.after.?spec.?type.orValue('')", err)
 	}
 	return err
 }

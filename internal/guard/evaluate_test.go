@@ -157,7 +157,7 @@ func TestEvaluateErrors(t *testing.T) {
       outcome: warn
 `)
 	_, err := s.Evaluate(Plan{}, []Change{pvcPrune()})
-	want := "kubeplan.yaml:3:7: guard rule lb on persistentvolumeclaim/data in namespace shop: no such key: spec"
+	want := "kubeplan.yaml:3:7: guard rule lb on persistentvolumeclaim/data in namespace shop: no such key: spec: read a field not every object has with ?. and orValue, as in change.after.?spec.?type.orValue('')"
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
