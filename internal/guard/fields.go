@@ -1,8 +1,8 @@
 package guard
 
 import (
-	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
 )
 
 // field is one CEL field of Change or Plan: its type and how to read it
