@@ -46,6 +46,12 @@ func ParseConfig(file string, n *yaml.Node) (Config, []string, error) {
 	return c, files, nil
 }
 
+// FoldedSuffix marks, in Rule.Pos, a value written as a folded block (>):
+// Pos["expression"+FoldedSuffix] is there when the expression is one.
+// YAML joined its lines, so a column CEL names inside it cannot be found
+// in the file, and an error is put at the value's start.
+const FoldedSuffix = ":folded"
+
 // ParseRules reads a rules file: a YAML list of rules, or a mapping whose
 // rules: key holds one. Errors as ParseConfig's.
 func ParseRules(file string, data []byte) ([]Rule, error) {
@@ -149,6 +155,9 @@ func (d decoder) rule(n *yaml.Node, where string) (Rule, error) {
 			s, err := d.str(v, where+"."+key)
 			*dst = s
 			r.Pos[key] = d.textPos(deref(v), n.Column)
+			if deref(v).Style == yaml.FoldedStyle {
+				r.Pos[key+FoldedSuffix] = r.Pos[key]
+			}
 			return err
 		}
 	}

@@ -55,6 +55,9 @@ guards:
 	if p := c.Rules[1].Pos["expression"]; p != (Pos{13, 9}) {
 		t.Errorf("block expression at %v, want 13:9", p)
 	}
+	if _, folded := c.Rules[1].Pos["expression"+FoldedSuffix]; folded {
+		t.Error("a literal block marked folded")
+	}
 }
 
 func TestParseRules(t *testing.T) {

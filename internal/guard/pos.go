@@ -18,11 +18,15 @@ func rulePos(r Rule, key string) string {
 // column, inside text) is in the file: the position of the expression's
 // text (Rule.Pos, where its first character is) plus the offset. A line
 // past the first is a line of a block scalar (|), whose lines all start
-// at the first's column.
+// at the first's column. In a folded block (>) the offset is not known
+// (FoldedSuffix): the error is at the block's start.
 func exprPos(r Rule, key, text string, line, col int) string {
 	p, ok := r.Pos[key]
 	if !ok || line < 1 {
 		return rulePos(r, key)
+	}
+	if _, folded := r.Pos[key+FoldedSuffix]; folded {
+		return posOf(r.File, p)
 	}
 	if line > 1 && !strings.Contains(text, "\n") {
 		return posOf(r.File, p)
