@@ -184,10 +184,17 @@ func TestRunBoth(t *testing.T) {
 	if len(rep.Files) != 2 || rep.Passed != 1 || !rep.OK() {
 		t.Errorf("files %v passed %d: %v", rep.Files, rep.Passed, rows(rep))
 	}
-	// A guard test named on its own.
+	// A guard test named on its own, by its usual name or another.
 	rep, err = Run(filepath.Join(dir, "guards", TestFileName))
 	if err != nil || len(rep.Files) != 1 || rep.Passed != 1 {
 		t.Errorf("one file: %v %+v", err, rep)
+	}
+	if err := os.Rename(filepath.Join(dir, "guards", TestFileName), filepath.Join(dir, "guards", "namespaces-test.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = Run(filepath.Join(dir, "guards", "namespaces-test.yaml"))
+	if err != nil || len(rep.Files) != 1 || rep.Passed != 1 || !rep.OK() {
+		t.Errorf("one file of another name: %v %+v", err, rep)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/lint/admission"
 )
@@ -27,7 +29,7 @@ func Run(dir string) (*admission.TestReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	guardFiles, admissionFiles, err := testFiles(dir)
+	guardFiles, admissionFiles, err := testFiles(dir, root)
 	if err != nil {
 		return nil, err
 	}
@@ -80,15 +82,15 @@ func testRoot(dir string) (string, error) {
 }
 
 // testFiles finds the guard tests and the admission tests under dir, each
-// sorted; a file named on its own is a guard test by its name, else an
-// admission test.
-func testFiles(dir string) (guard, adm []string, err error) {
+// sorted; a file named on its own is a guard test by its name or its kind
+// (GuardTest), else an admission test.
+func testFiles(dir, root string) (guard, adm []string, err error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !st.IsDir() {
-		if filepath.Base(dir) == TestFileName {
+		if filepath.Base(dir) == TestFileName || isGuardTest(dir, root) {
 			return []string{dir}, nil, nil
 		}
 		return nil, []string{dir}, nil
@@ -112,4 +114,17 @@ func testFiles(dir string) (guard, adm []string, err error) {
 	sort.Strings(guard)
 	sort.Strings(adm)
 	return guard, adm, err
+}
+
+// isGuardTest says whether file says kind: GuardTest; a file that cannot
+// be read is left to the admission tests' reader, which says why.
+func isGuardTest(file, root string) bool {
+	data, err := confine.ReadFile(file, root)
+	if err != nil {
+		return false
+	}
+	var head struct {
+		Kind string `yaml:"kind"`
+	}
+	return yaml.Unmarshal(data, &head) == nil && head.Kind == "GuardTest"
 }
