@@ -286,3 +286,17 @@ func TestPlanFields(t *testing.T) {
 		t.Errorf("%+v %v", vs, err)
 	}
 }
+
+// change as a whole value (in a list, compared) still reads its fields.
+func TestChangeAsValue(t *testing.T) {
+	s := mustCompile(t, `guards:
+  rules:
+    - name: whole
+      expression: "[change].exists(c, c.kind == 'Deployment' && c.paths.size() == 2) && change == change"
+      outcome: warn
+`)
+	vs, err := s.Evaluate(Plan{}, []Change{deployUpdate(), stsReplace()})
+	if err != nil || len(vs) != 1 || vs[0].Object != "deployment.apps/web" {
+		t.Errorf("%+v %v", vs, err)
+	}
+}
