@@ -51,5 +51,21 @@ func ParseApproval(s string) (Approval, error) {
 	if !ok || rule == "" || reason == "" {
 		return Approval{}, fmt.Errorf("--approve %q: want RULE=REASON, such as --approve protect-pvc='the data moved to the new volume'", s)
 	}
+	if !ruleName.MatchString(rule) {
+		return Approval{}, fmt.Errorf("--approve %q: %q is not a rule's name: want RULE=REASON with the name a verdict shows, such as protect-pvc", s, rule)
+	}
 	return Approval{Rule: rule, Reason: reason, Via: "flag"}, nil
+}
+
+// Has says whether the set has a rule of that name (switched on), so an
+// --approve naming no rule (a typo) can be refused rather than ignored.
+func (s *Set) Has(name string) bool {
+	for _, rs := range [][]*compiled{s.change, s.plan} {
+		for _, r := range rs {
+			if r.rule.Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }

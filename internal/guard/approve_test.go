@@ -16,6 +16,7 @@ func TestParseApproval(t *testing.T) {
 		{"  mass-prune = cleanup after the split = phase 2 ", Approval{Rule: "mass-prune", Reason: "cleanup after the split = phase 2", Via: "flag"}, ""},
 		{"protect-pvc", Approval{}, `--approve "protect-pvc": want RULE=REASON, such as --approve protect-pvc='the data moved to the new volume'`},
 		{"protect-pvc=  ", Approval{}, `--approve "protect-pvc=  ": want RULE=REASON, such as --approve protect-pvc='the data moved to the new volume'`},
+		{"protect pvc=because", Approval{}, `--approve "protect pvc=because": "protect pvc" is not a rule's name: want RULE=REASON with the name a verdict shows, such as protect-pvc`},
 		{"=because", Approval{}, `--approve "=because": want RULE=REASON, such as --approve protect-pvc='the data moved to the new volume'`},
 	} {
 		got, err := ParseApproval(tc.in)
@@ -109,6 +110,18 @@ func TestRefusal(t *testing.T) {
 	want = "refused by guard rules:\n  outside the change windows: no allow window is active; override with --outside-window REASON"
 	if got := r.Error(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestHas(t *testing.T) {
+	s := mustCompile(t, platformGuards) // mass-prune: warn
+	for name, want := range map[string]bool{ProtectPVC: true, MassPrune: true, "no-critical-prune": true, "prod-cluster-prunes": true, "protect-pcv": false} {
+		if s.Has(name) != want {
+			t.Errorf("Has(%q) = %v", name, !want)
+		}
+	}
+	if s := mustCompile(t, "guards: {builtin: {protect-pvc: off}}\n"); s.Has(ProtectPVC) {
+		t.Error("a built-in switched off is in the set")
 	}
 }
 
