@@ -4,14 +4,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/arguments"
-	"github.com/kubeplan/kubeplan/lint/admission"
+	"github.com/kubeplan/kubeplan/lint/guardtest"
 	"github.com/kubeplan/kubeplan/render"
 )
 
 func newPolicyCmd(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "policy",
-		Short: "Work with ValidatingAdmissionPolicies: test them against expected verdicts",
+		Short: "Test ValidatingAdmissionPolicies and guard rules against expected verdicts",
 	}
 	cmd.AddCommand(newPolicyTestCmd(s))
 	return cmd
@@ -21,7 +21,7 @@ func newPolicyTestCmd(s streams) *cobra.Command {
 	f := &arguments.PolicyTest{}
 	cmd := &cobra.Command{
 		Use:     "test DIR",
-		Short:   "Run the kubeplan-test.yaml cases under DIR: each policy's verdict on each resource",
+		Short:   "Run the kubeplan-test.yaml and kubeplan-guard-test.yaml cases under DIR",
 		Long:    arguments.Help("policy-test"),
 		Example: arguments.Example("policy-test"),
 		Args:    cobra.ExactArgs(1),
@@ -30,7 +30,7 @@ func newPolicyTestCmd(s streams) *cobra.Command {
 			if err := f.Check(); err != nil {
 				return err
 			}
-			rep, err := admission.RunTests(args[0])
+			rep, err := guardtest.Run(args[0])
 			if err != nil {
 				return err
 			}
