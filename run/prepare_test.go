@@ -10,6 +10,8 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 
+	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
@@ -88,8 +90,10 @@ func TestPrepareSingle(t *testing.T) {
 	}
 }
 
-// apply PLANFILE: a single path holding a saved plan is the run; nothing
-// is read, and a path that is no plan is read as manifests.
+// apply PLANFILE: a single path holding a saved plan is the run; no
+// manifest is read (only kubeplan.yaml, for the guard rules the plan is
+// judged by again: the built-in ones without it), and a path that is no
+// plan is read as manifests.
 func TestPrepareSaved(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "tfplan")
@@ -97,7 +101,9 @@ func TestPrepareSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg, err := Connect(Request{Paths: []string{file}, Kube: kubeconfig(t), SavedPlan: true,
-		Open: func(workspace.Options) (*workspace.Workspace, error) { return nil, errors.New("opened") }})
+		Open: func(workspace.Options) (*workspace.Workspace, error) {
+			return workspace.New(&config.Config{}, workspace.Options{}), nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,14 +111,27 @@ func TestPrepareSaved(t *testing.T) {
 	if err != nil || p.Options.Saved == nil || p.Options.Workspace != nil || p.Revision != nil {
 		t.Fatalf("saved plan: %+v, %v", p, err)
 	}
+	if g := p.Projects[0].Guards; g == nil || !g.Has(guard.ProtectPVC) {
+		t.Fatalf("the saved plan's project has not the built-in guard rules: %v", g)
+	}
+	broken, err := Connect(Request{Paths: []string{file}, Kube: kubeconfig(t), SavedPlan: true,
+		Open: func(workspace.Options) (*workspace.Workspace, error) {
+			return nil, errors.New("kubeplan.yaml:3:5: bad rule")
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := broken.Prepare(context.Background()); err == nil || !strings.Contains(err.Error(), "bad rule") {
+		t.Fatalf("a saved plan applied under a kubeplan.yaml that cannot be read: %v", err)
+	}
 	if err := os.WriteFile(file, []byte(`{"kind":"KubeplanPlan","version":99}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if p, err := tg.Prepare(context.Background()); err == nil || p == nil || !strings.Contains(err.Error(), "make the plan again") {
 		t.Fatalf("a plan of an unknown version: %v", err)
 	}
-	tg.q.SavedPlan = false
-	if _, err := tg.Prepare(context.Background()); err == nil || err.Error() != "opened" {
+	broken.q.SavedPlan = false
+	if _, err := broken.Prepare(context.Background()); err == nil || !strings.Contains(err.Error(), "bad rule") {
 		t.Fatalf("without SavedPlan the file is read as manifests: %v", err)
 	}
 }
