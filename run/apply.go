@@ -113,6 +113,13 @@ func (r *Report) failPlanned(err error) {
 // applyOne applies one planned project; a project that failed before
 // writing is recorded as failed on its parent.
 func (o *ApplyOptions) applyOne(ctx context.Context, pr *ProjectReport, pd planned) {
+	var refusal *guard.Refusal
+	if pr.Status == Failed && o.Saved != nil && errors.As(pd.err, &refusal) {
+		// A saved plan refused for want of an approval is applied again
+		// with one: recording the refusal would change the parent and
+		// make the plan stale.
+		return
+	}
 	if pr.Status == Failed {
 		if pd.client != nil && pd.client.Ping(ctx) == nil {
 			if err := RecordFailure(ctx, pd.client, pd.parent, o.Apply.FieldManager, pd.err); err != nil {

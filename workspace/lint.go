@@ -72,7 +72,7 @@ func (w *Workspace) Lint(s Set) (lint.Input, lint.Options, error) {
 // exclude are the globs of paths not read: kubeplan.yaml's exclude and
 // ignore, and --exclude.
 func (w *Workspace) exclude() []string {
-	return slices.Concat(w.Config.ExcludePatterns(), w.Config.IgnorePatterns(), w.o.Overrides.Exclude)
+	return slices.Concat(w.Config.ExcludePatterns(), w.Config.IgnorePatterns(), w.Config.GuardFilePatterns(), w.o.Overrides.Exclude)
 }
 
 // decryption is how files are read: as in git for lint (the keys at hand

@@ -27,7 +27,7 @@ func TestIntegrationGuardsAction(t *testing.T) {
 	kc := c.Narrow(t, "guards-gh", ns)
 	dir := guardedRepo(t, ns)
 	cfg := filepath.Join(dir, "kubeplan.yaml")
-	args := []string{"apply", "--config", cfg, "--kubeconfig", kc, "--wait=false", "--project", "shop"}
+	args := []string{"apply", "--config", cfg, "--kubeconfig", kc, "--wait=false", "--project", "shop", dir}
 	if code, out, errs := cli(args...); code != 0 {
 		t.Fatalf("first apply: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -69,7 +69,7 @@ func TestIntegrationGuardsAction(t *testing.T) {
 	refused := func(what string) {
 		t.Helper()
 		code, out, errs := cli(args...)
-		if code != 1 || !strings.Contains(errs, "protect-pvc") || claim() != "uploads" {
+		if code != 1 || !strings.Contains(out+errs, "protect-pvc") || claim() != "uploads" {
 			t.Fatalf("%s: exit %d, claim %q\n%s\n%s", what, code, claim(), out, errs)
 		}
 	}
@@ -90,7 +90,7 @@ func TestIntegrationGuardsAction(t *testing.T) {
 		}
 	}
 	t.Setenv("GITHUB_ACTIONS", "")
-	code, out, _ = cli("status", "--config", cfg, "--kubeconfig", kc, "--project", "shop", "-o", "json")
+	code, out, _ = cli("status", "--config", cfg, "--kubeconfig", kc, "--project", "shop", "-o", "json", dir)
 	if code != 0 || !strings.Contains(out, `"via": "review"`) || !strings.Contains(out, `"by": "@dave"`) || !strings.Contains(out, `"pullRequest": 12`) {
 		t.Fatalf("status does not record the review: exit %d\n%s", code, out)
 	}

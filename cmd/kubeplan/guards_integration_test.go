@@ -21,7 +21,7 @@ func guardedRepo(t *testing.T, ns string) string {
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testdata", "repos", "guarded"))); err != nil {
 		t.Fatal(err)
 	}
-	edit(t, filepath.Join(dir, "kubeplan.yaml"), "namespace: NAMESPACE", "namespace: "+ns)
+	edit(t, filepath.Join(dir, "kubeplan.yaml"), "  namespace: platform", "  namespace: "+ns)
 	edit(t, filepath.Join(dir, "kubeplan.yaml"), "      # The year-end freeze.", "      - {kind: deny, schedule: \"* * * * *\", duration: 5m}\n      # The year-end freeze.")
 	git(t, dir, "init", "-q", "-b", "main")
 	git(t, dir, "add", ".")
@@ -74,7 +74,7 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 		if verb == "apply" {
 			pre = append(pre, "--wait=false")
 		}
-		return cli(append(pre, args...)...)
+		return cli(append(append(pre, args...), dir)...)
 	}
 	get := func(args ...string) string {
 		out, _ := c.TryKubectl(append([]string{"-n", ns, "get", "--ignore-not-found"}, args...)...)
@@ -106,7 +106,7 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 			t.Fatalf("plan -o json: exit %d\n%s\n%s", code, out, errs)
 		}
 		code, out, errs = kp("apply", "--kubeconfig", kc, "--project", "shop")
-		if code != 1 || !strings.Contains(errs, "protect-pvc") || !strings.Contains(errs, "--approve protect-pvc=") {
+		if code != 1 || !strings.Contains(out+errs, "protect-pvc") || !strings.Contains(out+errs, "--approve protect-pvc=") {
 			t.Fatalf("apply without approval: exit %d\n%s\n%s", code, out, errs)
 		}
 		if get("persistentvolumeclaim", "uploads", "-o", "jsonpath={.metadata.deletionTimestamp}") != "" || get("persistentvolumeclaim", "uploads", "-o", "name") == "" {
@@ -115,18 +115,21 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 		if replicas := get("deployment", "web", "-o", "jsonpath={.spec.template.spec.volumes}"); replicas == "" {
 			t.Fatal("the refused apply wrote the deployment: nothing may be written")
 		}
+		if strings.Contains(get("configmap", "shop", "-o", "jsonpath={.metadata.annotations}"), "protect-pvc") == false {
+			t.Error("the refusal left no pending approval on the parent")
+		}
 		code, out, errs = kp("apply", "--kubeconfig", kc, "--project", "shop", "--approve", "protect-pvc=uploads moved to object storage (OPS-42)")
 		if code != 0 || !strings.Contains(out, "persistentvolumeclaim/uploads") {
 			t.Fatalf("approved apply: exit %d\n%s\n%s", code, out, errs)
 		}
 		if get("persistentvolumeclaim", "uploads", "-o", "name") != "" && get("persistentvolumeclaim", "uploads", "-o", "jsonpath={.metadata.deletionTimestamp}") == "" {
-			t.Fatal("the approved apply did not delete the claim")
+			t.Fatalf("the approved apply did not delete the claim:\n%s", out)
 		}
-		code, out, errs = cli("status", "--config", cfg, "--kubeconfig", kc, "--project", "shop", "-o", "json")
+		code, out, errs = cli("status", "--config", cfg, "--kubeconfig", kc, "--project", "shop", "-o", "json", dir)
 		if code != 0 || !strings.Contains(out, "uploads moved to object storage (OPS-42)") || !strings.Contains(out, `"rule": "protect-pvc"`) {
 			t.Fatalf("status does not show the approval: exit %d\n%s\n%s", code, out, errs)
 		}
-		code, out, _ = cli("status", "--config", cfg, "--kubeconfig", kc, "--project", "shop")
+		code, out, _ = cli("status", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/shop")
 		if code != 0 || !strings.Contains(out, "protect-pvc") || !strings.Contains(out, "OPS-42") {
 			t.Fatalf("status text does not show the approval: exit %d\n%s", code, out)
 		}
@@ -137,14 +140,14 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 		edit(t, filepath.Join(dir, "apps/flags/kustomization.yaml"), "  - search.yaml\n  - recommendations.yaml\n  - banner.yaml\n", "")
 		commit(t, dir, "flags: retire three flags")
 		code, out, errs := kp("apply", "--kubeconfig", kc, "--project", "flags")
-		if code != 1 || !strings.Contains(errs, "mass-prune") || !strings.Contains(errs, "--approve mass-prune=") {
+		if code != 1 || !strings.Contains(out+errs, "mass-prune") || !strings.Contains(out+errs, "--approve mass-prune=") {
 			t.Fatalf("apply without approval: exit %d\n%s\n%s", code, out, errs)
 		}
 		if get("configmap", "flag-banner", "-o", "name") == "" {
 			t.Fatal("the refused apply pruned a flag")
 		}
 		// An approval of another rule does not do.
-		if code, _, errs := kp("apply", "--kubeconfig", kc, "--project", "flags", "--approve", "protect-pvc=wrong rule"); code != 1 || !strings.Contains(errs, "mass-prune") {
+		if code, out, errs := kp("apply", "--kubeconfig", kc, "--project", "flags", "--approve", "protect-pvc=wrong rule"); code != 1 || !strings.Contains(out+errs, "mass-prune") {
 			t.Fatalf("apply approved for another rule: exit %d\n%s", code, errs)
 		}
 		code, out, errs = kp("apply", "--kubeconfig", kc, "--project", "flags", "--approve", "mass-prune=flags retired after the spring launch")
@@ -165,7 +168,7 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 		edit(t, filepath.Join(dir, "apps/shop/base/service.yaml"), "spec:\n", "spec:\n  type: LoadBalancer\n")
 		commit(t, dir, "shop: expose the web service")
 		code, out, errs := kp("apply", "--kubeconfig", kc, "--project", "shop", "--approve", "no-public-load-balancers=please")
-		if code != 1 || !strings.Contains(errs, "no-public-load-balancers") || !strings.Contains(errs, "use the shared ingress instead") {
+		if code != 1 || !strings.Contains(out+errs, "no-public-load-balancers") || !strings.Contains(out+errs, "use the shared ingress instead") {
 			t.Fatalf("denied apply: exit %d\n%s\n%s", code, out, errs)
 		}
 		if typ := get("service", "web", "-o", "jsonpath={.spec.type}"); typ != "ClusterIP" {
@@ -181,7 +184,7 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 			t.Fatalf("plan does not say the window is closed: exit %d\n%s\n%s", code, out, errs)
 		}
 		code, out, errs = kp("apply", "--kubeconfig", kc, "--project", "payments")
-		if code != 1 || !strings.Contains(errs, "--outside-window") {
+		if code != 1 || !strings.Contains(out+errs, "--outside-window") {
 			t.Fatalf("apply outside the window: exit %d\n%s\n%s", code, out, errs)
 		}
 		if get("deployment", "payments", "-o", "name") != "" {
@@ -191,7 +194,7 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 		if code != 0 || get("deployment", "payments", "-o", "name") == "" {
 			t.Fatalf("override: exit %d\n%s\n%s", code, out, errs)
 		}
-		code, out, _ = cli("status", "--config", cfg, "--kubeconfig", kc, "--project", "payments", "-o", "json")
+		code, out, _ = cli("status", "--config", cfg, "--kubeconfig", kc, "--project", "payments", "-o", "json", dir)
 		if code != 0 || !strings.Contains(out, "hotfix for INC-7") || !strings.Contains(out, `"window": true`) {
 			t.Fatalf("status does not show the override: exit %d\n%s", code, out)
 		}
@@ -204,14 +207,21 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 	t.Run("saved-plan", func(t *testing.T) {
 		// A plan saved before approval is re-judged when it is applied:
 		// the rules and the approvals of the apply count.
-		edit(t, filepath.Join(dir, "apps/flags/kustomization.yaml"), "  - dark-mode.yaml\n", "")
-		commit(t, dir, "flags: retire dark mode")
+		// Both flags left are replaced by one new flag: the whole set is
+		// pruned.
+		edit(t, filepath.Join(dir, "apps/flags/kustomization.yaml"), "  - checkout.yaml\n  - dark-mode.yaml\n", "  - checkout-v2.yaml\n")
+		if err := os.WriteFile(filepath.Join(dir, "apps/flags/checkout-v2.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flag-checkout-v2\ndata:\n  enabled: \"true\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		commit(t, dir, "flags: one checkout flag for both")
+		// A plain invocation of the flags' set, saved; the repository's
+		// kubeplan.yaml (found from the path) gives its rules.
 		planFile := filepath.Join(t.TempDir(), "flags.plan")
-		if code, out, errs := kp("plan", "--kubeconfig", kc, "--project", "flags", "--out", planFile); code != 0 {
+		if code, out, errs := cli("plan", "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/flags", "--out", planFile, filepath.Join(dir, "apps/flags")); code != 0 {
 			t.Fatalf("plan --out: exit %d\n%s\n%s", code, out, errs)
 		}
 		code, out, errs := cli("apply", "--kubeconfig", kc, planFile)
-		if code != 1 || !strings.Contains(errs, "mass-prune") {
+		if code != 1 || !strings.Contains(out+errs, "mass-prune") {
 			t.Fatalf("saved plan without approval: exit %d\n%s\n%s", code, out, errs)
 		}
 		if get("configmap", "flag-dark-mode", "-o", "name") == "" {
@@ -235,7 +245,7 @@ func TestIntegrationGuardsCRD(t *testing.T) {
 	cfg := filepath.Join(dir, "kubeplan.yaml")
 	t.Cleanup(func() { _, _ = c.TryKubectl("delete", "crd", "backups.guards.example.com", "--ignore-not-found") })
 	apply := func(more ...string) (int, string, string) {
-		return cli(append([]string{"apply", "--config", cfg, "--kubeconfig", kc, "--wait=false", "--project", "crds"}, more...)...)
+		return cli(append(append([]string{"apply", "--config", cfg, "--kubeconfig", kc, "--wait=false", "--project", "crds"}, more...), dir)...)
 	}
 	if code, out, errs := apply(); code != 0 {
 		t.Fatalf("first apply: exit %d\n%s\n%s", code, out, errs)
@@ -245,7 +255,7 @@ func TestIntegrationGuardsCRD(t *testing.T) {
 	}
 	commit(t, dir, "backups move to the vendor's operator")
 	code, out, errs := apply("--allow-empty")
-	if code != 1 || !strings.Contains(errs, "protect-crd") || !strings.Contains(errs, "--approve protect-crd=") {
+	if code != 1 || !strings.Contains(out+errs, "protect-crd") || !strings.Contains(out+errs, "--approve protect-crd=") {
 		t.Fatalf("apply without approval: exit %d\n%s\n%s", code, out, errs)
 	}
 	if out, _ := c.TryKubectl("get", "crd", "backups.guards.example.com", "-o", "name"); strings.TrimSpace(out) == "" {

@@ -131,6 +131,18 @@ func (c *Config) ExcludePatterns() []string {
 	return out
 }
 
+// GuardFilePatterns are the rule files guards.files names (a file, or
+// everything under a directory), as exclude globs: they are kubeplan's
+// configuration, never manifests, so lint does not read them.
+func (c *Config) GuardFilePatterns() []string {
+	var out []string
+	for _, p := range c.GuardFiles {
+		p = strings.TrimSuffix(p, "/")
+		out = append(out, c.ResolveGlob(p), c.ResolveGlob(p+"/**"))
+	}
+	return out
+}
+
 // IgnorePatterns is Ignore with every pattern resolved by ResolveGlob, as
 // exclude globs.
 func (c *Config) IgnorePatterns() []string {
