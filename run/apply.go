@@ -44,6 +44,9 @@ type ApplyOptions struct {
 // and the records run under ctx, Apply.Deadline bounding them (apply.Options),
 // so a run that timed out while planning is still recorded as failed.
 func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, error) {
+	if err := checkApprovals(ps, o.Approvals); err != nil {
+		return newReport(ps), err
+	}
 	if o.Stream {
 		return applyStream(ctx, ps, o)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/plan"
@@ -29,6 +30,25 @@ func (o *Options) guardOptions(p project.Project, cluster string) plan.GuardOpti
 	return o2
 }
 
+// checkApprovals refuses an approval (--approve) that names no guard
+// rule of any of the projects: a mistyped rule must not leave the user
+// believing a change was approved.
+func checkApprovals(ps []project.Project, as []guard.Approval) error {
+	for _, a := range as {
+		known := false
+		for _, p := range ps {
+			if p.Guards != nil && p.Guards.Has(a.Rule) {
+				known = true
+				break
+			}
+		}
+		if !known && len(ps) > 0 {
+			return fmt.Errorf("--approve %s: no guard rule of that name (the built-in ones are %s; kubeplan.yaml's guards: has the others): nothing was written", a.Rule, strings.Join(builtinNames(), ", "))
+		}
+	}
+	return nil
+}
+
 // approvals are the approvals that count for pr's plan: the command
 // line's, then those the Approver finds when the plan has pending
 // require-approval verdicts. They are set on the plan's verdicts
@@ -52,4 +72,13 @@ func (o *Options) approvals(ctx context.Context, pr *ProjectReport) ([]guard.App
 	out = append(out, found...)
 	guard.Approve(pr.Plan.Guards, out)
 	return out, nil
+}
+
+// builtinNames are the built-in rules' names.
+func builtinNames() []string {
+	var out []string
+	for _, r := range guard.BuiltinRules() {
+		out = append(out, r.Name)
+	}
+	return out
 }

@@ -150,6 +150,10 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 		if code, out, errs := kp("apply", "--kubeconfig", kc, "--project", "flags", "--approve", "protect-pvc=wrong rule"); code != 1 || !strings.Contains(out+errs, "mass-prune") {
 			t.Fatalf("apply approved for another rule: exit %d\n%s", code, errs)
 		}
+		// A mistyped rule is refused, not ignored.
+		if code, out, errs := kp("apply", "--kubeconfig", kc, "--project", "flags", "--approve", "mass-prunes=typo"); code != 1 || !strings.Contains(out+errs, "--approve mass-prunes: no guard rule of that name") {
+			t.Fatalf("apply approving a rule that does not exist: exit %d\n%s\n%s", code, out, errs)
+		}
 		code, out, errs = kp("apply", "--kubeconfig", kc, "--project", "flags", "--approve", "mass-prune=flags retired after the spring launch")
 		if code != 0 {
 			t.Fatalf("approved apply: exit %d\n%s\n%s", code, out, errs)
