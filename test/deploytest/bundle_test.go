@@ -23,7 +23,7 @@ var serveFlags = []string{"--source", "--ref", "--path", "--project", "--all", "
 // serveMetrics are the metrics `kubeplan serve` exports.
 var serveMetrics = []string{"kubeplan_last_run_timestamp_seconds", "kubeplan_run_duration_seconds",
 	"kubeplan_runs_total", "kubeplan_run_result", "kubeplan_objects", "kubeplan_drift_detected",
-	"kubeplan_revision_info", "kubeplan_last_success_timestamp_seconds"}
+	"kubeplan_revision_info", "kubeplan_last_success_timestamp_seconds", "kubeplan_pending_approvals", "kubeplan_change_window_closed"}
 
 // build runs kustomize on a directory of deploy/ and returns its objects.
 func build(t *testing.T, dir string) []*unstructured.Unstructured {
@@ -147,7 +147,7 @@ func TestAlertsUseServeMetrics(t *testing.T) {
 			}
 		}
 	}
-	if exprs != 4 {
-		t.Errorf("%d alert expressions, want 4", exprs)
+	if exprs != 5 {
+		t.Errorf("%d alert expressions, want 5", exprs)
 	}
 }

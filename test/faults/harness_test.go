@@ -157,7 +157,11 @@ func (e *env) start(dir string, extra ...string) *run {
 func (e *env) startAs(kubeconfig, set, dir string, extra ...string) *run {
 	e.t.Helper()
 	args := append([]string{"apply", "--kubeconfig", kubeconfig, "-n", e.ns, "--applyset", "configmap/" + set,
-		"--auto-approve", "--wait=false"}, extra...)
+		"--auto-approve", "--wait=false",
+		// The faults replace most of the set from one version to the
+		// next: that prune is intended (the guard rules are tested in
+		// cmd/kubeplan and serve).
+		"--approve", "mass-prune=the fault tests replace the set"}, extra...)
 	args = append(args, dir)
 	cmd := exec.Command(e.bin, args...)
 	cmd.Env = append(os.Environ(), "KUBEPLAN_CACHE_DIR="+e.t.TempDir(), "KUBEPLAN_LOCK_DURATION="+lockDuration, "NO_COLOR=1")

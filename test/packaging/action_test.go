@@ -41,14 +41,14 @@ func TestActionMetadata(t *testing.T) {
 			t.Errorf("input %s is not documented here (nor, probably, in docs/action.md)", name)
 		}
 	}
-	for _, name := range []string{"has-changes", "summary", "exit-code"} {
+	for _, name := range []string{"has-changes", "needs-approval", "denied", "summary", "exit-code"} {
 		o, ok := a.Outputs[name]
 		if !ok || o.Value != "${{ steps.run.outputs."+name+" }}" || o.Description == "" {
 			t.Errorf("output %s = %+v, want value ${{ steps.run.outputs.%s }} with a description", name, o, name)
 		}
 	}
-	if len(a.Outputs) != 3 {
-		t.Errorf("outputs %v, want has-changes, summary, exit-code", a.Outputs)
+	if len(a.Outputs) != 5 {
+		t.Errorf("outputs %v, want has-changes, needs-approval, denied, summary, exit-code", a.Outputs)
 	}
 
 	steps := a.Runs.Steps
