@@ -120,8 +120,13 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		c.Action = Update
 	}
 	if c.Action != Unchanged {
-		if p.opts.Guards.Rules != nil {
+		if g := p.opts.Guards.Rules; g != nil && g.NeedsObjects() {
 			c.planned = res.Object
+		}
+		if g := p.opts.Guards.Rules; g != nil && g.NeedsPaths() && c.Action == Update {
+			// Here, among the concurrent dry-runs, rather than once
+			// the plan is made: the paths cost no wall time.
+			c.Paths = ChangedPaths(liveObj, res.Object)
 		}
 		c.Diff = diffKept(liveObj, p.planned(t, live, res), c.Kept)
 		if c.Diff == "" {

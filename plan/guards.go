@@ -61,11 +61,16 @@ func (o GuardOptions) judgeAll(pl *Plan, targets []*target, live map[*target]*un
 		}
 		planned[k] = c.planned
 		c.planned = nil
-		if t := byRef[k]; t != nil && live[t] != nil && o.Rules.NeedsPaths() && (c.Action == Update || c.Action == Replace) {
+		// An update's paths were found with its dry-run; a replace's
+		// (rare) here.
+		if t := byRef[k]; t != nil && live[t] != nil && o.Rules.NeedsPaths() && c.Action == Replace {
 			c.Paths = ChangedPaths(live[t].Object, planned[k])
 		}
 	}
-	before, after := objectsOf(pl, live, targets, members, planned)
+	var before, after []map[string]any
+	if o.Rules.NeedsObjects() {
+		before, after = objectsOf(pl, live, targets, members, planned)
+	}
 	return o.judge(pl, before, after, len(members))
 }
 
