@@ -122,7 +122,9 @@ func TestIntegrationGuardsCLI(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "persistentvolumeclaim/uploads") {
 			t.Fatalf("approved apply: exit %d\n%s\n%s", code, out, errs)
 		}
-		if get("persistentvolumeclaim", "uploads", "-o", "name") != "" && get("persistentvolumeclaim", "uploads", "-o", "jsonpath={.metadata.deletionTimestamp}") == "" {
+		// One read: the claim is gone, or terminating (its protection
+		// finalizer holds it a moment).
+		if get("persistentvolumeclaim", "uploads", "-o", "jsonpath={.metadata.name}/{.metadata.deletionTimestamp}") == "uploads/" {
 			t.Fatalf("the approved apply did not delete the claim:\n%s", out)
 		}
 		code, out, errs = cli("status", "--config", cfg, "--kubeconfig", kc, "--project", "shop", "-o", "json", dir)
