@@ -89,7 +89,7 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 	}
 	ri := p.c.Dynamic.Resource(t.gvr).Namespace(t.obj.GetNamespace())
 	wctx, warnings := kube.CaptureWarnings(ctx)
-	defer func() { c.APIWarnings = warnings.List() }() // this object's own, whatever the outcome
+	defer func() { c.APIWarnings = maskWarnings(t.obj.Object, warnings.List()) }() // this object's own, whatever the outcome
 	apply := func(force bool) (*unstructured.Unstructured, error) {
 		return ri.Patch(wctx, t.obj.GetName(), types.ApplyPatchType, data, metav1.PatchOptions{
 			FieldManager: p.opts.FieldManager, DryRun: []string{metav1.DryRunAll}, Force: &force,

@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -135,4 +136,25 @@ type PodSecurityError struct {
 func (e *PodSecurityError) Error() string {
 	return fmt.Sprintf("namespace %q enforces Pod Security %q (%s=%s on %s): the server accepts the workload but refuses every pod made from it, since its pods %s; make the pod template meet the level, or lower the namespace's enforce level",
 		e.Namespace, e.Level+":"+e.Version, podSecurityEnforceLabel, e.Level, e.From, e.Warning)
+}
+
+// maskWarnings hides a Secret's values in the warnings of its dry-run: the
+// server's own warnings never quote them, but a webhook's may, and a
+// warning is printed in every view. The longest values go first, so a
+// value inside another is not left half shown. Any other object's
+// warnings are returned as they are.
+func maskWarnings(obj map[string]any, ws []string) []string {
+	values := SecretValues(obj)
+	if len(values) == 0 || len(ws) == 0 {
+		return ws
+	}
+	slices.SortFunc(values, func(a, b string) int { return len(b) - len(a) })
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		for _, v := range values {
+			w = strings.ReplaceAll(w, v, "***")
+		}
+		out[i] = w
+	}
+	return out
 }

@@ -1,6 +1,9 @@
 package plan
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestPodSecurityWarning(t *testing.T) {
 	for _, tc := range []struct {
@@ -49,5 +52,25 @@ func TestEnforcementRefuses(t *testing.T) {
 		if got := e != nil && e.refuses(tc.level, tc.version); got != tc.refuses {
 			t.Errorf("%v refuses %s:%s = %v, want %v", tc.labels, tc.level, tc.version, got, tc.refuses)
 		}
+	}
+}
+
+func TestMaskWarnings(t *testing.T) {
+	secret := map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"data":       map[string]any{"token": "aHVudGVyMg=="}, // hunter2
+		"stringData": map[string]any{"url": "https://user:hunter2@db.example"}}
+	got := maskWarnings(secret, []string{
+		`webhook: token "hunter2" is weak`,
+		`webhook: url https://user:hunter2@db.example is not allowed`,
+		`data: aHVudGVyMg== looks base64`,
+		`metadata.name: fine`,
+	})
+	want := []string{`webhook: token "***" is weak`, `webhook: url *** is not allowed`, `data: *** looks base64`, `metadata.name: fine`}
+	if !slices.Equal(got, want) {
+		t.Errorf("masked %q, want %q", got, want)
+	}
+	cm := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"token": "hunter2"}}
+	if got := maskWarnings(cm, []string{`token "hunter2"`}); got[0] != `token "hunter2"` {
+		t.Errorf("a ConfigMap's warning was masked: %q", got)
 	}
 }
