@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kubeplan/kubeplan/internal/kube"
 	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -45,6 +46,7 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 		})
 	}
 	_ = g.Wait() // every call returns nil: errors are kept per index
+	p.refusePodSecurity(ctx, targets, changes, errs)
 	var all Errors
 	for _, e := range errs {
 		if e != nil {
@@ -64,8 +66,8 @@ func (p *planner) dryRunAll(ctx context.Context, targets []*target, live map[*ta
 // exactly what t would apply (alreadyApplied): first without force, so fields another
 // manager owns with a different value come back as conflicts (drift), then,
 // only if there were conflicts, with force, to get the object as it will be.
-func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unstructured) (Change, error) {
-	c := Change{Ref: t.ref, Source: sourceOf(t.src), Object: t.obj.Object, Decrypted: t.src != nil && t.src.Encrypted, Kept: t.kept}
+func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unstructured) (c Change, err error) {
+	c = Change{Ref: t.ref, Source: sourceOf(t.src), Object: t.obj.Object, Decrypted: t.src != nil && t.src.Encrypted, Kept: t.kept}
 	if p.opts.SecretDataWithheld {
 		c.Object = withheld(c.Object, t.kept) // what a saved plan holds
 	}
@@ -86,8 +88,10 @@ func (p *planner) dryRun(ctx context.Context, t *target, live *unstructured.Unst
 		return c, fmt.Errorf("encoding: %w", err)
 	}
 	ri := p.c.Dynamic.Resource(t.gvr).Namespace(t.obj.GetNamespace())
+	wctx, warnings := kube.CaptureWarnings(ctx)
+	defer func() { c.APIWarnings = maskWarnings(t.obj.Object, warnings.List()) }() // this object's own, whatever the outcome
 	apply := func(force bool) (*unstructured.Unstructured, error) {
-		return ri.Patch(ctx, t.obj.GetName(), types.ApplyPatchType, data, metav1.PatchOptions{
+		return ri.Patch(wctx, t.obj.GetName(), types.ApplyPatchType, data, metav1.PatchOptions{
 			FieldManager: p.opts.FieldManager, DryRun: []string{metav1.DryRunAll}, Force: &force,
 		})
 	}

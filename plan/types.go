@@ -130,6 +130,12 @@ type Change struct {
 	// Object is the object as it will be applied. It carries Secret values
 	// in the clear, so renderers never print it; it is kept for saved plans.
 	Object map[string]any `json:"object,omitempty"`
+	// APIWarnings are the warnings the API server returned with the
+	// object's dry-run, each once, as it wrote them: a deprecated API, a
+	// pod template its namespace's Pod Security warn level refuses, an
+	// unknown or duplicate field. Informational: a kubeplan that does not
+	// know them applies the plan the same, so they need no new version.
+	APIWarnings []string `json:"apiWarnings,omitempty"`
 	// Paths are the changed field paths of an update or replace
 	// (ChangedPaths), recorded only when a guard rule reads them.
 	Paths []string `json:"paths,omitempty"`

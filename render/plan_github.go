@@ -15,7 +15,9 @@ import (
 // warning per drifted object, on the line where the object is defined
 // (its fields and managers, never values), one per replace on its line
 // (with the immutable fields that force it), and one per prune (the object
-// left the manifests, so it has no line). Of those warnings, objects
+// left the manifests, so it has no line), after one per warning the API
+// server returned with an object's dry-run, on its line
+// (apiWarningAnnotations). Of those warnings, objects
 // another owner manages (plan.Change.Owner) come first, on their lines:
 // apply refuses them without --adopt. At most ghactions.MaxAnnotations errors and as many
 // warnings are returned, in that order (capAnnotations); when more were
@@ -47,6 +49,7 @@ func planAnnotations(p *plan.Plan) []ghactions.Annotation {
 		out = append(out, ghactions.Annotation{Level: ghactions.LevelWarning, File: c.Source.File, Line: c.Source.Line,
 			Title: "drift", Message: msg + annotationStage(c)})
 	}
+	out = append(out, apiWarningAnnotations(p)...)
 	for _, c := range sortedChanges(p) {
 		if c.Action != plan.Replace {
 			continue

@@ -121,7 +121,7 @@ func jsonSummaryOf(s plan.Summary) jsonPlanSummary {
 func jsonChanges(p *plan.Plan) []jsonChange {
 	out := []jsonChange{}
 	for _, c := range sortedChanges(p) {
-		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD, WaitsFor: c.WaitsFor, Owner: c.Owner, Hook: c.Hook, Stage: c.Stage, Kept: jsonKeptOf(c)}
+		jc := jsonChange{Ref: c.Ref, Action: c.Action, Reason: c.Reason, Diff: c.Diff, Drift: c.Drift, AfterCRD: c.AfterCRD, WaitsFor: c.WaitsFor, Owner: c.Owner, Hook: c.Hook, Stage: c.Stage, Kept: jsonKeptOf(c), APIWarnings: c.APIWarnings}
 		if c.Source != (plan.Source{}) {
 			src := c.Source
 			jc.Source = &src
@@ -168,6 +168,9 @@ type jsonChange struct {
 	Hook     string       `json:"hook,omitempty"`
 	Stage    string       `json:"stage,omitempty"`
 	Kept     []jsonKept   `json:"kept,omitempty"`
+	// APIWarnings are the API server's warnings of the object's dry-run
+	// (plan.Change.APIWarnings).
+	APIWarnings []string `json:"apiWarnings,omitempty"`
 }
 
 // jsonKept is a field whose live value the plan keeps (plan.Kept, Live).

@@ -26,6 +26,7 @@ const maxCellBytes = 200
 //	#### Guard rules                            a table: outcome, rule, object, why, how to approve
 //	#### Prune                                  a list of the objects applying deletes
 //	#### Drift                                  a table: object, field, live, git, set by
+//	#### API server warnings                    a table: object, the warning its dry-run returned
 //	#### Changes                                one row per create, update, replace, prune
 //	#### Kept                                   the fields whose live value the plan keeps
 //	<details><summary>~ update deployment.apps/web</summary>   one per create,
@@ -78,11 +79,11 @@ func planMarkdownLayout(p *plan.Plan, opts PlanOptions) mdLayout {
 	var secs []*mdSection
 	if len(p.Stages) > 0 {
 		v := stagedLayout(p, cs)
-		secs = append(secs, mdGuardTable(p), mdStagedPruneList(p, v), mdDriftTable(p, cs))
+		secs = append(secs, mdGuardTable(p), mdStagedPruneList(p, v), mdDriftTable(p, cs), mdAPIWarningTable(p, cs))
 		secs = append(secs, mdStageTables(p, v)...)
 		secs = append(secs, mdKeptList(p, cs), mdDiffs(p, v.diffOrder()))
 	} else {
-		secs = []*mdSection{mdGuardTable(p), mdPruneList(p, cs), mdDriftTable(p, cs), mdChangeTable(p, cs), mdKeptList(p, cs), mdDiffs(p, cs)}
+		secs = []*mdSection{mdGuardTable(p), mdPruneList(p, cs), mdDriftTable(p, cs), mdAPIWarningTable(p, cs), mdChangeTable(p, cs), mdKeptList(p, cs), mdDiffs(p, cs)}
 	}
 	return mdLayout{head: mdHead(p), secs: secs, limit: limit, note: mdNoteText{why: mdText(why), what: "plan", where: hint}}
 }

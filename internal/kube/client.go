@@ -68,6 +68,9 @@ func NewForConfig(cfg *rest.Config, namespace string) (*Client, error) {
 	// add latency (the server has priority and fairness).
 	cfg.QPS = -1
 	cfg.Burst = 0
+	// The server's warnings go to the request's context (CaptureWarnings),
+	// never to client-go's logger or stderr.
+	cfg.WarningHandler, cfg.WarningHandlerWithContext = nil, contextWarnings{}
 	counter := &RequestCounter{}
 	prev := cfg.WrapTransport
 	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
