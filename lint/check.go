@@ -87,7 +87,7 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	}
 	policyFindings = append(policyFindings, params...)
 	opts.Loaded = vap.wrap(opts.Loaded)
-	psa := newPodSecurityRun(opts)
+	psa := newPodSecurityRun(in, opts)
 	opts.Loaded = psa.wrap(opts.Loaded)
 	var rep Report
 	var objs []*manifest.Object
@@ -128,7 +128,7 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		return Report{}, nil, err
 	}
 	vapFindings = append(vapFindings, applySettings(policyFindings, nil, opts.Rules)...)
-	psaFindings, err := psa.findings(objs, opts)
+	psaFindings, err := psa.findings(vin, vpaths, objs, opts)
 	if err != nil {
 		return Report{}, nil, err
 	}

@@ -19,6 +19,9 @@ import (
 // judge the pods made from them.
 const rulePodSecurity = "pod-security"
 
+// podSecurityLabelPrefix begins the labels a Namespace sets its levels with.
+const podSecurityLabelPrefix = "pod-security.kubernetes.io/"
+
 // PodSecurity are the Pod Security Admission settings lint judges pod
 // templates with when the set does not say otherwise: the defaults of the
 // API server's AdmissionConfiguration (a Namespace in the set overrides
@@ -80,25 +83,38 @@ func podSecurityEvaluator() (policy.Evaluator, error) {
 	return psaEvaluator, psaErr
 }
 
-// podSecurityRun gathers, through Options.Loaded, what the rule needs: the
-// pod-security labels of the Namespaces in the set and the objects that
-// hold a pod template. The objects are judged at the end, when every
-// Namespace is known, whatever order the files came in; only those in a
-// namespace that has a level are evaluated.
+// podSecurityRun judges pod templates while the set streams through lint,
+// in the loading goroutines, with the levels known when each object is
+// loaded: its namespace's Namespace when already seen, else the defaults.
+// A Namespace of the set may come after the workloads it holds; then the
+// findings of that namespace are dropped at the end and its workloads
+// alone are read again and judged with the Namespace's levels. Nothing is
+// kept of an object but its findings, so memory stays flat; a namespace
+// without levels costs one map lookup per object.
 type podSecurityRun struct {
 	settings  *PodSecurity
+	defaults  psaapi.Policy
 	namespace string // the set's namespace, for objects that name none
+	stdinName string // objects read from standard input cannot be read again
 	mu        sync.Mutex
-	labels    map[string]map[string]string // Namespace name -> its labels
-	pods      []*manifest.Object
+	labels    map[string]map[string]string // Namespace name -> its pod-security labels
+	used      map[string]map[psaapi.Policy]bool
+	found     map[string][]Finding // namespace -> findings
+	stdin     []*manifest.Object
+	err       error
 }
 
 // newPodSecurityRun returns nil when the rule is off.
-func newPodSecurityRun(opts Options) *podSecurityRun {
+func newPodSecurityRun(in Input, opts Options) *podSecurityRun {
 	if ruleOff(opts, rulePodSecurity) {
 		return nil
 	}
-	return &podSecurityRun{settings: opts.PodSecurity, namespace: opts.Namespace, labels: map[string]map[string]string{}}
+	r := &podSecurityRun{settings: opts.PodSecurity, defaults: opts.PodSecurity.policy(), namespace: opts.Namespace, stdinName: "<stdin>",
+		labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{}}
+	if in.Rename != nil {
+		r.stdinName = in.Rename(r.stdinName)
+	}
+	return r
 }
 
 func (r *podSecurityRun) wrap(next func([]*manifest.Object)) func([]*manifest.Object) {
@@ -113,6 +129,7 @@ func (r *podSecurityRun) wrap(next func([]*manifest.Object)) func([]*manifest.Ob
 	}
 }
 
+// add notes the Namespaces of a batch, then judges its pod templates.
 func (r *podSecurityRun) add(objs []*manifest.Object) {
 	for _, o := range objs {
 		if o.Kind == "Namespace" && o.Group() == "" && o.Name != "" {
@@ -120,14 +137,50 @@ func (r *podSecurityRun) add(objs []*manifest.Object) {
 			r.mu.Lock()
 			r.labels[o.Name] = labels
 			r.mu.Unlock()
-			continue
-		}
-		if _, ok := podTemplatePaths[o.Group()+"/"+o.Kind]; ok && !r.exemptNamespace(r.namespaceOf(o)) {
-			r.mu.Lock()
-			r.pods = append(r.pods, o)
-			r.mu.Unlock()
 		}
 	}
+	for _, o := range objs {
+		if _, ok := podTemplatePaths[o.Group()+"/"+o.Kind]; !ok {
+			continue
+		}
+		ns := r.namespaceOf(o)
+		if r.exemptNamespace(ns) {
+			continue
+		}
+		r.mu.Lock()
+		p := r.policyLocked(ns)
+		if r.used[ns] == nil {
+			r.used[ns] = map[psaapi.Policy]bool{}
+		}
+		r.used[ns][p] = true
+		if o.File == r.stdinName {
+			r.stdin = append(r.stdin, o)
+		}
+		r.mu.Unlock()
+		if p.FullyPrivileged() {
+			continue
+		}
+		fs, err := r.judge(o, ns, p)
+		r.mu.Lock()
+		r.found[ns] = append(r.found[ns], fs...)
+		if r.err == nil {
+			r.err = err
+		}
+		r.mu.Unlock()
+	}
+}
+
+// policyLocked is the policy of namespace ns as known now: its
+// Namespace's labels over the defaults, mode by mode, as the admission
+// plugin reads them. Labels the API server cannot parse fall back to the
+// defaults (the Namespace itself is refused: schema and invalid-value).
+func (r *podSecurityRun) policyLocked(ns string) psaapi.Policy {
+	labels, ok := r.labels[ns]
+	if !ok || len(labels) == 0 {
+		return r.defaults
+	}
+	p, _ := psaapi.PolicyToEvaluate(labels, r.defaults)
+	return p
 }
 
 // podSecurityLabels are o's labels under pod-security.kubernetes.io/.
@@ -136,7 +189,7 @@ func podSecurityLabels(o *manifest.Object) map[string]string {
 	ls, _ := md["labels"].(map[string]any)
 	out := map[string]string{}
 	for k, v := range ls {
-		if s, ok := v.(string); ok && strings.HasPrefix(k, "pod-security.kubernetes.io/") {
+		if s, ok := v.(string); ok && strings.HasPrefix(k, podSecurityLabelPrefix) {
 			out[k] = s
 		}
 	}
@@ -154,47 +207,59 @@ func (r *podSecurityRun) exemptNamespace(ns string) bool {
 	return r.settings != nil && ns != "" && slices.Contains(r.settings.ExemptNamespaces, ns)
 }
 
-// findings judges the gathered pod templates. objs, when not nil, is the
-// whole set (Check kept it) and is judged instead.
-func (r *podSecurityRun) findings(objs []*manifest.Object, opts Options) ([]Finding, error) {
+// findings are the rule's findings once the whole set was seen. The
+// namespaces whose Namespace came after some of their workloads are judged
+// again with its levels: from objs when Check kept the set, else read
+// again from paths (in, paths as vapRun.findings has them).
+func (r *podSecurityRun) findings(in Input, paths []string, objs []*manifest.Object, opts Options) ([]Finding, error) {
 	if r == nil {
 		return nil, nil
 	}
-	if objs != nil {
-		r.pods = nil
-		r.add(objs)
+	if r.err != nil {
+		return nil, r.err
 	}
-	defaults := r.settings.policy()
-	policies := map[string]psaapi.Policy{}
-	policyOf := func(ns string) psaapi.Policy {
-		if p, ok := policies[ns]; ok {
-			return p
-		}
-		p := defaults
-		if labels, ok := r.labels[ns]; ok {
-			// Labels the API server cannot parse fall back to the defaults
-			// mode by mode, as in the admission plugin; the Namespace itself
-			// is refused by the API server (schema and invalid-value rules).
-			p, _ = psaapi.PolicyToEvaluate(labels, defaults)
-		}
-		policies[ns] = p
-		return p
-	}
-	var out []Finding
-	var eval policy.Evaluator
-	for _, o := range r.pods {
-		ns := r.namespaceOf(o)
-		p := policyOf(ns)
-		if p.FullyPrivileged() {
-			continue
-		}
-		if eval == nil {
-			var err error
-			if eval, err = podSecurityEvaluator(); err != nil {
-				return nil, fmt.Errorf("pod security: %w", err)
+	redo := map[string]bool{}
+	for ns, used := range r.used {
+		final := r.policyLocked(ns)
+		for p := range used {
+			if p != final {
+				redo[ns] = true
+				delete(r.found, ns)
 			}
 		}
-		out = append(out, r.judge(eval, o, ns, p)...)
+	}
+	var out []Finding
+	for _, fs := range r.found {
+		out = append(out, fs...)
+	}
+	if len(redo) > 0 {
+		again := func(o *manifest.Object) bool {
+			_, ok := podTemplatePaths[o.Group()+"/"+o.Kind]
+			return ok && redo[r.namespaceOf(o)]
+		}
+		var pods []*manifest.Object
+		if objs != nil {
+			pods = slices.DeleteFunc(slices.Clone(objs), func(o *manifest.Object) bool { return !again(o) })
+		} else {
+			paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" })
+			var err error
+			if pods, err = streamObjects(paths, in, opts.Concurrency, again); err != nil {
+				return nil, err
+			}
+			pods = append(pods, slices.DeleteFunc(slices.Clone(r.stdin), func(o *manifest.Object) bool { return !again(o) })...)
+		}
+		for _, o := range pods {
+			ns := r.namespaceOf(o)
+			p := r.policyLocked(ns)
+			if p.FullyPrivileged() {
+				continue
+			}
+			fs, err := r.judge(o, ns, p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fs...)
+		}
 	}
 	return applySettings(out, nil, opts.Rules), nil
 }
@@ -202,15 +267,22 @@ func (r *podSecurityRun) findings(objs []*manifest.Object, opts Options) ([]Find
 // judge evaluates one object's pod template against p as the admission
 // plugin does: an enforce violation is an error (the pods are refused); a
 // warn or audit violation not already an error is a warning.
-func (r *podSecurityRun) judge(eval policy.Evaluator, o *manifest.Object, ns string, p psaapi.Policy) []Finding {
+func (r *podSecurityRun) judge(o *manifest.Object, ns string, p psaapi.Policy) ([]Finding, error) {
+	eval, err := podSecurityEvaluator()
+	if err != nil {
+		return nil, fmt.Errorf("pod security: %w", err)
+	}
 	tmpl := podTemplatePaths[o.Group()+"/"+o.Kind]
 	meta, spec, ok := podTemplate(o, tmpl)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	if r.settings != nil && spec.RuntimeClassName != nil && slices.Contains(r.settings.ExemptRuntimeClasses, *spec.RuntimeClassName) {
-		return nil
+		return nil, nil
 	}
+	r.mu.Lock()
+	labels := r.labels[ns]
+	r.mu.Unlock()
 	var out []Finding
 	seen := map[string]bool{}
 	for _, m := range []struct {
@@ -234,10 +306,10 @@ func (r *podSecurityRun) judge(eval policy.Evaluator, o *manifest.Object, ns str
 			}
 			seen[msg] = true
 			path := violationPath(o, tmpl, res)
-			out = append(out, objectFinding(o, path, m.sev, rulePodSecurity, podSecurityMessage(msg, m.mode, m.lv, ns, r.labels[ns] != nil)))
+			out = append(out, objectFinding(o, path, m.sev, rulePodSecurity, podSecurityMessage(msg, m.mode, m.lv, ns, labels[podSecurityLabelPrefix+m.mode] != "")))
 		}
 	}
-	return out
+	return out, nil
 }
 
 // podSecurityMessage is the check's own words, then what judged them.
