@@ -101,6 +101,7 @@ type podSecurityRun struct {
 	used      map[string]map[psaapi.Policy]bool
 	found     map[string][]Finding // namespace -> findings
 	stdin     []*manifest.Object
+	rules     map[string]RuleSetting
 	err       error
 }
 
@@ -110,7 +111,7 @@ func newPodSecurityRun(in Input, opts Options) *podSecurityRun {
 		return nil
 	}
 	r := &podSecurityRun{settings: opts.PodSecurity, defaults: opts.PodSecurity.policy(), namespace: opts.Namespace, stdinName: "<stdin>",
-		labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{}}
+		rules: opts.Rules, labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{}}
 	if in.Rename != nil {
 		r.stdinName = in.Rename(r.stdinName)
 	}
@@ -261,7 +262,7 @@ func (r *podSecurityRun) findings(in Input, paths []string, objs []*manifest.Obj
 			out = append(out, fs...)
 		}
 	}
-	return applySettings(out, nil, opts.Rules), nil
+	return out, nil
 }
 
 // judge evaluates one object's pod template against p as the admission
@@ -309,7 +310,8 @@ func (r *podSecurityRun) judge(o *manifest.Object, ns string, p psaapi.Policy) (
 			out = append(out, objectFinding(o, path, m.sev, rulePodSecurity, podSecurityMessage(msg, m.mode, m.lv, ns, labels[podSecurityLabelPrefix+m.mode] != "")))
 		}
 	}
-	return out, nil
+	// The object's kubeplan.dev/ignore annotation and the rule's setting.
+	return applySettings(out, []*manifest.Object{o}, r.rules), nil
 }
 
 // podSecurityMessage is the check's own words, then what judged them.

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -69,6 +70,17 @@ func violationPath(o *manifest.Object, tmpl [2][]string, res policy.CheckResult)
 		for _, k := range []string{"hostNetwork", "hostPID", "hostIPC"} {
 			if v, _ := o.Get(append(slices.Clip(spec), k)...); v == true {
 				return append(slices.Clip(spec), k)
+			}
+		}
+	}
+	if reason == "forbidden AppArmor profile" {
+		// The annotations of old clusters before the fields.
+		md := append(slices.Clip(tmpl[0]), "annotations")
+		v, _ := o.Get(md...)
+		ann, _ := v.(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(ann)) {
+			if strings.HasPrefix(k, "container.apparmor.security.beta.kubernetes.io/") && strings.Contains(res.ForbiddenDetail, k) {
+				return append(md, k)
 			}
 		}
 	}

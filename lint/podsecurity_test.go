@@ -185,6 +185,25 @@ spec:
 			`cron.yaml:16:15 error: allowPrivilegeEscalation != false (container "backup" must set securityContext.allowPrivilegeEscalation=false)`,
 			`cron.yaml:16:15 error: unrestricted capabilities (container "backup" must set securityContext.capabilities.drop=["ALL"])`,
 		}},
+		{name: "a bare Pod with an unconfined AppArmor annotation under baseline", ps: &baseline, files: map[string]string{"pod.yaml": `apiVersion: v1
+kind: Pod
+metadata:
+  name: debug
+  namespace: apps
+  annotations:
+    container.apparmor.security.beta.kubernetes.io/shell: unconfined
+spec:
+  containers:
+    - name: shell
+      image: busybox:1.36
+      securityContext:
+        procMount: Unmasked
+        capabilities: {add: [SYS_ADMIN]}
+`}, want: []string{
+			`pod.yaml:7:59 error: forbidden AppArmor profile (annotation must not set AppArmor profile type to "container.apparmor.security.beta.kubernetes.io/shell="unconfined"")`,
+			`pod.yaml:13:20 error: procMount (container "shell" must not set securityContext.procMount to "Unmasked")`,
+			`pod.yaml:14:24 error: non-default capabilities (container "shell" must not include "SYS_ADMIN" in securityContext.capabilities.add)`,
+		}},
 		{name: "restricted pinned to v1.21 does not yet require dropping capabilities", ps: &restricted121, files: map[string]string{"web.yaml": edited(t, restrictedDeployment,
 			`drop: ["ALL"]`, `drop: ["NET_RAW"]`)}},
 		{name: "warn is a warning", ps: &warnRestricted, files: map[string]string{"web.yaml": edited(t, restrictedDeployment,
@@ -223,6 +242,22 @@ func TestPodSecurityRuleOff(t *testing.T) {
 		Options{PodSecurity: &ps, Rules: map[string]RuleSetting{rulePodSecurity: {Off: true}}})
 	if len(got) != 0 {
 		t.Errorf("the rule is off, got %q", got)
+	}
+}
+
+// A finding of the rule is skipped with the object's ignore annotation and
+// re-graded as any other.
+func TestPodSecuritySettings(t *testing.T) {
+	ps := level(t, "restricted")
+	broken := edited(t, restrictedDeployment, `runAsNonRoot: true`, `runAsNonRoot: false`)
+	ignored := edited(t, broken, "  namespace: apps\n", "  namespace: apps\n  annotations:\n    kubeplan.dev/ignore: image-latest,pod-security\n")
+	if got := psaFindings(t, map[string]string{"web.yaml": ignored}, Options{PodSecurity: &ps}); len(got) != 0 {
+		t.Errorf("ignored by annotation, got %q", got)
+	}
+	got := psaFindings(t, map[string]string{"web.yaml": broken}, Options{PodSecurity: &ps, Rules: map[string]RuleSetting{rulePodSecurity: {Severity: Info}}})
+	want := []string{`web.yaml:14:23 info: runAsNonRoot != true (pod must not set securityContext.runAsNonRoot=false)`}
+	if !slices.Equal(got, want) {
+		t.Errorf("re-graded: got %q, want %q", got, want)
 	}
 }
 
