@@ -37,8 +37,9 @@ type PodSecurity struct {
 }
 
 // ParsePodSecurityLevel reads LEVEL[:VERSION] ("baseline",
-// "restricted:v1.24", "restricted:latest") as a namespace label and its
-// -version label read.
+// "restricted:v1.24", "restricted:latest"), the values a Namespace's
+// pod-security.kubernetes.io/<mode> and <mode>-version labels take; no
+// VERSION is latest.
 func ParsePodSecurityLevel(s string) (psaapi.LevelVersion, error) {
 	level, version, _ := strings.Cut(s, ":")
 	l, err := psaapi.ParseLevel(level)
@@ -62,25 +63,34 @@ func (p *PodSecurity) policy() psaapi.Policy {
 		}
 		return lv
 	}
-	if p == nil {
-		return psaapi.Policy{Enforce: orPrivileged(psaapi.LevelVersion{}), Warn: orPrivileged(psaapi.LevelVersion{}), Audit: orPrivileged(psaapi.LevelVersion{})}
+	var q PodSecurity
+	if p != nil {
+		q = *p
 	}
-	return psaapi.Policy{Enforce: orPrivileged(p.Enforce), Warn: orPrivileged(p.Warn), Audit: orPrivileged(p.Audit)}
+	return psaapi.Policy{Enforce: orPrivileged(q.Enforce), Warn: orPrivileged(q.Warn), Audit: orPrivileged(q.Audit)}
 }
 
-// The evaluator is the API server's, built once per process: building it
+// psaEvaluators are the API server's evaluators, one per Kubernetes
+// version lint checks against, each built once per process: building one
 // inflates every check for every version.
-var (
-	psaOnce      sync.Once
-	psaEvaluator policy.Evaluator
-	psaErr       error
-)
+var psaEvaluators sync.Map // kube version -> func() (policy.Evaluator, error)
 
-func podSecurityEvaluator() (policy.Evaluator, error) {
-	psaOnce.Do(func() {
-		psaEvaluator, psaErr = policy.NewEvaluator(policy.DefaultChecks(), nil)
-	})
-	return psaEvaluator, psaErr
+// podSecurityEvaluator is the evaluator of the API server of kubeVersion
+// ("1.33"; "" is the newest): "latest" is that server's own version, as
+// it is for a cluster running it.
+func podSecurityEvaluator(kubeVersion string) (policy.Evaluator, error) {
+	build, _ := psaEvaluators.LoadOrStore(kubeVersion, sync.OnceValues(func() (policy.Evaluator, error) {
+		var emulate *psaapi.Version
+		if kubeVersion != "" {
+			v, err := psaapi.ParseVersion("v" + kubeVersion)
+			if err != nil {
+				return nil, fmt.Errorf("kube version %q: %w", kubeVersion, err)
+			}
+			emulate = &v
+		}
+		return policy.NewEvaluator(policy.DefaultChecks(), emulate)
+	}))
+	return build.(func() (policy.Evaluator, error))()
 }
 
 // podSecurityRun judges pod templates while the set streams through lint,
@@ -92,17 +102,19 @@ func podSecurityEvaluator() (policy.Evaluator, error) {
 // kept of an object but its findings, so memory stays flat; a namespace
 // without levels costs one map lookup per object.
 type podSecurityRun struct {
-	settings  *PodSecurity
-	defaults  psaapi.Policy
-	namespace string // the set's namespace, for objects that name none
-	stdinName string // objects read from standard input cannot be read again
-	mu        sync.Mutex
-	labels    map[string]map[string]string // Namespace name -> its pod-security labels
-	used      map[string]map[psaapi.Policy]bool
-	found     map[string][]Finding // namespace -> findings
-	stdin     []*manifest.Object
-	rules     map[string]RuleSetting
-	err       error
+	settings    *PodSecurity
+	kubeVersion string
+	defaults    psaapi.Policy
+	namespace   string // the set's namespace, for objects that name none
+	stdinName   string // objects read from standard input cannot be read again
+	mu          sync.Mutex
+	labels      map[string]map[string]string // Namespace name -> its pod-security labels
+	// used are, by namespace, the policies its objects were judged with.
+	used  map[string]map[psaapi.Policy]bool
+	found map[string][]Finding // namespace -> findings
+	stdin []*manifest.Object
+	rules map[string]RuleSetting
+	err   error
 }
 
 // newPodSecurityRun returns nil when the rule is off.
@@ -110,7 +122,7 @@ func newPodSecurityRun(in Input, opts Options) *podSecurityRun {
 	if ruleOff(opts, rulePodSecurity) {
 		return nil
 	}
-	r := &podSecurityRun{settings: opts.PodSecurity, defaults: opts.PodSecurity.policy(), namespace: opts.Namespace, stdinName: "<stdin>",
+	r := &podSecurityRun{settings: opts.PodSecurity, kubeVersion: opts.KubeVersion, defaults: opts.PodSecurity.policy(), namespace: opts.Namespace, stdinName: "<stdin>",
 		rules: opts.Rules, labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{}}
 	if in.Rename != nil {
 		r.stdinName = in.Rename(r.stdinName)
@@ -269,7 +281,7 @@ func (r *podSecurityRun) findings(in Input, paths []string, objs []*manifest.Obj
 // plugin does: an enforce violation is an error (the pods are refused); a
 // warn or audit violation not already an error is a warning.
 func (r *podSecurityRun) judge(o *manifest.Object, ns string, p psaapi.Policy) ([]Finding, error) {
-	eval, err := podSecurityEvaluator()
+	eval, err := podSecurityEvaluator(r.kubeVersion)
 	if err != nil {
 		return nil, fmt.Errorf("pod security: %w", err)
 	}

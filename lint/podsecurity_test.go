@@ -63,7 +63,10 @@ func psaFindings(t *testing.T, files map[string]string, opts Options) []string {
 	}
 	// One file at a time, in name order: a Namespace in a file after its
 	// workloads' is seen after they were judged (the second read).
-	opts.KubeVersion, opts.Concurrency = "1.37", 1
+	opts.Concurrency = 1
+	if opts.KubeVersion == "" {
+		opts.KubeVersion = "1.37"
+	}
 	var got [2][]string
 	for i, keep := range []bool{false, true} {
 		rep, _, err := Check(Input{Paths: []string{dir}, KeepObjects: keep}, opts)
@@ -258,6 +261,27 @@ func TestPodSecuritySettings(t *testing.T) {
 	want := []string{`web.yaml:14:23 info: runAsNonRoot != true (pod must not set securityContext.runAsNonRoot=false)`}
 	if !slices.Equal(got, want) {
 		t.Errorf("re-graded: got %q, want %q", got, want)
+	}
+}
+
+// "latest" is the version of the API server lint checks against
+// (--kube-version): Kubernetes 1.37 allows net.ipv4.tcp_notsent_lowat in
+// baseline, 1.36 does not.
+func TestPodSecurityKubeVersion(t *testing.T) {
+	ps := level(t, "baseline")
+	sysctl := edited(t, restrictedDeployment, "        runAsNonRoot: true\n",
+		"        runAsNonRoot: true\n        sysctls: [{name: net.ipv4.tcp_notsent_lowat, value: \"16384\"}]\n")
+	for _, tc := range []struct {
+		kube string
+		want []string
+	}{
+		{"1.37", nil},
+		{"1.36", []string{`web.yaml:15:9 error: forbidden sysctls (net.ipv4.tcp_notsent_lowat)`}},
+	} {
+		got := psaFindings(t, map[string]string{"web.yaml": sysctl}, Options{PodSecurity: &ps, KubeVersion: tc.kube})
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Kubernetes %s: got %q, want %q", tc.kube, got, tc.want)
+		}
 	}
 }
 
