@@ -87,6 +87,8 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 	}
 	policyFindings = append(policyFindings, params...)
 	opts.Loaded = vap.wrap(opts.Loaded)
+	psa := newPodSecurityRun(in, opts)
+	opts.Loaded = psa.wrap(opts.Loaded)
 	var rep Report
 	var objs []*manifest.Object
 	if in.KeepObjects {
@@ -126,6 +128,11 @@ func Check(in Input, opts Options) (Report, []*manifest.Object, error) {
 		return Report{}, nil, err
 	}
 	vapFindings = append(vapFindings, applySettings(policyFindings, nil, opts.Rules)...)
+	psaFindings, err := psa.findings(vin, vpaths, objs, opts)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	vapFindings = append(vapFindings, psaFindings...)
 	if len(vapFindings) > 0 {
 		rep.Findings = append(rep.Findings, vapFindings...)
 		Sort(rep.Findings)

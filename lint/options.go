@@ -22,6 +22,10 @@ type Options struct {
 	CRDs []*manifest.Object
 	// IgnoreMissingSchemas turns "no schema for this kind" into a warning.
 	IgnoreMissingSchemas bool
+	// PodSecurity are the Pod Security Admission defaults and exemptions
+	// the pod-security rule judges pod templates with (a Namespace of the
+	// set overrides the defaults with its labels); nil is privileged.
+	PodSecurity *PodSecurity
 	// Rules re-grades or disables rules by id.
 	Rules map[string]RuleSetting
 	// Concurrency bounds parallel validation (default: CPUs).

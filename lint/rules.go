@@ -53,6 +53,7 @@ var checks = []RuleInfo{
 	{ID: ruleOrderAnnotation, Severity: Error, Description: "an ordering annotation kubeplan reads as Argo CD or kapp do has a value they do not allow: a sync-wave that is not an integer, an unknown hook phase or hook-delete-policy, a malformed kapp change rule or group name (docs/ordering.md)"},
 	{ID: ruleOrderUnknownGroup, Severity: Error, Description: "a kapp change rule names a change group no object in the set has (a typo, or the group's objects are missing)"},
 	{ID: ruleOrderCycle, Severity: Error, Description: "kapp change rules that wait on each other (a cycle, naming the objects and rules), or a rule that the Argo CD phases and waves contradict"},
+	{ID: rulePodSecurity, Severity: Error, Description: "a pod template (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, ReplicationController) breaks its namespace's Pod Security level, judged with the API server's own checks: enforce is an error (the pods will be refused), warn and audit a warning; the levels come from the Namespace's pod-security.kubernetes.io labels in the set, else podSecurity: in kubeplan.yaml or --pod-security"},
 	{ID: ruleInvalidValue, Severity: Error, Description: "a value the API server refuses though its type fits the schema: quantities, enums, ports, names of containers, ports and volumes, label selectors that miss the pod template, duplicates, references to missing volumes, required fields the schema does not mark"},
 }
 

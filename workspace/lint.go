@@ -42,6 +42,9 @@ func (w *Workspace) Lint(s Set) (lint.Input, lint.Options, error) {
 	if opts.KubeVersion, err = lint.NormalizeKubeVersion(ov.kubeVersion(cfg.KubeVersion)); err != nil {
 		return lint.Input{}, lint.Options{}, err
 	}
+	if opts.PodSecurity, err = podSecurity(cfg, ov.PodSecurity); err != nil {
+		return lint.Input{}, lint.Options{}, err
+	}
 	for id, v := range cfg.Rules {
 		if !lint.KnownRule(id) {
 			return lint.Input{}, lint.Options{}, fmt.Errorf("%s: unknown rule %q (kubeplan lint --list-rules shows them)", cfg.Where(id), id)

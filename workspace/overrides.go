@@ -19,6 +19,9 @@ type Overrides struct {
 	// IgnoreMissingSchemas is --ignore-missing-schemas: on when it or
 	// kubeplan.yaml's ignoreMissingSchemas is.
 	IgnoreMissingSchemas bool
+	// PodSecurity is --pod-security LEVEL[:VERSION]: the enforce level of
+	// the pod-security rule, over kubeplan.yaml's podSecurity.enforce.
+	PodSecurity string
 	// Concurrency bounds the files read at once (0: the loader's default).
 	Concurrency int
 	// Decrypt is set for the verbs that send objects to a cluster (plan,

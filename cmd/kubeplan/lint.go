@@ -36,7 +36,7 @@ func runLint(cmd *cobra.Command, s streams, f *arguments.Lint, args []string) er
 	// SIGINT or SIGTERM stops loading, rendering and lint within 2 s, with
 	// exit 1 and no report.
 	ctx := s.stopOnSignal(cmd)
-	in, opts, none, err := workspace.LintInput(s.options(ctx, &f.Input, &f.Select, workspace.Options{}), args, f.Namespace)
+	in, opts, none, err := workspace.LintInput(f.Options(s.options(ctx, &f.Input, &f.Select, workspace.Options{})), args, f.Namespace)
 	if err != nil {
 		return err
 	}

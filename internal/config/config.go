@@ -36,6 +36,9 @@ type Config struct {
 	Exclude []string
 	// CRDs lists files or directories with extra CustomResourceDefinitions.
 	CRDs []string
+	// PodSecurity is podSecurity: (the pod-security rule's levels and
+	// exemptions); nil when absent.
+	PodSecurity *PodSecurity
 	// Policies lists files or directories of ValidatingAdmissionPolicies,
 	// their bindings and parameter objects that lint evaluates.
 	Policies []string

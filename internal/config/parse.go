@@ -61,10 +61,11 @@ func (d decoder) top(n *yaml.Node, c *Config) error {
 			c.IgnoreMissingSchemas, err = d.boolean(v, "ignoreMissingSchemas")
 			return err
 		},
-		"rules":    func(v *yaml.Node) error { return d.rules(v, c) },
-		"defaults": func(v *yaml.Node) error { return d.settings(v, "defaults", &c.Defaults, nil) },
-		"projects": func(v *yaml.Node) error { return d.projects(v, c) },
-		"guards":   func(v *yaml.Node) error { return d.guards(v, c) },
+		"rules":       func(v *yaml.Node) error { return d.rules(v, c) },
+		"defaults":    func(v *yaml.Node) error { return d.settings(v, "defaults", &c.Defaults, nil) },
+		"projects":    func(v *yaml.Node) error { return d.projects(v, c) },
+		"guards":      func(v *yaml.Node) error { return d.guards(v, c) },
+		"podSecurity": func(v *yaml.Node) error { return d.podSecurity(v, c) },
 	})
 }
 

@@ -1,0 +1,394 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	psaapi "k8s.io/pod-security-admission/api"
+	"k8s.io/pod-security-admission/policy"
+
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// rulePodSecurity judges pod templates as Pod Security Admission will
+// judge the pods made from them.
+const rulePodSecurity = "pod-security"
+
+// podSecurityLabelPrefix begins the labels a Namespace sets its levels with.
+const podSecurityLabelPrefix = "pod-security.kubernetes.io/"
+
+// PodSecurity are the Pod Security Admission settings lint judges pod
+// templates with when the set does not say otherwise: the defaults of the
+// API server's AdmissionConfiguration (a Namespace in the set overrides
+// them mode by mode with its pod-security.kubernetes.io labels, as the API
+// server does) and its exemptions. A zero LevelVersion is privileged.
+type PodSecurity struct {
+	Enforce, Warn, Audit psaapi.LevelVersion
+	// ExemptNamespaces and ExemptRuntimeClasses are never judged, as in
+	// the AdmissionConfiguration's exemptions (usernames mean nothing
+	// offline).
+	ExemptNamespaces     []string
+	ExemptRuntimeClasses []string
+}
+
+// ParsePodSecurityLevel reads LEVEL[:VERSION] ("baseline",
+// "restricted:v1.24", "restricted:latest"), the values a Namespace's
+// pod-security.kubernetes.io/<mode> and <mode>-version labels take; no
+// VERSION is latest.
+func ParsePodSecurityLevel(s string) (psaapi.LevelVersion, error) {
+	level, version, _ := strings.Cut(s, ":")
+	l, err := psaapi.ParseLevel(level)
+	if err != nil {
+		return psaapi.LevelVersion{}, fmt.Errorf("pod security level %q: want privileged, baseline or restricted", level)
+	}
+	v := psaapi.LatestVersion()
+	if version != "" {
+		if v, err = psaapi.ParseVersion(version); err != nil {
+			return psaapi.LevelVersion{}, fmt.Errorf("pod security version %q: want latest or v1.N", version)
+		}
+	}
+	return psaapi.LevelVersion{Level: l, Version: v}, nil
+}
+
+// policy is the AdmissionConfiguration defaults, privileged where unset.
+func (p *PodSecurity) policy() psaapi.Policy {
+	orPrivileged := func(lv psaapi.LevelVersion) psaapi.LevelVersion {
+		if lv.Level == "" {
+			return psaapi.LevelVersion{Level: psaapi.LevelPrivileged, Version: psaapi.LatestVersion()}
+		}
+		return lv
+	}
+	var q PodSecurity
+	if p != nil {
+		q = *p
+	}
+	return psaapi.Policy{Enforce: orPrivileged(q.Enforce), Warn: orPrivileged(q.Warn), Audit: orPrivileged(q.Audit)}
+}
+
+// psaEvaluators are the API server's evaluators, one per Kubernetes
+// version lint checks against, each built once per process: building one
+// inflates every check for every version.
+var psaEvaluators sync.Map // kube version -> func() (policy.Evaluator, error)
+
+// podSecurityEvaluator is the evaluator of the API server of kubeVersion
+// ("1.33"; "" is the newest): "latest" is that server's own version, as
+// it is for a cluster running it.
+func podSecurityEvaluator(kubeVersion string) (policy.Evaluator, error) {
+	build, _ := psaEvaluators.LoadOrStore(kubeVersion, sync.OnceValues(func() (policy.Evaluator, error) {
+		var emulate *psaapi.Version
+		if kubeVersion != "" {
+			v, err := psaapi.ParseVersion("v" + kubeVersion)
+			if err != nil {
+				return nil, fmt.Errorf("kube version %q: %w", kubeVersion, err)
+			}
+			emulate = &v
+		}
+		return policy.NewEvaluator(policy.DefaultChecks(), emulate)
+	}))
+	return build.(func() (policy.Evaluator, error))()
+}
+
+// podSecurityRun judges pod templates while the set streams through lint,
+// in the loading goroutines, with the levels known when each object is
+// loaded: its namespace's Namespace when already seen, else the defaults.
+// A Namespace of the set may come after the workloads it holds; then the
+// findings of that namespace are dropped at the end and its workloads
+// alone are read again and judged with the Namespace's levels. Nothing is
+// kept of an object but its findings, so memory stays flat; a namespace
+// without levels costs one map lookup per object.
+type podSecurityRun struct {
+	settings    *PodSecurity
+	kubeVersion string
+	defaults    psaapi.Policy
+	namespace   string // the set's namespace, for objects that name none
+	stdinName   string // objects read from standard input cannot be read again
+	mu          sync.Mutex
+	labels      map[string]map[string]string // Namespace name -> its pod-security labels
+	// used are, by namespace, the policies its objects were judged with.
+	used  map[string]map[psaapi.Policy]bool
+	found map[string][]Finding // namespace -> findings
+	stdin []*manifest.Object
+	rules map[string]RuleSetting
+	err   error
+}
+
+// newPodSecurityRun returns nil when the rule is off.
+func newPodSecurityRun(in Input, opts Options) *podSecurityRun {
+	if ruleOff(opts, rulePodSecurity) {
+		return nil
+	}
+	r := &podSecurityRun{settings: opts.PodSecurity, kubeVersion: opts.KubeVersion, defaults: opts.PodSecurity.policy(), namespace: opts.Namespace, stdinName: "<stdin>",
+		rules: opts.Rules, labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{}}
+	if in.Rename != nil {
+		r.stdinName = in.Rename(r.stdinName)
+	}
+	return r
+}
+
+func (r *podSecurityRun) wrap(next func([]*manifest.Object)) func([]*manifest.Object) {
+	if r == nil {
+		return next
+	}
+	return func(objs []*manifest.Object) {
+		r.add(objs)
+		if next != nil {
+			next(objs)
+		}
+	}
+}
+
+// add notes the Namespaces of a batch, then judges its pod templates.
+func (r *podSecurityRun) add(objs []*manifest.Object) {
+	for _, o := range objs {
+		if o.Kind == "Namespace" && o.Group() == "" && o.Name != "" {
+			labels := podSecurityLabels(o)
+			r.mu.Lock()
+			r.labels[o.Name] = labels
+			r.mu.Unlock()
+		}
+	}
+	for _, o := range objs {
+		if _, ok := podTemplatePaths[o.Group()+"/"+o.Kind]; !ok {
+			continue
+		}
+		ns := r.namespaceOf(o)
+		if r.exemptNamespace(ns) {
+			continue
+		}
+		r.mu.Lock()
+		p := r.policyLocked(ns)
+		if r.used[ns] == nil {
+			r.used[ns] = map[psaapi.Policy]bool{}
+		}
+		r.used[ns][p] = true
+		if o.File == r.stdinName {
+			r.stdin = append(r.stdin, o)
+		}
+		r.mu.Unlock()
+		if p.FullyPrivileged() {
+			continue
+		}
+		fs, err := r.judge(o, ns, p)
+		r.mu.Lock()
+		r.found[ns] = append(r.found[ns], fs...)
+		if r.err == nil {
+			r.err = err
+		}
+		r.mu.Unlock()
+	}
+}
+
+// policyLocked is the policy of namespace ns as known now: its
+// Namespace's labels over the defaults, mode by mode, as the admission
+// plugin reads them. Labels the API server cannot parse fall back to the
+// defaults (the Namespace itself is refused: schema and invalid-value).
+func (r *podSecurityRun) policyLocked(ns string) psaapi.Policy {
+	labels, ok := r.labels[ns]
+	if !ok || len(labels) == 0 {
+		return r.defaults
+	}
+	p, _ := psaapi.PolicyToEvaluate(labels, r.defaults)
+	return p
+}
+
+// podSecurityLabels are o's labels under pod-security.kubernetes.io/.
+func podSecurityLabels(o *manifest.Object) map[string]string {
+	md, _ := o.Content["metadata"].(map[string]any)
+	ls, _ := md["labels"].(map[string]any)
+	out := map[string]string{}
+	for k, v := range ls {
+		if s, ok := v.(string); ok && strings.HasPrefix(k, podSecurityLabelPrefix) {
+			out[k] = s
+		}
+	}
+	return out
+}
+
+func (r *podSecurityRun) namespaceOf(o *manifest.Object) string {
+	if o.Namespace != "" {
+		return o.Namespace
+	}
+	return r.namespace
+}
+
+func (r *podSecurityRun) exemptNamespace(ns string) bool {
+	return r.settings != nil && ns != "" && slices.Contains(r.settings.ExemptNamespaces, ns)
+}
+
+// findings are the rule's findings once the whole set was seen. The
+// namespaces whose Namespace came after some of their workloads are judged
+// again with its levels: from objs when Check kept the set, else read
+// again from paths (in, paths as vapRun.findings has them).
+func (r *podSecurityRun) findings(in Input, paths []string, objs []*manifest.Object, opts Options) ([]Finding, error) {
+	if r == nil {
+		return nil, nil
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	redo := map[string]bool{}
+	for ns, used := range r.used {
+		final := r.policyLocked(ns)
+		for p := range used {
+			if p != final {
+				redo[ns] = true
+				delete(r.found, ns)
+			}
+		}
+	}
+	var out []Finding
+	for _, fs := range r.found {
+		out = append(out, fs...)
+	}
+	if len(redo) > 0 {
+		again := func(o *manifest.Object) bool {
+			_, ok := podTemplatePaths[o.Group()+"/"+o.Kind]
+			return ok && redo[r.namespaceOf(o)]
+		}
+		var pods []*manifest.Object
+		if objs != nil {
+			pods = slices.DeleteFunc(slices.Clone(objs), func(o *manifest.Object) bool { return !again(o) })
+		} else {
+			paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" })
+			var err error
+			if pods, err = streamObjects(paths, in, opts.Concurrency, again); err != nil {
+				return nil, err
+			}
+			pods = append(pods, slices.DeleteFunc(slices.Clone(r.stdin), func(o *manifest.Object) bool { return !again(o) })...)
+		}
+		for _, o := range pods {
+			ns := r.namespaceOf(o)
+			p := r.policyLocked(ns)
+			if p.FullyPrivileged() {
+				continue
+			}
+			fs, err := r.judge(o, ns, p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fs...)
+		}
+	}
+	return out, nil
+}
+
+// judge evaluates one object's pod template against p as the admission
+// plugin does: an enforce violation is an error (the pods are refused); a
+// warn or audit violation not already an error is a warning.
+func (r *podSecurityRun) judge(o *manifest.Object, ns string, p psaapi.Policy) ([]Finding, error) {
+	eval, err := podSecurityEvaluator(r.kubeVersion)
+	if err != nil {
+		return nil, fmt.Errorf("pod security: %w", err)
+	}
+	tmpl := podTemplatePaths[o.Group()+"/"+o.Kind]
+	meta, spec, ok := podTemplate(o, tmpl)
+	if !ok {
+		return nil, nil
+	}
+	if r.settings != nil && spec.RuntimeClassName != nil && slices.Contains(r.settings.ExemptRuntimeClasses, *spec.RuntimeClassName) {
+		return nil, nil
+	}
+	r.mu.Lock()
+	labels := r.labels[ns]
+	r.mu.Unlock()
+	var out []Finding
+	seen := map[string]bool{}
+	for _, m := range []struct {
+		mode string
+		lv   psaapi.LevelVersion
+		sev  Severity
+	}{{"enforce", p.Enforce, Error}, {"warn", p.Warn, Warning}, {"audit", p.Audit, Warning}} {
+		if m.lv.Level == psaapi.LevelPrivileged {
+			continue
+		}
+		for _, res := range eval.EvaluatePod(m.lv, meta, spec) {
+			if res.Allowed {
+				continue
+			}
+			msg := res.ForbiddenReason
+			if res.ForbiddenDetail != "" {
+				msg += " (" + res.ForbiddenDetail + ")"
+			}
+			if seen[msg] {
+				continue
+			}
+			seen[msg] = true
+			path := violationPath(o, tmpl, res)
+			out = append(out, objectFinding(o, path, m.sev, rulePodSecurity, podSecurityMessage(msg, m.mode, m.lv, ns, labels[podSecurityLabelPrefix+m.mode] != "")))
+		}
+	}
+	// The object's kubeplan.dev/ignore annotation and the rule's setting.
+	return applySettings(out, []*manifest.Object{o}, r.rules), nil
+}
+
+// podSecurityMessage is the check's own words, then what judged them.
+func podSecurityMessage(check, mode string, lv psaapi.LevelVersion, ns string, fromNamespace bool) string {
+	where := "kubeplan.yaml's podSecurity or --pod-security"
+	if fromNamespace {
+		where = "the Namespace in the set"
+	}
+	in := "the namespace"
+	if ns != "" {
+		in = fmt.Sprintf("namespace %q", ns)
+	}
+	consequence := "the API server will warn"
+	if mode == "enforce" {
+		consequence = "the API server will refuse the pods"
+	} else if mode == "audit" {
+		consequence = "the API server will record it in the audit log"
+	}
+	return fmt.Sprintf("%s: violates PodSecurity %q, which %s sets to %s (from %s); %s", check, lv.String(), in, mode, where, consequence)
+}
+
+// podTemplatePaths maps "group/Kind" to where the object keeps its pod
+// template's metadata and spec: the kinds the admission plugin's
+// DefaultPodSpecExtractor reads.
+var podTemplatePaths = func() map[string][2][]string {
+	tmpl := [2][]string{{"spec", "template", "metadata"}, {"spec", "template", "spec"}}
+	return map[string][2][]string{
+		"/Pod":                   {{"metadata"}, {"spec"}},
+		"/PodTemplate":           {{"template", "metadata"}, {"template", "spec"}},
+		"/ReplicationController": tmpl,
+		"apps/Deployment":        tmpl,
+		"apps/StatefulSet":       tmpl,
+		"apps/DaemonSet":         tmpl,
+		"apps/ReplicaSet":        tmpl,
+		"batch/Job":              tmpl,
+		"batch/CronJob":          {{"spec", "jobTemplate", "spec", "template", "metadata"}, {"spec", "jobTemplate", "spec", "template", "spec"}},
+	}
+}()
+
+// podTemplate converts o's pod template to the API types the checks read.
+// A template that does not convert is left to the schema rule.
+func podTemplate(o *manifest.Object, paths [2][]string) (*metav1.ObjectMeta, *corev1.PodSpec, bool) {
+	specV, ok := o.Get(paths[1]...)
+	specM, _ := specV.(map[string]any)
+	if !ok || specM == nil {
+		return nil, nil, false
+	}
+	spec := &corev1.PodSpec{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(specM, spec); err != nil {
+		return nil, nil, false
+	}
+	meta := &metav1.ObjectMeta{}
+	if mdV, ok := o.Get(paths[0]...); ok {
+		if mdM, _ := mdV.(map[string]any); mdM != nil {
+			// Only what the checks read: the annotations (AppArmor and the
+			// seccomp annotations of old versions).
+			if ann, _ := mdM["annotations"].(map[string]any); ann != nil {
+				meta.Annotations = map[string]string{}
+				for k, v := range ann {
+					if s, ok := v.(string); ok {
+						meta.Annotations[k] = s
+					}
+				}
+			}
+		}
+	}
+	return meta, spec, true
+}

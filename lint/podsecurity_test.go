@@ -1,0 +1,300 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// restrictedDeployment is a restricted-compliant Deployment in namespace
+// apps; the cases edit it (edited).
+const restrictedDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: apps
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      securityContext:
+        runAsNonRoot: true
+        seccompProfile:
+          type: RuntimeDefault
+      containers:
+        - name: web
+          image: nginx:1.27
+          ports:
+            - containerPort: 8080
+          securityContext:
+            allowPrivilegeEscalation: false
+            capabilities:
+              drop: ["ALL"]
+`
+
+// edited is s with each edits pair (old, new) replaced once.
+func edited(t *testing.T, s string, edits ...string) string {
+	t.Helper()
+	for i := 0; i+1 < len(edits); i += 2 {
+		if !strings.Contains(s, edits[i]) {
+			t.Fatalf("fixture has no %q", edits[i])
+		}
+		s = strings.Replace(s, edits[i], edits[i+1], 1)
+	}
+	return s
+}
+
+// psaFindings lints files (name -> content) with opts, kept and streamed,
+// and returns the pod-security findings as "file:line:col severity:
+// check" (the check's own words, before the ": violates" that follows).
+func psaFindings(t *testing.T, files map[string]string, opts Options) []string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One file at a time, in name order: a Namespace in a file after its
+	// workloads' is seen after they were judged (the second read).
+	opts.Concurrency = 1
+	if opts.KubeVersion == "" {
+		opts.KubeVersion = "1.37"
+	}
+	var got [2][]string
+	for i, keep := range []bool{false, true} {
+		rep, _, err := Check(Input{Paths: []string{dir}, KeepObjects: keep}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rep.Findings {
+			if f.Rule != rulePodSecurity {
+				continue
+			}
+			check, _, ok := strings.Cut(f.Message, ": violates PodSecurity")
+			if !ok {
+				t.Errorf("message %q does not say which level it violates", f.Message)
+			}
+			got[i] = append(got[i], fmt.Sprintf("%s:%d:%d %s: %s", filepath.Base(f.File), f.Line, f.Col, f.Severity, check))
+		}
+	}
+	if !slices.Equal(got[0], got[1]) {
+		t.Errorf("streamed lint found\n%s\nkept lint found\n%s", strings.Join(got[0], "\n"), strings.Join(got[1], "\n"))
+	}
+	return got[0]
+}
+
+// level is a PodSecurity enforcing s (LEVEL[:VERSION]).
+func level(t *testing.T, s string) PodSecurity {
+	t.Helper()
+	lv, err := ParsePodSecurityLevel(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return PodSecurity{Enforce: lv}
+}
+
+func TestPodSecurity(t *testing.T) {
+	restricted, baseline := level(t, "restricted"), level(t, "baseline")
+	restricted121 := level(t, "restricted:v1.21")
+	warnRestricted := PodSecurity{Warn: restricted.Enforce}
+	privilegedDaemonSet := `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: node-agent
+  namespace: monitoring
+spec:
+  selector:
+    matchLabels: {app: node-agent}
+  template:
+    metadata:
+      labels: {app: node-agent}
+    spec:
+      hostNetwork: true
+      hostPID: true
+      containers:
+        - name: agent
+          image: ghcr.io/example/agent:2.1
+          securityContext:
+            privileged: true
+          ports:
+            - containerPort: 9100
+              hostPort: 9100
+      volumes:
+        - name: proc
+          hostPath: {path: /proc}
+        - name: config
+          configMap: {name: agent}
+`
+	cronJob := `apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: backup
+  namespace: apps
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          securityContext:
+            runAsUser: 0
+          containers:
+            - name: backup
+              image: ghcr.io/example/backup:1.0
+`
+	labelled := func(labels string) string {
+		return "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: apps\n  labels:\n" + labels
+	}
+	tests := []struct {
+		name  string
+		files map[string]string
+		ps    *PodSecurity
+		want  []string
+	}{
+		{name: "restricted-compliant Deployment", files: map[string]string{"web.yaml": restrictedDeployment}, ps: &restricted},
+		{name: "no levels: the rule does nothing", files: map[string]string{"ds.yaml": privilegedDaemonSet}},
+		{name: "privileged DaemonSet under baseline", files: map[string]string{"ds.yaml": privilegedDaemonSet}, ps: &baseline, want: []string{
+			`ds.yaml:13:20 error: host namespaces (hostNetwork=true, hostPID=true)`,
+			`ds.yaml:19:25 error: privileged (container "agent" must not set securityContext.privileged=true)`,
+			`ds.yaml:22:25 error: hostPort (container "agent" uses hostPort 9100)`,
+			`ds.yaml:25:11 error: hostPath volumes (volume "proc")`,
+		}},
+		{name: "added capability under baseline", ps: &baseline, files: map[string]string{"web.yaml": edited(t, restrictedDeployment,
+			`drop: ["ALL"]`, "drop: [\"ALL\"]\n              add: [\"NET_ADMIN\", \"NET_BIND_SERVICE\"]")},
+			want: []string{`web.yaml:26:15 error: non-default capabilities (container "web" must not include "NET_ADMIN" in securityContext.capabilities.add)`}},
+		{name: "NET_BIND_SERVICE alone is allowed by restricted", ps: &restricted, files: map[string]string{"web.yaml": edited(t, restrictedDeployment,
+			`drop: ["ALL"]`, "drop: [\"ALL\"]\n              add: [\"NET_BIND_SERVICE\"]")}},
+		{name: "capabilities not dropped under restricted", ps: &restricted, files: map[string]string{"web.yaml": edited(t, restrictedDeployment,
+			`drop: ["ALL"]`, `drop: ["NET_RAW"]`)},
+			want: []string{`web.yaml:25:15 error: unrestricted capabilities (container "web" must set securityContext.capabilities.drop=["ALL"])`}},
+		{name: "seccomp Unconfined under baseline", ps: &baseline, files: map[string]string{"web.yaml": edited(t, restrictedDeployment,
+			`type: RuntimeDefault`, `type: Unconfined`)},
+			want: []string{`web.yaml:16:17 error: seccompProfile (pod must not set securityContext.seccompProfile.type to "Unconfined")`}},
+		{name: "runAsNonRoot false under restricted", ps: &restricted, files: map[string]string{"web.yaml": edited(t, restrictedDeployment,
+			`runAsNonRoot: true`, `runAsNonRoot: false`)},
+			want: []string{`web.yaml:14:23 error: runAsNonRoot != true (pod must not set securityContext.runAsNonRoot=false)`}},
+		{name: "a CronJob running as root under restricted", ps: &restricted, files: map[string]string{"cron.yaml": cronJob}, want: []string{
+			`cron.yaml:13:11 error: runAsNonRoot != true (pod or container "backup" must set securityContext.runAsNonRoot=true)`,
+			`cron.yaml:13:11 error: seccompProfile (pod or container "backup" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`,
+			`cron.yaml:14:24 error: runAsUser=0 (pod must not set runAsUser=0)`,
+			`cron.yaml:16:15 error: allowPrivilegeEscalation != false (container "backup" must set securityContext.allowPrivilegeEscalation=false)`,
+			`cron.yaml:16:15 error: unrestricted capabilities (container "backup" must set securityContext.capabilities.drop=["ALL"])`,
+		}},
+		{name: "a bare Pod with an unconfined AppArmor annotation under baseline", ps: &baseline, files: map[string]string{"pod.yaml": `apiVersion: v1
+kind: Pod
+metadata:
+  name: debug
+  namespace: apps
+  annotations:
+    container.apparmor.security.beta.kubernetes.io/shell: unconfined
+spec:
+  containers:
+    - name: shell
+      image: busybox:1.36
+      securityContext:
+        procMount: Unmasked
+        capabilities: {add: [SYS_ADMIN]}
+`}, want: []string{
+			`pod.yaml:7:59 error: forbidden AppArmor profile (annotation must not set AppArmor profile type to "container.apparmor.security.beta.kubernetes.io/shell="unconfined"")`,
+			`pod.yaml:13:20 error: procMount (container "shell" must not set securityContext.procMount to "Unmasked")`,
+			`pod.yaml:14:24 error: non-default capabilities (container "shell" must not include "SYS_ADMIN" in securityContext.capabilities.add)`,
+		}},
+		{name: "restricted pinned to v1.21 does not yet require dropping capabilities", ps: &restricted121, files: map[string]string{"web.yaml": edited(t, restrictedDeployment,
+			`drop: ["ALL"]`, `drop: ["NET_RAW"]`)}},
+		{name: "warn is a warning", ps: &warnRestricted, files: map[string]string{"web.yaml": edited(t, restrictedDeployment,
+			`allowPrivilegeEscalation: false`, `allowPrivilegeEscalation: true`)},
+			want: []string{`web.yaml:23:39 warning: allowPrivilegeEscalation != false (container "web" must set securityContext.allowPrivilegeEscalation=false)`}},
+		{name: "the Namespace's labels, after the workload, override the defaults", ps: &restricted, files: map[string]string{
+			"a.yaml": edited(t, restrictedDeployment, `allowPrivilegeEscalation: false`, `privileged: true`),
+			"z.yaml": labelled("    pod-security.kubernetes.io/enforce: baseline\n    pod-security.kubernetes.io/warn: privileged\n")},
+			want: []string{`a.yaml:23:25 error: privileged (container "web" must not set securityContext.privileged=true)`}},
+		{name: "a Namespace enforcing restricted at v1.21, defaults unset", files: map[string]string{
+			"a.yaml": edited(t, restrictedDeployment, `drop: ["ALL"]`, `drop: ["NET_RAW"]`, `runAsNonRoot: true`, `runAsNonRoot: false`),
+			"ns.yaml": labelled("    pod-security.kubernetes.io/enforce: restricted\n    pod-security.kubernetes.io/enforce-version: v1.21\n" +
+				"    pod-security.kubernetes.io/warn: restricted\n")},
+			want: []string{
+				`a.yaml:14:23 error: runAsNonRoot != true (pod must not set securityContext.runAsNonRoot=false)`,
+				`a.yaml:25:15 warning: unrestricted capabilities (container "web" must set securityContext.capabilities.drop=["ALL"])`,
+			}},
+		{name: "an exempt namespace", ps: &PodSecurity{Enforce: baseline.Enforce, ExemptNamespaces: []string{"monitoring"}},
+			files: map[string]string{"ds.yaml": privilegedDaemonSet}},
+		{name: "an exempt runtime class", ps: &PodSecurity{Enforce: restricted.Enforce, ExemptRuntimeClasses: []string{"kata"}},
+			files: map[string]string{"web.yaml": edited(t, restrictedDeployment, `runAsNonRoot: true`, `runAsNonRoot: false`, "    spec:\n", "    spec:\n      runtimeClassName: kata\n")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := psaFindings(t, tt.files, Options{PodSecurity: tt.ps})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestPodSecurityRuleOff(t *testing.T) {
+	ps := level(t, "restricted")
+	got := psaFindings(t, map[string]string{"web.yaml": edited(t, restrictedDeployment, `runAsNonRoot: true`, `runAsNonRoot: false`)},
+		Options{PodSecurity: &ps, Rules: map[string]RuleSetting{rulePodSecurity: {Off: true}}})
+	if len(got) != 0 {
+		t.Errorf("the rule is off, got %q", got)
+	}
+}
+
+// A finding of the rule is skipped with the object's ignore annotation and
+// re-graded as any other.
+func TestPodSecuritySettings(t *testing.T) {
+	ps := level(t, "restricted")
+	broken := edited(t, restrictedDeployment, `runAsNonRoot: true`, `runAsNonRoot: false`)
+	ignored := edited(t, broken, "  namespace: apps\n", "  namespace: apps\n  annotations:\n    kubeplan.dev/ignore: image-latest,pod-security\n")
+	if got := psaFindings(t, map[string]string{"web.yaml": ignored}, Options{PodSecurity: &ps}); len(got) != 0 {
+		t.Errorf("ignored by annotation, got %q", got)
+	}
+	got := psaFindings(t, map[string]string{"web.yaml": broken}, Options{PodSecurity: &ps, Rules: map[string]RuleSetting{rulePodSecurity: {Severity: Info}}})
+	want := []string{`web.yaml:14:23 info: runAsNonRoot != true (pod must not set securityContext.runAsNonRoot=false)`}
+	if !slices.Equal(got, want) {
+		t.Errorf("re-graded: got %q, want %q", got, want)
+	}
+}
+
+// "latest" is the version of the API server lint checks against
+// (--kube-version): Kubernetes 1.37 allows net.ipv4.tcp_notsent_lowat in
+// baseline, 1.36 does not.
+func TestPodSecurityKubeVersion(t *testing.T) {
+	ps := level(t, "baseline")
+	sysctl := edited(t, restrictedDeployment, "        runAsNonRoot: true\n",
+		"        runAsNonRoot: true\n        sysctls: [{name: net.ipv4.tcp_notsent_lowat, value: \"16384\"}]\n")
+	for _, tc := range []struct {
+		kube string
+		want []string
+	}{
+		{"1.37", nil},
+		{"1.36", []string{`web.yaml:15:9 error: forbidden sysctls (net.ipv4.tcp_notsent_lowat)`}},
+	} {
+		got := psaFindings(t, map[string]string{"web.yaml": sysctl}, Options{PodSecurity: &ps, KubeVersion: tc.kube})
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Kubernetes %s: got %q, want %q", tc.kube, got, tc.want)
+		}
+	}
+}
+
+func TestParsePodSecurityLevel(t *testing.T) {
+	for in, want := range map[string]string{"baseline": "baseline:latest", "restricted:v1.24": "restricted:v1.24", "privileged:latest": "privileged:latest"} {
+		lv, err := ParsePodSecurityLevel(in)
+		if err != nil || lv.String() != want {
+			t.Errorf("%q: got %v, %v; want %s", in, lv, err, want)
+		}
+	}
+	for _, in := range []string{"", "strict", "baseline:1.24x", "restricted:v2"} {
+		if _, err := ParsePodSecurityLevel(in); err == nil {
+			t.Errorf("%q: want an error", in)
+		}
+	}
+}
