@@ -1,8 +1,10 @@
 package psadiff
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -101,7 +103,11 @@ func appArmor(where func(map[string]any) map[string]any, typ string) func(map[st
 // edits are every change the generator makes, by dimension: each Pod
 // Security check's fields, compliant and not, at pod and container level.
 var edits = []edit{
-	{"privileged", "privileged=true", set(ctrSC, "privileged", true)},
+	{"privileged", "privileged=true", func(p map[string]any) {
+		// A privileged container cannot say it does not escalate.
+		ctrSC(p)["privileged"] = true
+		delete(ctrSC(p), "allowPrivilegeEscalation")
+	}},
 	{"privileged", "privileged=false", set(ctrSC, "privileged", false)},
 	{"hostNetwork", "hostNetwork", set(spec, "hostNetwork", true)},
 	{"hostPID", "hostPID", set(spec, "hostPID", true)},
@@ -157,11 +163,15 @@ var edits = []edit{
 	}},
 	{"windows", "os windows", func(p map[string]any) {
 		spec(p)["os"] = map[string]any{"name": "windows"}
-		// The API server refuses Linux-only fields in a Windows pod.
-		delete(podSC(p), "seccompProfile")
-		delete(ctrSC(p), "seccompProfile")
-		delete(ctrSC(p), "capabilities")
-		delete(ctrSC(p), "allowPrivilegeEscalation")
+		// The API server refuses Linux-only fields in a Windows pod, so
+		// this edit comes last and takes them away.
+		for _, f := range []string{"seccompProfile", "appArmorProfile", "runAsUser", "sysctls"} {
+			delete(podSC(p), f)
+		}
+		for _, f := range []string{"seccompProfile", "appArmorProfile", "runAsUser", "capabilities", "allowPrivilegeEscalation", "privileged", "procMount"} {
+			delete(ctrSC(p), f)
+		}
+		delete(spec(p), "hostUsers")
 	}},
 	{"windows", "windows runAsUserName", set(ctrSC, "windowsOptions", map[string]any{"runAsUserName": "ContainerUser"})},
 }
@@ -216,6 +226,14 @@ func Variants(n int) []Variant {
 			dims[e.dim] = true
 			es = append(es, e)
 		}
+		// The Windows edits come last: "os windows" removes Linux fields.
+		last := func(e edit) int {
+			if e.dim == "windows" {
+				return 1
+			}
+			return 0
+		}
+		slices.SortStableFunc(es, func(a, b edit) int { return cmp.Compare(last(a), last(b)) })
 		add(restricted, es)
 	}
 	return out
