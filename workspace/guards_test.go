@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -179,13 +178,8 @@ func TestOpenBadWindow(t *testing.T) {
 }
 
 // A guard rule that does not compile fails opening the workspace at the
-// rule's place, and so fails every verb (lint included). This needs the
-// guard engine: with guard.Compile still a stub that accepts anything,
-// the test says so and stops.
+// rule's place, and so fails every verb (lint included).
 func TestOpenBadGuard(t *testing.T) {
-	if _, err := guard.Compile(guard.Config{Rules: []guard.Rule{{Name: "x", Expression: "1 +", Outcome: guard.Warn}}}); err == nil {
-		t.Skip("guard.Compile accepts anything yet (a stub)")
-	}
 	dir := write(t, map[string]string{
 		"kubeplan.yaml": `guards:
   rules:
