@@ -173,5 +173,5 @@ func Recordable(err error) bool {
 // waits for them, it did not fail.
 func windowOnly(err error) bool {
 	var r *guard.Refusal
-	return errors.As(err, &r) && len(r.Denied) == 0 && len(r.Pending) == 0 && r.Window != nil
+	return errors.As(err, &r) && r.WindowOnly()
 }

@@ -21,7 +21,7 @@ func guarded(r *RunResult, pr run.ProjectReport) {
 	var ref *guard.Refusal
 	if errors.As(r.Err, &ref) {
 		r.Pending = len(ref.Pending)
-		if len(ref.Denied) == 0 && len(ref.Pending) == 0 && ref.Window != nil {
+		if ref.WindowOnly() {
 			r.Err, r.WindowClosed = nil, ref.Window.Reason
 		}
 		return

@@ -59,3 +59,9 @@ func about(v Verdict) string {
 	}
 	return " (" + v.Object + ")"
 }
+
+// WindowOnly reports a refusal for closed change windows alone: nothing
+// is denied or waits for approval, the apply only waits for a window.
+func (r *Refusal) WindowOnly() bool {
+	return len(r.Denied) == 0 && len(r.Pending) == 0 && r.Window != nil
+}
