@@ -7,7 +7,7 @@ DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 BUILDINFO := github.com/kubeplan/kubeplan/internal/buildinfo
 LDFLAGS := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).date=$(DATE)
 
-.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
+.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-pod-security bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm bench-serve generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -70,7 +70,7 @@ release-snapshot:
 	$(GORELEASER) release --snapshot --clean
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-lint-policies bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm
+bench: bench-lint bench-lint-policies bench-lint-pod-security bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm
 
 bench-lint:
 	$(GO) run ./tools/benchlint
@@ -79,6 +79,11 @@ bench-lint:
 # (--policies), alternating in one run: the wall time and peak RSS the policies add.
 bench-lint-policies:
 	$(GO) run ./tools/benchlintpolicies
+
+# kubeplan lint of the bench-lint corpus (20,000 objects) with the pod-security rule off and with levels set
+# (enforce baseline, warn and audit restricted), alternating in one run: what the rule costs (budget 15%).
+bench-lint-pod-security:
+	$(GO) run ./tools/benchlintpsa
 
 # kubeplan lint (CEL on and off) vs kubeconform -strict on a generated CRD-heavy corpus of the kubeflow
 # shape (100 CRDs with large schemas and CEL rules, 2,369 objects), kubeconform reading the schemas its own

@@ -26,6 +26,13 @@ type Options struct {
 	// the pod-security rule judges pod templates with (a Namespace of the
 	// set overrides the defaults with its labels); nil is privileged.
 	PodSecurity *PodSecurity
+	// LiveNamespaceLabels, when set (plan), reads the labels of a live
+	// Namespace the set does not hold: its pod-security.kubernetes.io
+	// labels judge the namespace's pod templates as a Namespace of the
+	// set would. ok is false when the Namespace does not exist or cannot
+	// be read (the defaults judge then). It is called at most once per
+	// namespace, from several goroutines.
+	LiveNamespaceLabels func(name string) (labels map[string]string, ok bool)
 	// Rules re-grades or disables rules by id.
 	Rules map[string]RuleSetting
 	// Concurrency bounds parallel validation (default: CPUs).

@@ -109,6 +109,11 @@ type podSecurityRun struct {
 	stdinName   string // objects read from standard input cannot be read again
 	mu          sync.Mutex
 	labels      map[string]map[string]string // Namespace name -> its pod-security labels
+	// live reads a live Namespace's labels (Options.LiveNamespaceLabels),
+	// once per namespace: liveLabels holds what it read (nil: none).
+	live       func(string) (map[string]string, bool)
+	liveRead   map[string]func() map[string]string
+	liveLabels map[string]map[string]string
 	// used are, by namespace, the policies its objects were judged with.
 	used  map[string]map[psaapi.Policy]bool
 	found map[string][]Finding // namespace -> findings
@@ -123,7 +128,8 @@ func newPodSecurityRun(in Input, opts Options) *podSecurityRun {
 		return nil
 	}
 	r := &podSecurityRun{settings: opts.PodSecurity, kubeVersion: opts.KubeVersion, defaults: opts.PodSecurity.policy(), namespace: opts.Namespace, stdinName: "<stdin>",
-		rules: opts.Rules, labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{}}
+		rules: opts.Rules, labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{},
+		live: opts.LiveNamespaceLabels, liveRead: map[string]func() map[string]string{}, liveLabels: map[string]map[string]string{}}
 	if in.Rename != nil {
 		r.stdinName = in.Rename(r.stdinName)
 	}
@@ -160,6 +166,7 @@ func (r *podSecurityRun) add(objs []*manifest.Object) {
 		if r.exemptNamespace(ns) {
 			continue
 		}
+		r.readLive(ns)
 		r.mu.Lock()
 		p := r.policyLocked(ns)
 		if r.used[ns] == nil {
@@ -183,13 +190,58 @@ func (r *podSecurityRun) add(objs []*manifest.Object) {
 	}
 }
 
+// readLive reads the live Namespace ns once (Options.LiveNamespaceLabels),
+// outside the lock: the first object of a namespace waits for the read,
+// the others of that namespace wait for the same one.
+func (r *podSecurityRun) readLive(ns string) {
+	if r.live == nil || ns == "" {
+		return
+	}
+	r.mu.Lock()
+	read := r.liveRead[ns]
+	if read == nil {
+		read = sync.OnceValue(func() map[string]string {
+			labels, ok := r.live(ns)
+			if !ok {
+				return nil
+			}
+			out := map[string]string{}
+			for k, v := range labels {
+				if strings.HasPrefix(k, podSecurityLabelPrefix) {
+					out[k] = v
+				}
+			}
+			return out
+		})
+		r.liveRead[ns] = read
+	}
+	r.mu.Unlock()
+	labels := read()
+	r.mu.Lock()
+	r.liveLabels[ns] = labels
+	r.mu.Unlock()
+}
+
+// labelsLocked are the pod-security labels that judge namespace ns, and
+// where they come from: the Namespace in the set (applied before the pod
+// templates it holds), else the live one, else none.
+func (r *podSecurityRun) labelsLocked(ns string) (map[string]string, string) {
+	if labels, ok := r.labels[ns]; ok {
+		return labels, "the Namespace in the set"
+	}
+	if labels := r.liveLabels[ns]; labels != nil {
+		return labels, "the live Namespace"
+	}
+	return nil, ""
+}
+
 // policyLocked is the policy of namespace ns as known now: its
 // Namespace's labels over the defaults, mode by mode, as the admission
 // plugin reads them. Labels the API server cannot parse fall back to the
 // defaults (the Namespace itself is refused: schema and invalid-value).
 func (r *podSecurityRun) policyLocked(ns string) psaapi.Policy {
-	labels, ok := r.labels[ns]
-	if !ok || len(labels) == 0 {
+	labels, _ := r.labelsLocked(ns)
+	if len(labels) == 0 {
 		return r.defaults
 	}
 	p, _ := psaapi.PolicyToEvaluate(labels, r.defaults)
@@ -294,7 +346,7 @@ func (r *podSecurityRun) judge(o *manifest.Object, ns string, p psaapi.Policy) (
 		return nil, nil
 	}
 	r.mu.Lock()
-	labels := r.labels[ns]
+	labels, from := r.labelsLocked(ns)
 	r.mu.Unlock()
 	var out []Finding
 	seen := map[string]bool{}
@@ -319,18 +371,28 @@ func (r *podSecurityRun) judge(o *manifest.Object, ns string, p psaapi.Policy) (
 			}
 			seen[msg] = true
 			path := violationPath(o, tmpl, res)
-			out = append(out, objectFinding(o, path, m.sev, rulePodSecurity, podSecurityMessage(msg, m.mode, m.lv, ns, labels[podSecurityLabelPrefix+m.mode] != "")))
+			out = append(out, objectFinding(o, path, m.sev, rulePodSecurity, podSecurityMessage(msg, m.mode, m.lv, ns, labelFrom(labels, from, m.mode))))
 		}
 	}
 	// The object's kubeplan.dev/ignore annotation and the rule's setting.
 	return applySettings(out, []*manifest.Object{o}, r.rules), nil
 }
 
-// podSecurityMessage is the check's own words, then what judged them.
-func podSecurityMessage(check, mode string, lv psaapi.LevelVersion, ns string, fromNamespace bool) string {
+// labelFrom is where mode's level comes from: from, when the labels set
+// it, else the defaults ("").
+func labelFrom(labels map[string]string, from, mode string) string {
+	if labels[podSecurityLabelPrefix+mode] != "" {
+		return from
+	}
+	return ""
+}
+
+// podSecurityMessage is the check's own words, then what judged them:
+// from names the Namespace whose label set the level, "" for the defaults.
+func podSecurityMessage(check, mode string, lv psaapi.LevelVersion, ns string, from string) string {
 	where := "kubeplan.yaml's podSecurity or --pod-security"
-	if fromNamespace {
-		where = "the Namespace in the set"
+	if from != "" {
+		where = from
 	}
 	in := "the namespace"
 	if ns != "" {

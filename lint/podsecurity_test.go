@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -297,4 +298,62 @@ func TestParsePodSecurityLevel(t *testing.T) {
 			t.Errorf("%q: want an error", in)
 		}
 	}
+}
+
+// TestPodSecurityLiveNamespace: in plan, the levels of a namespace the set
+// does not hold come from the live Namespace (read once per namespace, and
+// only for namespaces with pod templates); a Namespace of the set, applied
+// first, wins over the live one; a Namespace that cannot be read leaves
+// the defaults.
+func TestPodSecurityLiveNamespace(t *testing.T) {
+	privileged := edited(t, restrictedDeployment, "            allowPrivilegeEscalation: false\n", "            allowPrivilegeEscalation: false\n            privileged: true\n")
+	other := edited(t, privileged, "name: web", "name: api", "namespace: apps", "namespace: unread")
+	config := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: quiet}\n"
+	var mu sync.Mutex
+	reads := map[string]int{}
+	live := func(name string) (map[string]string, bool) {
+		mu.Lock()
+		reads[name]++
+		mu.Unlock()
+		switch name {
+		case "apps":
+			return map[string]string{"pod-security.kubernetes.io/enforce": "baseline", "team": "web"}, true
+		case "quiet":
+			return map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}, true
+		}
+		return nil, false // forbidden or missing
+	}
+	opts := Options{LiveNamespaceLabels: live}
+	got := psaFindings(t, map[string]string{"a.yaml": privileged, "b.yaml": other, "c.yaml": config}, opts)
+	want := []string{`a.yaml:24:25 error: privileged (container "web" must not set securityContext.privileged=true)`}
+	if !slices.Equal(got, want) {
+		t.Errorf("live levels: got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// psaFindings lints twice (streamed and kept): one read each time.
+	if reads["apps"] != 2 || reads["unread"] != 2 || reads["quiet"] != 0 {
+		t.Errorf("live Namespaces read %v; want apps and unread once per lint, quiet (no pod template) never", reads)
+	}
+	rep, _, err := Check(Input{Paths: []string{writeFile(t, "web.yaml", privileged)}}, Options{KubeVersion: "1.37", LiveNamespaceLabels: live})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0].Message, `violates PodSecurity "baseline:latest", which namespace "apps" sets to enforce (from the live Namespace); the API server will refuse the pods`) {
+		t.Errorf("the message must name the live Namespace: %+v", rep.Findings)
+	}
+
+	// The set's own Namespace (after the workload, so judged again) wins.
+	ns := "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: apps\n  labels:\n    pod-security.kubernetes.io/enforce: privileged\n"
+	if got := psaFindings(t, map[string]string{"a.yaml": privileged, "z.yaml": ns}, opts); len(got) != 0 {
+		t.Errorf("the Namespace in the set must override the live one: %v", got)
+	}
+}
+
+// writeFile writes data to a new temporary file name and returns its path.
+func writeFile(t *testing.T, name, data string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -57,7 +56,7 @@ func (p *planner) checkNamespaces(ctx context.Context, targets []*target) error 
 		if created[ns] && !own[ns] {
 			continue
 		}
-		_, err := p.c.Dynamic.Resource(namespaceGVR).Get(ctx, ns, metav1.GetOptions{})
+		_, err := p.opts.Namespaces.Get(ctx, ns)
 		switch {
 		case !apierrors.IsNotFound(err):
 		case !own[ns]:

@@ -50,6 +50,10 @@ type Options struct {
 	// Guards are the rules that judge what the plan does (Plan.Guards)
 	// and the project's change windows (Plan.Window).
 	Guards GuardOptions
+	// Namespaces reads the live Namespaces the objects go to (nil: a new
+	// reader): the run passes the one lint's pod-security rule read, so
+	// each is read once.
+	Namespaces *Namespaces
 }
 
 type planner struct {
@@ -70,6 +74,9 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	}
 	if opts.Namespace == "" {
 		opts.Namespace = c.Namespace
+	}
+	if opts.Namespaces == nil {
+		opts.Namespaces = NewNamespaces(c)
 	}
 	p := &planner{c: c, opts: opts}
 	targets, err := p.prepare(objs)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // The labels a namespace sets its Pod Security enforce level with
@@ -88,8 +86,8 @@ func (p *planner) refusePodSecurity(ctx context.Context, targets []*target, chan
 		var e *enforcement
 		if labels, ok := inSet[ns]; ok {
 			e = enforcementOf(labels, "the Namespace in the set")
-		} else if live, err := p.c.Dynamic.Resource(namespaceGVR).Get(ctx, ns, metav1.GetOptions{}); err == nil {
-			e = enforcementOf(live.GetLabels(), "the live Namespace")
+		} else if live, ok := p.opts.Namespaces.Labels(ctx, ns); ok {
+			e = enforcementOf(live, "the live Namespace")
 		} // unreadable: the warning stays a warning
 		read[ns] = e
 		return e

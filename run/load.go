@@ -24,13 +24,15 @@ func (e *LintError) Error() string {
 // or its plain manifest files read, with the settings the workspace gives
 // it (workspace.ProjectLint). namespace is what namespace-mismatch checks
 // against ("" for none); lookup is what a chart's lookup reads (nil:
-// nothing, as in lint).
-func (o *Options) load(p project.Project, namespace string, lookup helm.Lookup) ([]*manifest.Object, error) {
+// nothing, as in lint); live reads the labels of a live Namespace
+// (lint.Options.LiveNamespaceLabels; nil: none is read).
+func (o *Options) load(p project.Project, namespace string, lookup helm.Lookup, live func(string) (map[string]string, bool)) ([]*manifest.Object, error) {
 	li, lo, err := o.Workspace.ProjectLint(p, workspace.Set{Namespace: namespace, Lookup: lookup, Withhold: o.Plan.SecretDataWithheld})
 	if err != nil {
 		return nil, err
 	}
 	li.KeepObjects = true
+	lo.LiveNamespaceLabels = live
 	if o.Observer != nil {
 		lo.Loaded = o.Observer.Loaded
 	}

@@ -140,14 +140,17 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		}
 		return pd
 	}
-	objs, err := o.objects(cls, p, c.Namespace)
+	nss := plan.NewNamespaces(c)
+	objs, err := o.objects(cls, p, c.Namespace, o.liveNamespaces(ctx, cls, p, nss))
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
 	}
 	if err := cls.ping(ctx, p); err != nil {
 		return planned{err: err}
 	}
-	pl, err := plan.Make(ctx, c, objs, o.planOptions(p, c.Namespace, as, pending))
+	opts := o.planOptions(p, c.Namespace, as, pending)
+	opts.Namespaces = nss
+	pl, err := plan.Make(ctx, c, objs, opts)
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
 	}
@@ -159,9 +162,23 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	return planned{client: c, parent: as, approvals: approvals, err: err}
 }
 
+// liveNamespaces is what the pod-security lint rule reads the levels of
+// the live Namespaces with (lint.Options.LiveNamespaceLabels): nss, once
+// p's cluster answers (an unreachable cluster fails the plan at the
+// ping, not in lint).
+func (o *Options) liveNamespaces(ctx context.Context, cls *clusters, p project.Project, nss *plan.Namespaces) func(string) (map[string]string, bool) {
+	return func(name string) (map[string]string, bool) {
+		if cls.ping(ctx, p) != nil {
+			return nil, false
+		}
+		return nss.Labels(ctx, name)
+	}
+}
+
 // objects are p's objects, linted for namespace (Options.Objects, or
-// load): a chart's lookup reads p's cluster when Options.Lookup.
-func (o *Options) objects(cls *clusters, p project.Project, namespace string) ([]*manifest.Object, error) {
+// load): a chart's lookup reads p's cluster when Options.Lookup; live
+// reads the labels of the Namespaces the set does not hold.
+func (o *Options) objects(cls *clusters, p project.Project, namespace string, live func(string) (map[string]string, bool)) ([]*manifest.Object, error) {
 	if o.Plan.AllowOtherNamespaces {
 		namespace = ""
 	}
@@ -172,7 +189,7 @@ func (o *Options) objects(cls *clusters, p project.Project, namespace string) ([
 		}
 	}
 	o.observer().Started(p)
-	load := func() ([]*manifest.Object, error) { return o.load(p, namespace, lookup) }
+	load := func() ([]*manifest.Object, error) { return o.load(p, namespace, lookup, live) }
 	if o.Objects != nil {
 		return o.Objects(p, namespace, load)
 	}

@@ -60,22 +60,12 @@ func run(args []string) error {
 	if f0 != 0 || f1 == 0 {
 		return fmt.Errorf("want admission-policy findings only with --policies: %d without, %d with", f0, f1)
 	}
-	pT, pRSS := benchkit.Timed(plain, polDir)
-	wT, wRSS := benchkit.Timed(with, polDir)
-	var ps, ws []benchkit.Sample
-	for i := 0; i < *runs; i++ {
-		a, _, err := benchkit.RunTimed(pT, pRSS)
-		if err != nil {
-			return err
-		}
-		b, _, err := benchkit.RunTimed(wT, wRSS)
-		if err != nil {
-			return err
-		}
-		ps, ws = append(ps, a), append(ws, b)
+	sp, sw, err := benchkit.Alternate(plain, with, polDir, *runs, func(i int, a, b benchkit.Sample) {
 		step("run %d/%d: without %.2fs %d MiB, with %d policies %.2fs %d MiB", i+1, *runs, a.Wall.Seconds(), a.MaxRSS/1024, *n, b.Wall.Seconds(), b.MaxRSS/1024)
+	})
+	if err != nil {
+		return err
 	}
-	sp, sw := benchkit.Summarize(ps), benchkit.Summarize(ws)
 	m := benchkit.DescribeMachine(root)
 	var md strings.Builder
 	fmt.Fprintf(&md, "%s\n\n", sectionTitle)
@@ -84,10 +74,7 @@ func run(args []string) error {
 	fmt.Fprintf(&md, "ValidatingAdmissionPolicies (`--policies .bench/lint-policies`: ten shapes over Deployments, Services, ConfigMaps and\n")
 	fmt.Fprintf(&md, "every resource, with quantity, regex and URL functions and messageExpressions; bindings Deny, Warn and Audit in turn),\n")
 	fmt.Fprintf(&md, "%d runs each, alternating, after a warm-up; %d admission-policy findings with the policies, none without.\n\n", *runs, f1)
-	fmt.Fprintf(&md, "| | without policies | with %d policies | ratio |\n|---|---|---|---|\n", *n)
-	fmt.Fprintf(&md, "| median wall | %.2f s | %.2f s | **%.2f×** |\n", sp.MedianWall.Seconds(), sw.MedianWall.Seconds(), benchkit.Div(float64(sw.MedianWall), float64(sp.MedianWall)))
-	fmt.Fprintf(&md, "| median CPU | %.2f s | %.2f s | %.2f× |\n", sp.MedianCPU.Seconds(), sw.MedianCPU.Seconds(), benchkit.Div(float64(sw.MedianCPU), float64(sp.MedianCPU)))
-	fmt.Fprintf(&md, "| peak RSS | %d MiB | %d MiB | **%.2f×** |\n\n", sp.PeakRSS/1024, sw.PeakRSS/1024, benchkit.Div(float64(sw.PeakRSS), float64(sp.PeakRSS)))
+	md.WriteString(benchkit.PairTable("without policies", fmt.Sprintf("with %d policies", *n), sp, sw) + "\n")
 	fmt.Fprintf(&md, "Machine: %d CPUs (%s), %s, %s; %s; kubeplan at %s.\n", m.NumCPU, m.CPUModel, m.MemTotal, m.GoVersion, time.Now().UTC().Format("2006-01-02"), m.Commit)
 	md.WriteString(`
 The policies cost what the API server's evaluation costs: 20,000 objects x 50 policies are a million

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/kubeplan/kubeplan/internal/benchkit"
+)
+
+const sectionTitle = "## lint: what the pod-security rule costs"
+
+// The two kubeplan.yaml files the variants read (--config).
+const (
+	ruleOff    = "rules:\n  pod-security: off\n"
+	withLevels = "podSecurity:\n  enforce: baseline\n  warn: restricted\n  audit: restricted\n"
+)
+
+func main() { benchkit.Main("benchlintpsa", run) }
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("benchlintpsa", flag.ContinueOnError)
+	runs := fs.Int("runs", 5, "timed runs of each variant, alternating, after one warm-up each")
+	budget := fs.Float64("budget", 1.15, "the most the rule may cost, as a ratio of the wall time with the rule off")
+	var doc string
+	benchkit.DocFlag(fs, &doc, sectionTitle)
+	root, err := benchkit.Start(fs, args, runs)
+	if err != nil {
+		return err
+	}
+	step("the corpus of tools/benchlint (.bench/lint/corpus)")
+	if err := benchkit.Go(root, nil, "run", "./tools/benchlint", "-corpus-only"); err != nil {
+		return err
+	}
+	benchDir := filepath.Join(root, ".bench", "lint")
+	cfgDir := filepath.Join(root, ".bench", "lint-psa")
+	if err := os.MkdirAll(cfgDir, 0o755); err != nil {
+		return err
+	}
+	offCfg, onCfg := filepath.Join(cfgDir, "off.yaml"), filepath.Join(cfgDir, "levels.yaml")
+	if err := os.WriteFile(offCfg, []byte(ruleOff), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(onCfg, []byte(withLevels), 0o644); err != nil {
+		return err
+	}
+	step("building bin/kubeplan")
+	kpBin, err := benchkit.BuildKubeplan(root)
+	if err != nil {
+		return err
+	}
+	off := benchkit.Tool{Name: "kubeplan-psa-off", Bin: kpBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", "--config", offCfg, "corpus"}}
+	on := off
+	on.Name = "kubeplan-psa-levels"
+	on.Args = []string{"lint", "-o", "json", "--config", onCfg, "corpus"}
+
+	step("warm-up")
+	_, out0, err := off.Run(0)
+	if err != nil {
+		return err
+	}
+	_, out1, err := on.Run(0)
+	if err != nil {
+		return err
+	}
+	const finding = `"rule": "pod-security"`
+	f0, f1 := strings.Count(string(out0), finding), strings.Count(string(out1), finding)
+	if f0 != 0 || f1 == 0 {
+		return fmt.Errorf("want pod-security findings only with levels set: %d with the rule off, %d with levels", f0, f1)
+	}
+	so, sl, err := benchkit.Alternate(off, on, cfgDir, *runs, func(i int, a, b benchkit.Sample) {
+		step("run %d/%d: rule off %.2fs %d MiB, levels set %.2fs %d MiB", i+1, *runs, a.Wall.Seconds(), a.MaxRSS/1024, b.Wall.Seconds(), b.MaxRSS/1024)
+	})
+	if err != nil {
+		return err
+	}
+	ratio := benchkit.Div(float64(sl.MedianWall), float64(so.MedianWall))
+	verdict := "PASS"
+	if ratio > *budget {
+		verdict = "FAIL"
+	}
+	m := benchkit.DescribeMachine(root)
+	var md strings.Builder
+	fmt.Fprintf(&md, "%s\n\n", sectionTitle)
+	fmt.Fprintf(&md, "Command: `make bench-lint-pod-security` (`go run ./tools/benchlintpsa`; add `-doc docs/benchmarks.md` to rewrite this section).\n\n")
+	fmt.Fprintf(&md, "The 20,000-object corpus of `make bench-lint` (%s, about 5,000 Deployments among its objects), linted by one kubeplan\n", benchkit.Rel(root, filepath.Join(benchDir, "corpus")))
+	fmt.Fprintf(&md, "build with the rule off (`rules: {pod-security: off}`) and with Pod Security levels set (`podSecurity: {enforce: baseline,\n")
+	fmt.Fprintf(&md, "warn: restricted, audit: restricted}`), %d runs each, alternating, after a warm-up; %d pod-security findings with the\n", *runs, f1)
+	fmt.Fprintf(&md, "levels, none with the rule off.\n\n")
+	md.WriteString(benchkit.PairTable("rule off", "levels set", so, sl) + "\n")
+	fmt.Fprintf(&md, "Budget: the rule costs at most %.0f%% of lint's wall time: **%s** (%.3f×).\n\n", (*budget-1)*100, verdict, ratio)
+	fmt.Fprintf(&md, "Machine: %d CPUs (%s), %s, %s; %s; kubeplan at %s.\n", m.NumCPU, m.CPUModel, m.MemTotal, m.GoVersion, time.Now().UTC().Format("2006-01-02"), m.Commit)
+	md.WriteString(`
+Each pod template is converted to the API's PodSpec once and judged by the API server's own evaluator
+(k8s.io/pod-security-admission), once per mode whose level is not privileged, in the goroutines that
+load the set; only the findings are kept. The machine is shared, so wall times are noisy; CPU time is
+the steadier measure.
+`)
+	fmt.Println(md.String())
+	if err := benchkit.Publish(root, doc, sectionTitle, md.String(), step); err != nil {
+		return err
+	}
+	if verdict == "FAIL" {
+		return fmt.Errorf("the pod-security rule costs %.3f× lint's wall time, over the budget of %.2f×", ratio, *budget)
+	}
+	return nil
+}
+
+// step prints a progress line.
+var step = benchkit.Stepper("benchlintpsa")
