@@ -33,6 +33,12 @@ type server struct {
 	mu    sync.Mutex
 	next  map[string]time.Time // project -> when it is due
 	start map[string]time.Time // project -> when its run began (this round)
+	// requested are the projects asked to run now (runNow), by when they
+	// were asked: due at the next round whatever their interval.
+	requested map[string]time.Time
+	// wake ends the loop's sleep (runNow); one pending wake-up stands for
+	// any number of requests.
+	wake chan struct{}
 }
 
 // Run reconciles until ctx ends, then finishes the runs under way, starts
@@ -114,6 +120,9 @@ func newServer(o Options) (*server, error) {
 		log:   log,
 		next:  map[string]time.Time{},
 		start: map[string]time.Time{},
+
+		requested: map[string]time.Time{},
+		wake:      make(chan struct{}, 1),
 	}, nil
 }
 
