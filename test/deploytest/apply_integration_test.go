@@ -83,11 +83,11 @@ func TestIntegrationBundle(t *testing.T) {
 
 // testMonitoring applies deploy/monitoring once the CRDs are there.
 func testMonitoring(t *testing.T, c *testkube.Cluster, env []string) {
-	c.Kubectl(t, "apply", "--server-side", "-f", filepath.Join(repoRoot(t), "test/deploytest/testdata/crds"))
+	c.Kubectl(t, "apply", "--server-side", "-f", filepath.Join(repoRoot(t), "deploy/crds"))
 	c.Kubectl(t, "wait", "--for=condition=Established", "--timeout=60s",
 		"crd/prometheusrules.monitoring.coreos.com", "crd/servicemonitors.monitoring.coreos.com")
 	// lint reads CRDs from files, not the cluster: --crds gives it the same ones.
-	mon := []string{"-n", "kubeplan-system", "--applyset", monitoringSet, "--crds", "test/deploytest/testdata/crds", "deploy/monitoring"}
+	mon := []string{"-n", "kubeplan-system", "--applyset", monitoringSet, "--crds", "deploy/crds", "deploy/monitoring"}
 	res := kubeplan(t, env, append([]string{"apply", "--timeout", "1m"}, mon...)...)
 	if res.code != 0 || !strings.Contains(res.stdout, "Apply: 2 created, 0 configured, 0 pruned") {
 		t.Fatalf("apply of deploy/monitoring: %s", res)
