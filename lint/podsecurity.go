@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -120,6 +121,8 @@ type podSecurityRun struct {
 	stdin []*manifest.Object
 	rules map[string]RuleSetting
 	err   error
+	// templates are the pod templates converted so far (podTemplate).
+	templates templateCache
 }
 
 // newPodSecurityRun returns nil when the rule is off.
@@ -338,7 +341,7 @@ func (r *podSecurityRun) judge(o *manifest.Object, ns string, p psaapi.Policy) (
 		return nil, fmt.Errorf("pod security: %w", err)
 	}
 	tmpl := podTemplatePaths[o.Group()+"/"+o.Kind]
-	meta, spec, ok := podTemplate(o, tmpl)
+	meta, spec, ok := podTemplate(o, tmpl, &r.templates)
 	if !ok {
 		return nil, nil
 	}
@@ -350,6 +353,8 @@ func (r *podSecurityRun) judge(o *manifest.Object, ns string, p psaapi.Policy) (
 	r.mu.Unlock()
 	var out []Finding
 	seen := map[string]bool{}
+	// warn and audit are often the same level: evaluated once.
+	results := map[psaapi.LevelVersion][]policy.CheckResult{}
 	for _, m := range []struct {
 		mode string
 		lv   psaapi.LevelVersion
@@ -358,7 +363,12 @@ func (r *podSecurityRun) judge(o *manifest.Object, ns string, p psaapi.Policy) (
 		if m.lv.Level == psaapi.LevelPrivileged {
 			continue
 		}
-		for _, res := range eval.EvaluatePod(m.lv, meta, spec) {
+		rs, done := results[m.lv]
+		if !done {
+			rs = eval.EvaluatePod(m.lv, meta, spec)
+			results[m.lv] = rs
+		}
+		for _, res := range rs {
 			if res.Allowed {
 				continue
 			}
@@ -425,32 +435,200 @@ var podTemplatePaths = func() map[string][2][]string {
 	}
 }()
 
-// podTemplate converts o's pod template to the API types the checks read.
-// A template that does not convert is left to the schema rule.
-func podTemplate(o *manifest.Object, paths [2][]string) (*metav1.ObjectMeta, *corev1.PodSpec, bool) {
+// podTemplate converts o's pod template to the API types the checks read,
+// only what they read (checkedFields, checkedAnnotations). A template that
+// does not convert is left to the schema rule. Templates that are the same
+// in what the checks read (the Deployments of a repository mostly are) are
+// converted once: cache holds them by that content.
+func podTemplate(o *manifest.Object, paths [2][]string, cache *templateCache) (*metav1.ObjectMeta, *corev1.PodSpec, bool) {
 	specV, ok := o.Get(paths[1]...)
 	specM, _ := specV.(map[string]any)
 	if !ok || specM == nil {
 		return nil, nil, false
 	}
-	spec := &corev1.PodSpec{}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(specM, spec); err != nil {
-		return nil, nil, false
-	}
-	meta := &metav1.ObjectMeta{}
+	var ann map[string]string
 	if mdV, ok := o.Get(paths[0]...); ok {
 		if mdM, _ := mdV.(map[string]any); mdM != nil {
-			// Only what the checks read: the annotations (AppArmor and the
-			// seccomp annotations of old versions).
-			if ann, _ := mdM["annotations"].(map[string]any); ann != nil {
-				meta.Annotations = map[string]string{}
-				for k, v := range ann {
-					if s, ok := v.(string); ok {
-						meta.Annotations[k] = s
-					}
+			ann = checkedAnnotations(mdM["annotations"])
+		}
+	}
+	checked := checkedFields(specM)
+	key, err := json.Marshal([]any{checked, ann})
+	if err != nil {
+		return nil, nil, false
+	}
+	if t, ok := cache.get(string(key)); ok {
+		return t.meta, t.spec, t.ok
+	}
+	t := convertedTemplate{meta: &metav1.ObjectMeta{Annotations: ann}, spec: &corev1.PodSpec{}}
+	t.ok = runtime.DefaultUnstructuredConverter.FromUnstructured(checked, t.spec) == nil
+	cache.put(string(key), t)
+	return t.meta, t.spec, t.ok
+}
+
+// checkedAnnotations are the annotations the checks read: AppArmor's and
+// the seccomp annotations of old versions.
+func checkedAnnotations(v any) map[string]string {
+	ann, _ := v.(map[string]any)
+	var out map[string]string
+	for k, v := range ann {
+		s, ok := v.(string)
+		if !ok || !strings.HasPrefix(k, "container.apparmor.security.beta.kubernetes.io/") && !strings.Contains(k, "seccomp.security.alpha.kubernetes.io/") {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[k] = s
+	}
+	return out
+}
+
+// maxCachedTemplates bounds templateCache: distinct templates past it are
+// converted each time.
+const maxCachedTemplates = 4096
+
+// templateCache holds converted templates by what the checks read of them;
+// the checks only read what they are given, so one conversion serves all.
+type templateCache struct {
+	mu sync.Mutex
+	m  map[string]convertedTemplate
+}
+
+type convertedTemplate struct {
+	meta *metav1.ObjectMeta
+	spec *corev1.PodSpec
+	ok   bool
+}
+
+func (c *templateCache) get(key string) (convertedTemplate, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.m[key]
+	return t, ok
+}
+
+func (c *templateCache) put(key string, t convertedTemplate) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]convertedTemplate{}
+	}
+	if len(c.m) < maxCachedTemplates {
+		c.m[key] = t
+	}
+}
+
+// The fields of a pod spec and of its containers that the checks of
+// k8s.io/pod-security-admission read (policy/check_*.go at the pinned
+// version), and runtimeClassName for the exemptions. Only these are
+// converted: a container's env, args, resources and the like cost most of
+// the conversion and no check reads them (TestCheckedFieldsKeepVerdicts,
+// and the differential test in test/psadiff judges pods through this path).
+var (
+	podCheckedFields = map[string]bool{
+		"securityContext": true, "hostNetwork": true, "hostPID": true, "hostIPC": true, "hostUsers": true,
+		"os": true, "volumes": true, "containers": true, "initContainers": true, "ephemeralContainers": true,
+		"runtimeClassName": true,
+	}
+	containerCheckedFields = map[string]bool{
+		"name": true, "securityContext": true, "ports": true,
+		"lifecycle": true, "livenessProbe": true, "readinessProbe": true, "startupProbe": true,
+	}
+)
+
+// checkedFields is spec with only what the checks read: a copy of the
+// maps it changes, never a change to the object. Within what is kept, a
+// probe or lifecycle handler keeps only its httpGet and tcpSocket hosts,
+// a port its hostPort, and a volume its name and which source it has
+// (the checks ask only whether a source is set).
+func checkedFields(spec map[string]any) map[string]any {
+	out := make(map[string]any, len(podCheckedFields))
+	for k, v := range spec {
+		if !podCheckedFields[k] {
+			continue
+		}
+		switch k {
+		case "containers", "initContainers", "ephemeralContainers":
+			v = mapList(v, checkedContainer)
+		case "volumes":
+			v = mapList(v, volumeSources)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// mapList is list with f applied to each map in it; anything else as it
+// is (the conversion then refuses it as the API server would).
+func mapList(v any, f func(map[string]any) map[string]any) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	out := make([]any, len(list))
+	for i, item := range list {
+		out[i] = item
+		if m, ok := item.(map[string]any); ok {
+			out[i] = f(m)
+		}
+	}
+	return out
+}
+
+func checkedContainer(c map[string]any) map[string]any {
+	kept := make(map[string]any, len(containerCheckedFields))
+	for k, v := range c {
+		if !containerCheckedFields[k] {
+			continue
+		}
+		switch k {
+		case "livenessProbe", "readinessProbe", "startupProbe":
+			v = handlerHosts(v)
+		case "lifecycle":
+			if m, ok := v.(map[string]any); ok {
+				v = map[string]any{"postStart": handlerHosts(m["postStart"]), "preStop": handlerHosts(m["preStop"])}
+			}
+		case "ports":
+			v = mapList(v, func(p map[string]any) map[string]any {
+				if hp, ok := p["hostPort"]; ok {
+					return map[string]any{"hostPort": hp}
 				}
+				return map[string]any{}
+			})
+		}
+		kept[k] = v
+	}
+	return kept
+}
+
+// handlerHosts is a probe or lifecycle handler with only the hosts of its
+// httpGet and tcpSocket (check hostProbesAndHostLifecycle).
+func handlerHosts(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := map[string]any{}
+	for _, k := range []string{"httpGet", "tcpSocket"} {
+		if h, ok := m[k].(map[string]any); ok {
+			if host, ok := h["host"]; ok {
+				out[k] = map[string]any{"host": host}
 			}
 		}
 	}
-	return meta, spec, true
+	return out
+}
+
+// volumeSources is a volume's name and an empty mapping for each source
+// it sets (checks hostPathVolumes and restrictedVolumes ask only which).
+func volumeSources(vol map[string]any) map[string]any {
+	out := make(map[string]any, 2)
+	for k, v := range vol {
+		if _, isMap := v.(map[string]any); isMap && k != "name" {
+			v = map[string]any{}
+		}
+		out[k] = v
+	}
+	return out
 }

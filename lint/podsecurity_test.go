@@ -1,13 +1,20 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/kubeplan/kubeplan/manifest"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // restrictedDeployment is a restricted-compliant Deployment in namespace
@@ -356,4 +363,70 @@ func writeFile(t *testing.T, name, data string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestCheckedFieldsKeepVerdicts: the checks judge the slimmed template
+// (checkedFields, checkedAnnotations; converted once per content) exactly
+// as they judge the whole pod, at each level and version, for templates
+// that set what every check reads, and for two templates that differ only
+// where the checks look (the cache must not mix them up).
+func TestCheckedFieldsKeepVerdicts(t *testing.T) {
+	pods := []string{
+		`{"metadata": {"annotations": {"container.apparmor.security.beta.kubernetes.io/web": "unconfined", "seccomp.security.alpha.kubernetes.io/pod": "unconfined", "team": "a"}},
+		  "spec": {"hostNetwork": true, "hostPID": true, "hostIPC": true, "hostUsers": false,
+		    "securityContext": {"runAsUser": 0, "sysctls": [{"name": "kernel.msgmax", "value": "1"}], "seLinuxOptions": {"type": "spc_t"}},
+		    "volumes": [{"name": "h", "hostPath": {"path": "/"}}, {"name": "n", "nfs": {"server": "x", "path": "/"}}, {"name": "c", "configMap": {"name": "c"}}, {"name": "e", "emptyDir": null}],
+		    "containers": [{"name": "web", "image": "x", "env": [{"name": "A", "value": "b"}],
+		      "ports": [{"containerPort": 80, "hostPort": 8080}, {"containerPort": 81}],
+		      "livenessProbe": {"httpGet": {"host": "10.0.0.1", "port": 80}}, "readinessProbe": {"tcpSocket": {"host": "10.0.0.2", "port": 80}},
+		      "startupProbe": {"exec": {"command": ["true"]}},
+		      "lifecycle": {"postStart": {"httpGet": {"host": "10.0.0.3", "port": 80}}, "preStop": {"tcpSocket": {"host": "10.0.0.4", "port": 80}}},
+		      "securityContext": {"privileged": true, "procMount": "Unmasked", "capabilities": {"add": ["NET_ADMIN"]}, "allowPrivilegeEscalation": true, "windowsOptions": {"hostProcess": true}}}],
+		    "initContainers": [{"name": "init", "image": "x", "securityContext": {"runAsNonRoot": false, "seccompProfile": {"type": "Unconfined"}, "appArmorProfile": {"type": "Unconfined"}}}],
+		    "ephemeralContainers": [{"name": "debug", "image": "x", "securityContext": {"capabilities": {"drop": ["ALL"], "add": ["SYS_ADMIN"]}}}]}}`,
+		`{"metadata": {}, "spec": {"os": {"name": "windows"}, "securityContext": {"runAsNonRoot": true},
+		    "containers": [{"name": "w", "image": "x", "securityContext": {"allowPrivilegeEscalation": true}}]}}`,
+		`{"metadata": {}, "spec": {"containers": [{"name": "web", "image": "x", "livenessProbe": {"httpGet": {"port": 80}}}]}}`,
+	}
+	eval, err := podSecurityEvaluator("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cache templateCache
+	tmpl := podTemplatePaths["/Pod"]
+	for i, js := range pods {
+		var content map[string]any
+		if err := json.Unmarshal([]byte(js), &content); err != nil {
+			t.Fatalf("pod %d: %v", i, err)
+		}
+		wholeSpec := &corev1.PodSpec{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(content["spec"].(map[string]any), wholeSpec); err != nil {
+			t.Fatalf("pod %d: %v", i, err)
+		}
+		wholeMeta := &metav1.ObjectMeta{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(content["metadata"].(map[string]any), wholeMeta); err != nil {
+			t.Fatalf("pod %d: %v", i, err)
+		}
+		o := &manifest.Object{Content: map[string]any{"apiVersion": "v1", "kind": "Pod", "metadata": content["metadata"], "spec": content["spec"]}}
+		for round := range 2 { // converted, then from the cache
+			meta, spec, ok := podTemplate(o, tmpl, &cache)
+			if !ok {
+				t.Fatalf("pod %d: not converted", i)
+			}
+			for _, lv := range []string{"baseline", "restricted", "baseline:v1.24", "restricted:v1.24", "restricted:v1.19"} {
+				l, err := ParsePodSecurityLevel(lv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := eval.EvaluatePod(l, wholeMeta, wholeSpec)
+				got := eval.EvaluatePod(l, meta, spec)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("pod %d round %d at %s: slimmed template judged\n%+v\nthe whole pod\n%+v", i, round, lv, got, want)
+				}
+			}
+		}
+	}
+	if len(cache.m) != len(pods) {
+		t.Errorf("%d templates cached, want %d (one per distinct content)", len(cache.m), len(pods))
+	}
 }
