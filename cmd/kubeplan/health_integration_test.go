@@ -160,3 +160,25 @@ func TestIntegrationHealthRules(t *testing.T) {
 		t.Fatalf("apply did not fail within 30 s of Ready=False Failed (%s)", time.Since(start))
 	}
 }
+
+// TestIntegrationHealthRuleFieldTypo: a rule that selects a field the
+// kind's CRD (from kubeplan.yaml's crds:) does not have stops apply
+// before anything is written, at the field's line and column, naming it
+// and the fields the schema has there.
+func TestIntegrationHealthRuleFieldTypo(t *testing.T) {
+	testkube.Integration(t)
+	c := testkube.Shared(t)
+	ns := c.Namespace(t)
+	typo := strings.Replace(healthConfig, "status.conditions.exists(e, e.type == 'Ready' && e.status == 'True')", "status.condtions.exists(e, e.type == 'Ready' && e.status == 'True')", 1)
+	cfgDir := writeManifests(t, map[string]string{"crd.yaml": certCRD, "kubeplan.yaml": typo})
+	dir := writeManifests(t, map[string]string{"cert.yaml": certificate("typo")})
+	code, out, errs := cli("apply", "--config", filepath.Join(cfgDir, "kubeplan.yaml"), "--kubeconfig", c.AdminKubeconfig(), "-n", ns, "--applyset", "configmap/typo", "--timeout", "1m", dir)
+	want := filepath.Join(cfgDir, "kubeplan.yaml") + ":5:21: health rule Certificate.certs.health.example.com: current: status.condtions: no such field in the CRD's schema; status has conditions"
+	if code != 1 || !strings.Contains(errs, want) {
+		t.Fatalf("exit %d, want 1 with %q\nstdout:\n%s\nstderr:\n%s", code, want, out, errs)
+	}
+	t.Logf("stderr:\n%s", errs)
+	if out, _ := c.TryKubectl("-n", ns, "get", "configmap", "typo", "-o", "name"); strings.TrimSpace(out) != "" {
+		t.Errorf("apply wrote the ApplySet parent after refusing the rule: %s", out)
+	}
+}
