@@ -55,6 +55,7 @@ func read(file, root string) (*testFile, error) {
 	top := doc.Content[0]
 	t := &testFile{file: file}
 	var kind, cfg string
+	var crdPaths []string
 	var rules []healthexpr.Rule
 	haveRules := false
 	err = d.Fields(top, "the health test", map[string]func(*yaml.Node) error{
@@ -68,6 +69,13 @@ func read(file, root string) (*testFile, error) {
 			return err
 		},
 		"cases": func(v *yaml.Node) error { var err error; t.cases, err = readCases(d, v); return err },
+		"crds": func(v *yaml.Node) error {
+			list, _, err := d.StrList(v, "crds")
+			for _, p := range list {
+				crdPaths = append(crdPaths, filepath.Join(filepath.Dir(file), p))
+			}
+			return err
+		},
 	})
 	if err != nil {
 		return nil, err
@@ -91,9 +99,16 @@ func read(file, root string) (*testFile, error) {
 			return nil, err
 		}
 		t.set = c.Health
-		return t, nil
+		crdPaths = append(crdPaths, c.CRDPaths()...)
+	} else if t.set, err = healthexpr.Compile(rules); err != nil {
+		return nil, err
 	}
-	if t.set, err = healthexpr.Compile(rules); err != nil {
+	// the fields the rules select, against their kinds' CRDs
+	crds, err := readCRDs(crdPaths, root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: crds: %w", file, err)
+	}
+	if err := t.set.CheckCRDs(crds); err != nil {
 		return nil, err
 	}
 	return t, nil
