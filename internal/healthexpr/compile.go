@@ -183,8 +183,12 @@ func (s *Set) For(obj map[string]any) *Compiled {
 	}
 	av, _ := obj["apiVersion"].(string)
 	k, _ := obj["kind"].(string)
-	if c := s.byKind[schema.FromAPIVersionAndKind(av, k).GroupKind()]; c != nil {
+	gk := schema.FromAPIVersionAndKind(av, k).GroupKind()
+	if c := s.byKind[gk]; c != nil {
 		return c
+	}
+	if kubernetesGroup(gk.Group) {
+		return nil // no built-in without a kind is about Kubernetes' own kinds
 	}
 	for _, c := range s.matched {
 		if ok, err := c.eval(c.match, obj); err == nil && ok {
@@ -204,4 +208,14 @@ func (s *Set) Kind(gk schema.GroupKind) *Compiled {
 		return nil
 	}
 	return s.byKind[gk]
+}
+
+// kubernetesGroup reports whether group is one of Kubernetes' own: the
+// core group, apps, batch, policy, autoscaling, or a *.k8s.io group.
+func kubernetesGroup(group string) bool {
+	switch group {
+	case "", "apps", "batch", "policy", "autoscaling":
+		return true
+	}
+	return strings.HasSuffix(group, ".k8s.io")
 }
