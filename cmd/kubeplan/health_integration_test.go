@@ -75,7 +75,9 @@ func TestIntegrationHealthRules(t *testing.T) {
 	kc := c.AdminKubeconfig()
 	cfgDir := writeManifests(t, map[string]string{"crd.yaml": certCRD, "kubeplan.yaml": healthConfig})
 	cfg := filepath.Join(cfgDir, "kubeplan.yaml")
-	t.Cleanup(func() { _, _ = c.TryKubectl("delete", "crd", "certificates.certs.health.example.com", "--ignore-not-found", "--wait=false") })
+	t.Cleanup(func() {
+		_, _ = c.TryKubectl("delete", "crd", "certificates.certs.health.example.com", "--ignore-not-found", "--wait=false")
+	})
 	c.Kubectl(t, "apply", "-f", filepath.Join(cfgDir, "crd.yaml"))
 	c.Kubectl(t, "wait", "--for", "condition=Established", "--timeout", "30s", "crd/certificates.certs.health.example.com")
 
