@@ -39,3 +39,18 @@ health:
 		t.Errorf("got %v", err)
 	}
 }
+
+// An error in a block (|) is at its line and column in the file, the
+// block indented two columns past its key as YAML is usually written.
+func TestParseHealthBlock(t *testing.T) {
+	_, err := Parse("kubeplan.yaml", []byte(`health:
+  - apiVersion: example.org/v1
+    kind: Database
+    current: |
+      has(status.phase) &&
+        status.phse == 'Ready' && stauts.x
+`))
+	if err == nil || !strings.HasPrefix(err.Error(), "kubeplan.yaml:6:35: health rule Database.example.org: current: undeclared reference to 'stauts'") {
+		t.Errorf("got %v", err)
+	}
+}
