@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/healthexpr"
 )
 
 // Options control an apply.
@@ -75,6 +76,10 @@ type Options struct {
 	// approvals are not about when that is safe (they are all about
 	// prunes: those prunes are Withheld), and nothing otherwise.
 	Withhold bool
+	// Health are the health rules in CEL the wait judges custom resources
+	// by (kubeplan.yaml's health:, health.WaitOptions.Rules); nil is the
+	// built-in rules alone.
+	Health *healthexpr.Set
 
 	// guards is what CheckGuards decided, once Reconcile has asked.
 	guards *GuardDecision

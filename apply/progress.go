@@ -93,7 +93,7 @@ func countWrites(changes []plan.Change) int {
 func waitOptions(keep []plan.Change, opts Options) health.WaitOptions {
 	w := health.WaitOptions{Timeout: opts.Timeout, Progress: opts.Progress, Reporter: opts.Reporter,
 		Written:  make(map[plan.Ref]map[string]any, len(keep)),
-		FailFast: !opts.NoFailFast, Diagnose: true, SecretValues: plan.SecretValues}
+		FailFast: !opts.NoFailFast, Diagnose: true, SecretValues: plan.SecretValues, Rules: opts.Health}
 	labelled := opts.ApplySet != nil
 	for _, ch := range keep {
 		w.Written[ch.Ref] = ch.Object

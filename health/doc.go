@@ -15,7 +15,9 @@
 // tail, Secret values masked (mask.go: the set's and those of every Secret
 // the pods reference, optional ones included), the permissions it lacked)
 // into Result.Diagnosis. A wait
-// that succeeds makes no request for either.
+// that succeeds makes no request for either. An object a health rule in
+// CEL is about (WaitOptions.Rules, else the built-in rules of
+// internal/healthexpr; rules.go) is judged by its rule instead of kstatus.
 //
 // It reads the cluster and never writes to it; it reports progress to an
 // injected Reporter and never prints. Deciding which objects to wait for,

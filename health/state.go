@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/kubeplan/kubeplan/internal/healthexpr"
 	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
@@ -48,6 +49,9 @@ type healthState struct {
 	// (classifyPod): only a workload in a namespace that has one is
 	// looked at by failFast, so a healthy rollout costs nothing more.
 	signalPods map[string]map[string]bool
+	// rules are the health rules in CEL (WaitOptions.Rules); nil is the
+	// built-in ones.
+	rules *healthexpr.Set
 }
 
 func newHealthState(c *kube.Client, refs []kube.Ref, selector string) *healthState {
@@ -216,6 +220,9 @@ func (s *healthState) result(i int) Result {
 	}
 	k := s.keys[i]
 	if u, ok := s.objs[k]; ok {
+		if res, ok := healthByRule(ref, u, s.rules); ok {
+			return res
+		}
 		res := healthAssess(ref, u, s.podLister(k.ns))
 		if s.failFast != nil && s.maySignal(u) && !res.Healthy() && res.Status != Failed {
 			if pods, ok := s.workloadPods(u, true); ok {

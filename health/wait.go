@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubeplan/kubeplan/internal/healthexpr"
 	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
@@ -52,6 +53,11 @@ type WaitOptions struct {
 	// SecretValues (plan.SecretValues).
 	Secrets      []string
 	SecretValues func(obj map[string]any) []string
+	// Rules are the health rules in CEL (kubeplan.yaml's health:, over
+	// the built-in ones; internal/healthexpr): an object a rule is about
+	// is healthy, waited for or failed by its rule instead of kstatus.
+	// nil is the built-in rules alone.
+	Rules *healthexpr.Set
 }
 
 // healthProgressEvery is how often Progress repeats an unchanged pending set.
@@ -82,6 +88,7 @@ func Wait(ctx context.Context, c *kube.Client, refs []kube.Ref, opts WaitOptions
 	defer func() { stopReading(); readers.Wait() }()
 	r := &healthReader{c: c, interval: opts.Interval, events: make(chan healthEvent, 64)}
 	s := newHealthState(c, refs, opts.Selector)
+	s.rules = opts.Rules
 	if opts.FailFast {
 		s.failFast = newSignalTracker()
 	}

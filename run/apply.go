@@ -100,6 +100,9 @@ func (o *ApplyOptions) applyOptions(pr *ProjectReport, pd planned) apply.Options
 	opts := o.Apply
 	opts.ApplySet, opts.Revision = pd.parent, pr.Plan.Revision
 	opts.Windows, opts.Approvals = pr.Project.Windows, pd.approvals
+	if w := o.Workspace; w != nil && w.Config != nil {
+		opts.Health = w.Config.Health
+	}
 	return opts
 }
 

@@ -44,5 +44,8 @@ func (o *Options) load(p project.Project, namespace string, lookup helm.Lookup, 
 		rep.Findings = errs
 		return nil, &LintError{Report: rep}
 	}
+	if err := checkHealthCRDs(o.Workspace, objs, li.CRDPaths); err != nil {
+		return nil, err
+	}
 	return objs, nil
 }

@@ -105,5 +105,6 @@ func newRoot(s streams) *cobra.Command {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
 	root.AddCommand(newLintCmd(s), newPlanCmd(s), newApplyCmd(s), newStatusCmd(s), newUnlockCmd(s), newProjectsCmd(s), newPolicyCmd(s), newCommentCmd(s), newServeCmd(s), newVersionCmd(s))
+	root.AddCommand(newHealthCmd(s))
 	return root
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/internal/guard"
+	"github.com/kubeplan/kubeplan/internal/healthexpr"
 )
 
 // DefaultFile is the config's name: Discover looks for it from a directory up
@@ -61,6 +62,11 @@ type Config struct {
 	// as written (relative to Dir); GuardFilesPos says where each is.
 	GuardFiles    []string
 	GuardFilesPos []Pos
+	// Health are the health rules in CEL (health:) compiled over the
+	// built-in ones; nil without health: (the built-ins alone).
+	// HealthRules are the rules as read.
+	Health      *healthexpr.Set
+	HealthRules []healthexpr.Rule
 
 	// File is where the config was read from ("" when none).
 	File string

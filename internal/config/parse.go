@@ -66,6 +66,7 @@ func (d decoder) top(n *yaml.Node, c *Config) error {
 		"projects":    func(v *yaml.Node) error { return d.projects(v, c) },
 		"guards":      func(v *yaml.Node) error { return d.guards(v, c) },
 		"podSecurity": func(v *yaml.Node) error { return d.podSecurity(v, c) },
+		"health":      func(v *yaml.Node) error { return d.health(v, c) },
 	})
 }
 
