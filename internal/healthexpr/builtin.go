@@ -27,8 +27,10 @@ import (
 //   - Flagger's Canary has status.phase: Initialized or Succeeded when
 //     done, Failed when its analysis rolled it back, others on the way.
 //   - Crossplane's composite resource claims, whose kinds every platform
-//     names: a namespaced object with spec.compositeDeletePolicy (which
-//     every claim CRD defaults) or spec.resourceRef (set once bound).
+//     names: a namespaced object with spec.compositeDeletePolicy, which
+//     every claim CRD defaults and no other kind is known to have
+//     (spec.resourceRef alone is too common a name: an unrelated kind
+//     matched would wait for conditions it never gets).
 //     Synced=False is a reconcile error; healthy is Synced and Ready.
 const BuiltinYAML = `- name: cert-manager-certificate
   apiVersion: cert-manager.io/v1
@@ -69,7 +71,7 @@ const BuiltinYAML = `- name: cert-manager-certificate
 - name: crossplane-claim
   apiVersion: '*'
   kind: '*'
-  match: has(metadata.namespace) && (has(spec.compositeDeletePolicy) || has(spec.resourceRef))
+  match: has(metadata.namespace) && has(spec.compositeDeletePolicy)
   failed: status.?conditions.orValue([]).exists(c, c.type == 'Synced' && c.status == 'False')
   current: >-
     status.?conditions.orValue([]).exists(c, c.type == 'Synced' && c.status == 'True') &&
