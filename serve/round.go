@@ -46,8 +46,12 @@ func (s *server) round(ctx context.Context) time.Duration {
 	}
 	if pushed {
 		names := s.changedProjects(co, ps)
-		s.logf("push: at %s, %d of %d projects changed: %s", short(co.rev.SHA), len(names), len(ps), strings.Join(names, ", "))
-		s.request(names)
+		changed := strings.Join(names, ", ")
+		if changed == "" {
+			changed = "none to run"
+		}
+		s.logf("push: at %s, %d of %d projects changed: %s", short(co.rev.SHA), len(names), len(ps), changed)
+		s.request(names, start) // this round runs them
 	}
 	due := s.due(ps, start)
 	if len(due) > 0 && ctx.Err() == nil {

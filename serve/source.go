@@ -28,7 +28,7 @@ type fetcher struct {
 	err error // the workspace's error at rev
 	// good is the last revision whose projects were read, and goodPs are
 	// its projects: whose parents hear of a failing source.
-	good  source.Revision
+	good   source.Revision
 	goodPs []project.Project
 }
 

@@ -33,7 +33,7 @@ const (
 	hookInvalid      = "invalid"      // signed, but not a push we can read
 	hookTooLarge     = "too-large"    // over MaxWebhookBody
 	hookMethod       = "bad-method"   // not a POST
-	hookFailed        = "error"        // the secret could not be read
+	hookFailed       = "error"        // the secret could not be read
 )
 
 // WebhookResults are every value of the result label (docs/serve.md).
