@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/project"
 )
 
 // shutdownTimeout bounds the HTTP server's shutdown.
@@ -45,6 +46,8 @@ type server struct {
 	wake chan struct{}
 	// applied is each project's revision of its last successful run.
 	applied map[string]string
+	// marked are the projects whose parents record the failing source.
+	marked []project.Project
 }
 
 // Run reconciles until ctx ends, then finishes the runs under way, starts

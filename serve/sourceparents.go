@@ -13,6 +13,7 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/notify"
+	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
 )
 
@@ -21,10 +22,20 @@ const parentTimeout = 15 * time.Second
 
 // markParents records the source's failure (rec) on the ApplySet parent
 // of each project serve knows (those of the last revision it read), with
-// a SourceFailed Event, or with rec nil removes the record and records
-// SourceRecovered. A parent that does not exist yet is left alone; what
+// a SourceFailed Event, or with rec nil removes the record from those it
+// marked and records SourceRecovered there. A parent that does not exist yet is left alone; what
 // cannot be written is a log line.
 func (s *server) markParents(ctx context.Context, rec *apply.SourceFailing, since time.Time) {
+	ps, _ := selected("", s.src.known(), s.o.Projects)
+	// The recovery clears the parents marked (a project the new commit
+	// removed included), and only those.
+	s.mu.Lock()
+	if rec != nil {
+		s.marked = unionProjects(s.marked, ps)
+	} else {
+		ps, s.marked = s.marked, nil
+	}
+	s.mu.Unlock()
 	ctx = context.WithoutCancel(ctx)
 	value := any(nil) // null removes the annotation
 	reason, typ := ReasonSourceRecovered, "Normal"
@@ -36,7 +47,6 @@ func (s *server) markParents(ctx context.Context, rec *apply.SourceFailing, sinc
 		err = errorString(rec.Message)
 	}
 	rev := s.src.revision()
-	ps, _ := selected("", s.src.known(), s.o.Projects)
 	for _, p := range ps {
 		if p.ApplySet == "" {
 			continue
@@ -75,4 +85,17 @@ func recReason(rec *apply.SourceFailing) string {
 		return ""
 	}
 	return rec.Reason
+}
+
+// unionProjects are the projects of a and b, by name, a's first.
+func unionProjects(a, b []project.Project) []project.Project {
+	seen := map[string]bool{}
+	var out []project.Project
+	for _, p := range append(append([]project.Project(nil), a...), b...) {
+		if !seen[p.Name] {
+			seen[p.Name] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
