@@ -1,9 +1,15 @@
 package serve
 
 import (
+	"context"
 	"sort"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/project"
 )
 
@@ -31,22 +37,27 @@ func (s *server) onPush(provider string, p push) {
 
 // changedProjects are the names of the projects of ps a change between
 // each one's last applied revision and checkout co affects
-// (project.ChangedSince); a project not applied yet by this process, or
-// whose change cannot be computed, is counted as changed.
-func (s *server) changedProjects(co checkout, ps []project.Project) []string {
-	s.mu.Lock()
+// (project.ChangedSince). The last applied revision is that of the
+// project's last successful run in this process, else the one its
+// ApplySet parent records of a run that succeeded; a project with
+// neither, or whose change cannot be computed, is counted as changed.
+func (s *server) changedProjects(ctx context.Context, co checkout, ps []project.Project) []string {
 	byRev := map[string][]project.Project{}
 	var out []string
 	for _, p := range ps {
+		s.mu.Lock()
 		rev, ok := s.applied[p.Name]
+		s.mu.Unlock()
+		if !ok {
+			rev = s.parentRevision(ctx, p)
+		}
 		switch {
-		case !ok:
+		case rev == "":
 			out = append(out, p.Name)
 		case rev != co.rev.SHA:
 			byRev[rev] = append(byRev[rev], p)
 		}
 	}
-	s.mu.Unlock()
 	for rev, group := range byRev {
 		changed, err := project.ChangedSince(co.ws.Root(), rev, group)
 		if err != nil {
@@ -66,4 +77,32 @@ func (s *server) appliedAt(name, rev string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.applied[name] = rev
+}
+
+// parentRevision is the revision p's ApplySet parent records when its
+// last run succeeded; "" when it failed, or the parent cannot be read.
+func (s *server) parentRevision(ctx context.Context, p project.Project) string {
+	if p.ApplySet == "" {
+		return ""
+	}
+	c, _, err := s.cls.Connector(p)
+	if err != nil {
+		return ""
+	}
+	parent, err := applyset.ParseParentFlag(p.ApplySet, c.Namespace)
+	if err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, parentTimeout)
+	defer cancel()
+	gvr := schema.GroupVersionResource{Version: "v1", Resource: parent.Resource()}
+	u, err := c.Dynamic.Resource(gvr).Namespace(parent.Namespace).Get(ctx, parent.Name, metav1.GetOptions{})
+	if err != nil {
+		return ""
+	}
+	a := u.GetAnnotations()
+	if a[apply.AnnotationResult] != "ok" {
+		return ""
+	}
+	return a[apply.AnnotationRevision]
 }

@@ -45,7 +45,7 @@ func (s *server) round(ctx context.Context) time.Duration {
 		s.logf("%v", err)
 	}
 	if pushed {
-		names := s.changedProjects(co, ps)
+		names := s.changedProjects(ctx, co, ps)
 		changed := strings.Join(names, ", ")
 		if changed == "" {
 			changed = "none to run"
