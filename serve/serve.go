@@ -112,7 +112,7 @@ func Run(ctx context.Context, o Options, ready func(addr fmt.Stringer)) error {
 		srvStop()
 	}
 	if err := context.Cause(loopCtx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
-		return fmt.Errorf("serving %s: %w", o.Listen, err)
+		return err // serving ADDR: ...
 	}
 	return nil
 }
