@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
-	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -41,7 +41,7 @@ func sourceReason(err error) string {
 	var nerr net.Error
 	var dns *net.DNSError
 	var op *net.OpError
-	msg := strings.ToLower(err.Error())
+	msg := strings.ToLower(sourceWords(err.Error()))
 	switch {
 	case errors.As(err, &cfg):
 		return SourceConfig
@@ -50,17 +50,36 @@ func sourceReason(err error) string {
 		return SourceTimeout
 	case errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed) ||
 		strings.Contains(msg, "authentication") || strings.Contains(msg, "authorization failed") ||
-		strings.Contains(msg, "permission denied") || strings.Contains(msg, "unable to authenticate"):
+		strings.Contains(msg, "permission denied") || strings.Contains(msg, "unable to authenticate") ||
+		credentialFile.MatchString(msg):
 		return SourceAuth
-	case errors.Is(err, transport.ErrRepositoryNotFound) || errors.Is(err, os.ErrNotExist) ||
-		strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist") || strings.Contains(msg, "no such file"):
+	case errors.Is(err, transport.ErrRepositoryNotFound) || strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist"):
 		return SourceNotFound
 	case errors.As(err, &dns) || errors.As(err, &op) || strings.Contains(msg, "connection refused") ||
 		strings.Contains(msg, "no such host") || strings.Contains(msg, "unreachable") || strings.Contains(msg, "connection reset") ||
-		strings.Contains(msg, "eof"):
+		eofWord.MatchString(msg):
 		return SourceNetwork
 	}
 	return SourceOther
+}
+
+// credentialFile is a credential file that cannot be read, or is empty
+// (source.AuthFiles).
+var credentialFile = regexp.MustCompile(`reading the (token file|ssh key|known_hosts)|the token file .* is empty`)
+
+// eofWord is a connection cut short ("unexpected EOF").
+var eofWord = regexp.MustCompile(`\beof\b`)
+
+// sourceWords is what a source's error says past its "git source URL
+// (ref BRANCH): " prefix: the URL's own words (a repository named
+// timeout-tools) say nothing of the failure.
+func sourceWords(msg string) string {
+	if rest, ok := strings.CutPrefix(msg, "git source "); ok {
+		if _, after, ok := strings.Cut(rest, ": "); ok {
+			return after
+		}
+	}
+	return msg
 }
 
 // configError is a source fetched whose projects cannot be read.

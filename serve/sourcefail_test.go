@@ -27,6 +27,9 @@ func TestSourceReason(t *testing.T) {
 		{fmt.Errorf("fetch: %w", context.DeadlineExceeded), SourceTimeout},
 		{&configError{errors.New("reading the projects at 0123456: kubeplan.yaml:3:5: unknown field")}, SourceConfig},
 		{errors.New("something else"), SourceOther},
+		{errors.New("git source https://git.example.com/x.git (ref main): reading the token file: open /var/run/secrets/kubeplan/git/token: no such file or directory"), SourceAuth},
+		{errors.New("git source https://git.example.com/timeout-team/not-found.git (ref main): fetch: unexpected EOF"), SourceNetwork},
+		{errors.New("git source https://git.example.com/geoff/auth-tools.git: invalid branch name \"a b\""), SourceOther},
 	}
 	valid := map[string]bool{}
 	for _, r := range SourceReasons() {
