@@ -60,6 +60,9 @@ func runStatusText(w io.Writer, r *run.Report) error {
 		if p.Error != "" || p.Health != nil && (p.Health.LastError != "" || p.Health.LastFailure != nil || !healthy || len(p.Health.Pending) > 0) {
 			look = append(look, p)
 		}
+		if p.Error == "" && p.Health != nil && p.Health.SourceFailing != nil && (look == nil || look[len(look)-1].Project.Name != p.Project.Name) {
+			look = append(look, p) // its git source fails: nothing is applied
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err

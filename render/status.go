@@ -46,6 +46,9 @@ func statusText(w io.Writer, st *apply.Status) error {
 	fmt.Fprintf(tw, "Applied:\t%s\n", orNone(st.AppliedAt))
 	fmt.Fprintf(tw, "Checked:\t%s\n", orNone(st.CheckedAt))
 	fmt.Fprintf(tw, "Result:\t%s\n", orNone(st.Result))
+	if sf := st.SourceFailing; sf != nil {
+		fmt.Fprintf(tw, "Source failing:\tsince %s (%s): %s\n", sf.Since, sf.Reason, printable(sf.Message))
+	}
 	if lf := st.LastFailure; lf != nil && lf.Stage != "" {
 		fmt.Fprintf(tw, "Stopped at:\t%s\n", stoppedAt(lf))
 	}

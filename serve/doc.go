@@ -11,6 +11,21 @@
 // cluster; clients are made once per cluster. A round that finds every
 // project in sync writes nothing.
 //
+// With Options.WebhookListen serve also receives push webhooks (GitHub,
+// GitLab, a generic one), each checked with the shared secret of
+// Options.WebhookSecretFile before anything else is read of it; an
+// accepted push of the source's branch wakes the loop, whose next round
+// runs the projects changed since each one's last applied revision
+// (project.ChangedSince), whatever their interval. A burst of pushes is
+// one round, and one run per project (runNow, request).
+//
+// A round whose source cannot be fetched or read runs nothing. It is
+// counted by reason (a fixed set, sourcefail.go); when the failure begins
+// serve records kubeplan.dev/source-failing and a SourceFailed Event on
+// each known project's parent and calls Options.OnSource once, and when
+// it ends removes the record, records SourceRecovered and calls OnSource
+// again.
+//
 // A project whose ApplySet is locked by another replica is waited for
 // (the Lease released or expired, at most its interval) and then run again.
 // After each run serve updates its metrics (/metrics), records a
@@ -26,11 +41,14 @@
 // another replica), source.go (the fetch and the projects of a revision),
 // cache.go (objects per revision), clusters.go (one client per cluster),
 // result.go (RunResult), notify.go (Notify, the OnRun that hands runs to
-// package notify), metrics.go, reason.go (the reason label), events.go,
-// http.go, util.go.
+// package notify, and NotifySource), metrics.go, reason.go (the reason
+// label), events.go, http.go, webhook.go (the webhooks' signatures and
+// payloads), webhook_http.go (their server), push.go (what a push runs),
+// sourcefail.go (a failing source: its reason and state),
+// sourceparents.go (its record and Events on the parents), util.go.
 //
 // serve never decides what a project's run does (run.Apply does), never
 // resolves kubeplan.yaml itself (it opens a workspace at each revision),
-// and words no Event or notification itself (render.EventNote and
-// render.NotifyWords do); it writes only its log lines.
+// and words no Event or notification itself (render.EventNote,
+// render.SourceEventNote and render.NotifyWords do); it writes only its log lines.
 package serve

@@ -37,6 +37,11 @@ const (
 	// ReasonWindowClosed: the project's change windows are closed; the
 	// run waits for them.
 	ReasonWindowClosed = "ChangeWindowClosed"
+	// ReasonSourceFailed: the git source cannot be fetched or read;
+	// nothing is applied or pruned until it is. ReasonSourceRecovered:
+	// it is fetched again.
+	ReasonSourceFailed    = "SourceFailed"
+	ReasonSourceRecovered = "SourceRecovered"
 )
 
 // ReportingController is the Events' reportingController.
@@ -102,7 +107,12 @@ func (e *events) record(ctx context.Context, c *kube.Client, r RunResult) error 
 	if err != nil {
 		return err
 	}
-	msg := note(r)
+	return e.write(ctx, c, parent, reason, typ, note(r))
+}
+
+// write records an Event of reason, typ and msg on parent; an Event with
+// the same reason and note is counted in its series.
+func (e *events) write(ctx context.Context, c *kube.Client, parent applyset.Parent, reason, typ, msg string) error {
 	// A failure's note is the same every round; a success's names its
 	// counts, and the same success again (drift repaired the same way)
 	// is a repeat too.

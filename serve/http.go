@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -66,7 +67,7 @@ func listen(srv *http.Server, addr string, errs chan<- error) (net.Addr, error) 
 	}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			errs <- err
+			errs <- fmt.Errorf("serving %s: %w", ln.Addr(), err)
 		}
 	}()
 	return ln.Addr(), nil

@@ -30,12 +30,22 @@ func (s *server) loop(ctx context.Context) {
 // kept for the next round (a project running now is run again after it);
 // a burst of them is one round, and one run per project.
 func (s *server) runNow(names []string) {
-	now := time.Now()
+	s.request(names, time.Now())
+	s.wakeUp()
+}
+
+// request makes the named projects due at the next round, as asked at
+// now: a run that begins after now does it.
+func (s *server) request(names []string, now time.Time) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, n := range names {
 		s.requested[n] = now
 	}
-	s.mu.Unlock()
+}
+
+// wakeUp ends the loop's sleep: at once, or after the round under way.
+func (s *server) wakeUp() {
 	select {
 	case s.wake <- struct{}{}:
 	default: // a wake-up is already pending

@@ -28,6 +28,10 @@ type metrics struct {
 	window      *prometheus.GaugeVec
 	rounds      prometheus.Counter
 	round       prometheus.Gauge
+	webhooks    *prometheus.CounterVec
+	srcFailures *prometheus.CounterVec
+	srcFailing  prometheus.Gauge
+	srcSince    prometheus.Gauge
 
 	mu      sync.Mutex
 	revs    map[string]string // project -> revision label set
@@ -68,10 +72,21 @@ func newMetrics(cls *clusters) *metrics {
 			Help: "Rounds that ran at least one project."}),
 		round: prometheus.NewGauge(prometheus.GaugeOpts{Name: "kubeplan_round_duration_seconds",
 			Help: "How long the last round took, from the fetch to the last project's report."}),
+		webhooks: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "kubeplan_webhook_requests_total",
+			Help: "Requests to the push webhooks, by provider (github, gitlab, generic) and result (accepted, ignored, ping, unauthorized, invalid, too-large, bad-method, error)."},
+			[]string{"provider", "result"}),
+		srcFailures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "kubeplan_source_failures_total",
+			Help: "Rounds whose git source could not be fetched or read, by reason (auth, not-found, network, timeout, config, other)."},
+			[]string{"reason"}),
+		srcFailing: prometheus.NewGauge(prometheus.GaugeOpts{Name: "kubeplan_source_failing",
+			Help: "1 while the git source cannot be fetched or read (nothing is applied or pruned meanwhile), else 0."}),
+		srcSince: prometheus.NewGauge(prometheus.GaugeOpts{Name: "kubeplan_source_failing_since_timestamp_seconds",
+			Help: "When the git source began failing (Unix time); 0 while it does not."}),
 		revs: map[string]string{}, reasons: map[string]string{},
 	}
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.lastRun, m.lastSuccess, m.duration, m.result, m.runs, m.failures, m.lastReason, m.objects, m.drift, m.revision, m.pending, m.window, m.rounds, m.round,
+		m.webhooks, m.srcFailures, m.srcFailing, m.srcSince,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_requests_total",
 			Help: "Requests made to the clusters."}, func() float64 { return float64(requests(cls, (*kube.RequestCounter).Total)) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_writes_total",
@@ -142,4 +157,23 @@ func (m *metrics) observe(r RunResult) {
 	}
 	m.revs[p] = r.Revision
 	m.revision.WithLabelValues(p, r.Revision).Set(1)
+}
+
+// webhook counts one request to a push webhook.
+func (m *metrics) webhook(provider, result string) {
+	m.webhooks.WithLabelValues(provider, result).Inc()
+}
+
+// sourceFailed counts a round whose source failed for reason; since is
+// when the failure began.
+func (m *metrics) sourceFailed(reason string, since time.Time) {
+	m.srcFailures.WithLabelValues(reason).Inc()
+	m.srcFailing.Set(1)
+	m.srcSince.Set(float64(since.UnixNano()) / 1e9)
+}
+
+// sourceOK records a source fetched and read.
+func (m *metrics) sourceOK() {
+	m.srcFailing.Set(0)
+	m.srcSince.Set(0)
 }

@@ -49,5 +49,6 @@ func (o *Options) Notifications(words notify.Words, githubAPI string, state func
 		return err
 	}
 	o.OnRun = Notify(n, o.Log)
+	o.OnSource = NotifySource(n, o.Log)
 	return nil
 }

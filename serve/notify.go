@@ -47,6 +47,23 @@ func Notify(n Observer, log io.Writer) func(ctx context.Context, r RunResult) {
 	}
 }
 
+// SourceProject is the project name of the notifications about serve's
+// git source (NotifySource), in parentheses to stand apart from the
+// projects' names.
+const SourceProject = "(git source)"
+
+// NotifySource returns an OnSource that hands the source's failure and
+// recovery to n, as the runs of the project SourceProject: one "failing"
+// when it begins, one "recovered" when it ends.
+func NotifySource(n Observer, log io.Writer) func(ctx context.Context, s SourceStatus) {
+	return func(ctx context.Context, s SourceStatus) {
+		run := notify.Run{Project: SourceProject, Err: s.Err, Start: s.Since, End: s.End}
+		if err := n.Observe(ctx, run); err != nil && log != nil {
+			fmt.Fprintf(log, "kubeplan serve: the git source: notification: %v\n", err)
+		}
+	}
+}
+
 // failuresOf is what a notification says of each workload a failed health
 // wait diagnosed (kphealth.Diagnosed): its reason, source, one line
 // (render.FailureLine) and the stage of an ordered run it failed in; nil

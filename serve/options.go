@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -38,6 +39,15 @@ type Options struct {
 	// Listen is the HTTP address of /metrics, /healthz and /readyz
 	// (":8080"); empty means no HTTP server.
 	Listen string
+	// WebhookListen is the address of the push webhooks, /hooks/github,
+	// /hooks/gitlab and /hooks/generic (":9443"); empty means none.
+	WebhookListen string
+	// WebhookSecretFile holds the webhooks' shared secret (a mounted
+	// Secret's key), read at every request and never shown.
+	WebhookSecretFile string
+	// WebhookReady, when set, is told the webhooks' address once they
+	// listen.
+	WebhookReady func(addr fmt.Stringer)
 	// Overrides are the settings serve's command line gives every
 	// checkout's workspace, over its kubeplan.yaml (workspace.Open at each
 	// revision).
@@ -55,6 +65,9 @@ type Options struct {
 	// OnRun, when set, is called after every project run (not for
 	// projects skipped because the process stops).
 	OnRun func(ctx context.Context, r RunResult)
+	// OnSource, when set, is called when the git source begins failing
+	// and when it recovers (once each way, not every round).
+	OnSource func(ctx context.Context, s SourceStatus)
 	// Log receives one line per run that wrote or failed, and errors of
 	// serve itself (nil: discarded).
 	Log io.Writer

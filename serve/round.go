@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,20 +21,37 @@ const fetchTimeout = 2 * time.Minute
 // never interrupted).
 func (s *server) round(ctx context.Context) time.Duration {
 	start := time.Now()
+	// A push that comes during the fetch is the next round's.
+	pushed := s.pushed.Swap(false)
 	fctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	co, err := s.src.fetch(fctx)
 	cancel()
 	if err != nil {
+		if pushed {
+			s.pushed.Store(true)
+		}
 		if ctx.Err() == nil {
-			s.logf("%v", err)
+			// Nothing runs: nothing is applied or pruned from a source
+			// that cannot be read.
+			s.sourceFailed(ctx, err)
 		}
 		return min(retryAfterFetchError, s.o.interval(project.Project{}))
 	}
 	s.h.fetched.Store(true)
+	s.sourceOK(ctx)
 	all, _ := co.ws.Projects() // loaded when the workspace was opened
 	ps, err := selected(co.ws.Root(), all, s.o.Projects)
 	if err != nil {
 		s.logf("%v", err)
+	}
+	if pushed {
+		names := s.changedProjects(ctx, co, ps)
+		changed := strings.Join(names, ", ")
+		if changed == "" {
+			changed = "none to run"
+		}
+		s.logf("push: at %s, %d of %d projects changed: %s", short(co.rev.SHA), len(names), len(ps), changed)
+		s.request(names, start) // this round runs them
 	}
 	due := s.due(ps, start)
 	if len(due) > 0 && ctx.Err() == nil {
@@ -151,6 +169,8 @@ func (s *server) report(ctx context.Context, pr run.ProjectReport, rev source.Re
 	s.m.observe(res)
 	if res.Err != nil {
 		s.failed.Store(true)
+	} else if res.WindowClosed == "" {
+		s.appliedAt(res.Project, res.Revision)
 	}
 	switch {
 	case res.Err != nil:

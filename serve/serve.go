@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/project"
 )
 
 // shutdownTimeout bounds the HTTP server's shutdown.
@@ -29,6 +30,10 @@ type server struct {
 	// failed is set when a run of the round failed: the next round
 	// forgets what the clients memoized (RBAC rules, discovery).
 	failed atomic.Bool
+	// pushed is set by an accepted push webhook: the next round runs the
+	// projects changed since each one's last applied revision.
+	pushed   atomic.Bool
+	srcState sourceState
 
 	mu    sync.Mutex
 	next  map[string]time.Time // project -> when it is due
@@ -39,6 +44,10 @@ type server struct {
 	// wake ends the loop's sleep (runNow); one pending wake-up stands for
 	// any number of requests.
 	wake chan struct{}
+	// applied is each project's revision of its last successful run.
+	applied map[string]string
+	// marked are the projects whose parents record the failing source.
+	marked []project.Project
 }
 
 // Run reconciles until ctx ends, then finishes the runs under way, starts
@@ -67,6 +76,28 @@ func Run(ctx context.Context, o Options, ready func(addr fmt.Stringer)) error {
 			ready(addr)
 		}
 	}
+	if o.WebhookListen != "" {
+		srv := newWebhookServer(s.webhooks())
+		addr, err := listen(srv, o.WebhookListen, errs)
+		if err != nil {
+			if srvStop != nil {
+				srvStop()
+			}
+			return fmt.Errorf("--webhook-addr %s: %w", o.WebhookListen, err)
+		}
+		httpStop := srvStop
+		srvStop = func() {
+			sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+			if httpStop != nil {
+				httpStop()
+			}
+		}
+		if o.WebhookReady != nil {
+			o.WebhookReady(addr)
+		}
+	}
 	loopCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
@@ -81,7 +112,7 @@ func Run(ctx context.Context, o Options, ready func(addr fmt.Stringer)) error {
 		srvStop()
 	}
 	if err := context.Cause(loopCtx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
-		return fmt.Errorf("serving %s: %w", o.Listen, err)
+		return err // serving ADDR: ...
 	}
 	return nil
 }
@@ -92,6 +123,14 @@ func newServer(o Options) (*server, error) {
 	}
 	if o.Source.URL == "" {
 		return nil, errors.New("serve: no git source (--source)")
+	}
+	if o.WebhookListen != "" {
+		if o.WebhookSecretFile == "" {
+			return nil, errors.New("--webhook-addr needs --webhook-secret-file: the file holding the webhooks' shared secret")
+		}
+		if _, err := readSecret(o.WebhookSecretFile); err != nil {
+			return nil, err
+		}
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
@@ -123,6 +162,7 @@ func newServer(o Options) (*server, error) {
 
 		requested: map[string]time.Time{},
 		wake:      make(chan struct{}, 1),
+		applied:   map[string]string{},
 	}, nil
 }
 

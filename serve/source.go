@@ -26,6 +26,10 @@ type fetcher struct {
 	rev source.Revision
 	ws  *workspace.Workspace
 	err error // the workspace's error at rev
+	// good is the last revision whose projects were read, and goodPs are
+	// its projects: whose parents hear of a failing source.
+	good   source.Revision
+	goodPs []project.Project
 }
 
 // checkout is a revision and what it holds.
@@ -49,9 +53,25 @@ func (s *fetcher) fetch(ctx context.Context) (checkout, error) {
 		s.rev = rev
 	}
 	if s.err != nil {
-		return checkout{rev: rev}, fmt.Errorf("reading the projects at %s: %w", short(rev.SHA), s.err)
+		return checkout{rev: rev}, &configError{fmt.Errorf("reading the projects at %s: %w", short(rev.SHA), s.err)}
 	}
+	s.good = rev
+	s.goodPs, _ = s.ws.Projects()
 	return checkout{rev: rev, ws: s.ws}, nil
+}
+
+// revision is the last commit whose projects were read ("" before).
+func (s *fetcher) revision() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.good.SHA
+}
+
+// known are the projects of that commit.
+func (s *fetcher) known() []project.Project {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.goodPs
 }
 
 // open opens the workspace of a checkout: dir is the source's --path in

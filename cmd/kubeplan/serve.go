@@ -22,6 +22,9 @@ func newServeCmd(s streams) *cobra.Command {
 		RunE:    func(*cobra.Command, []string) error { return runServe(s, f) },
 	}
 	f.Bind(cmd.Flags())
+	fl := cmd.Flags()
+	fl.StringVar(&f.Options.WebhookListen, "webhook-addr", "", "address of the push webhooks /hooks/github, /hooks/gitlab and /hooks/generic (\":9443\"; empty: none)")
+	fl.StringVar(&f.Options.WebhookSecretFile, "webhook-secret-file", "", "file holding the webhooks' shared secret (a mounted Secret's key; required with --webhook-addr)")
 	return cmd
 }
 
@@ -37,6 +40,7 @@ func runServe(s streams, f *arguments.Serve) error {
 		return err
 	}
 	o.Log = s.err
+	o.WebhookReady = func(addr fmt.Stringer) { render.ServeWebhooks(s.err, addr) }
 	// GITHUB_API_URL: GitHub Enterprise
 	if err := o.Notifications(render.NotifyWords{}, s.env()("GITHUB_API_URL"), serve.PodState(f.KubeConfig())); err != nil {
 		return err

@@ -97,7 +97,7 @@ func testMonitoring(t *testing.T, c *testkube.Cluster, env []string) {
 		t.Fatalf("plan of deploy/monitoring after apply: want no changes\n%s", res)
 	}
 	got := c.Kubectl(t, "-n", "kubeplan-system", "get", "prometheusrule", "kubeplan", "-o", "jsonpath={.spec.groups[0].rules[*].alert}")
-	if got != "KubeplanSyncFailing KubeplanDriftDetected KubeplanApprovalPending KubeplanNoSuccessfulRun KubeplanAbsent" {
+	if got != "KubeplanSyncFailing KubeplanDriftDetected KubeplanApprovalPending KubeplanNoSuccessfulRun KubeplanSourceFailing KubeplanWebhookRejected KubeplanAbsent" {
 		t.Errorf("alerts stored: %q", got)
 	}
 }

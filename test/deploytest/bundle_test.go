@@ -18,12 +18,13 @@ import (
 // bundle may use no other.
 var serveFlags = []string{"--source", "--ref", "--path", "--project", "--all", "--interval", "--concurrency",
 	"--listen", "--git-token-file", "--git-ssh-key-file", "--git-known-hosts-file", "--notify-webhook",
-	"--notify-format", "--github-repository", "--github-token-file", "--kubeconfig"}
+	"--notify-format", "--github-repository", "--github-token-file", "--kubeconfig", "--webhook-addr", "--webhook-secret-file"}
 
 // serveMetrics are the metrics `kubeplan serve` exports.
 var serveMetrics = []string{"kubeplan_last_run_timestamp_seconds", "kubeplan_run_duration_seconds",
 	"kubeplan_runs_total", "kubeplan_run_result", "kubeplan_objects", "kubeplan_drift_detected",
-	"kubeplan_revision_info", "kubeplan_last_success_timestamp_seconds", "kubeplan_pending_approvals", "kubeplan_change_window_closed"}
+	"kubeplan_revision_info", "kubeplan_last_success_timestamp_seconds", "kubeplan_pending_approvals", "kubeplan_change_window_closed",
+	"kubeplan_source_failing", "kubeplan_source_failing_since_timestamp_seconds", "kubeplan_webhook_requests_total"}
 
 // build runs kustomize on a directory of deploy/ and returns its objects.
 func build(t *testing.T, dir string) []*unstructured.Unstructured {
@@ -147,7 +148,7 @@ func TestAlertsUseServeMetrics(t *testing.T) {
 			}
 		}
 	}
-	if exprs != 5 {
-		t.Errorf("%d alert expressions, want 5", exprs)
+	if exprs != 7 {
+		t.Errorf("%d alert expressions, want 7", exprs)
 	}
 }

@@ -9,5 +9,11 @@
 // (apiserver_request_total by verb). -floor also times a plain client-go
 // loop making the same reads, the lower bound for a round.
 //
+// With -push it measures push to in sync instead: serve with its push
+// webhooks and an interval of an hour, -pushes one-project changes, each
+// committed and announced with a signed GitHub webhook, each timed until
+// serve reports the project's run at the commit, less the run's own
+// duration (p50 and p90).
+//
 // make bench-serve runs it and writes the result into docs/benchmarks.md.
 package main

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/kubeplan/kubeplan/internal/benchkit"
@@ -27,6 +24,10 @@ type options struct {
 	concurrency int
 	doc         string
 	env         string
+	// push measures pushes (-push): pushes one-project changes, each
+	// announced with a signed webhook.
+	push   bool
+	pushes int
 }
 
 // step prints a progress line.
@@ -41,12 +42,14 @@ func run(args []string) error {
 	fs.DurationVar(&o.interval, "interval", 30*time.Second, "kubeplan serve --interval")
 	fs.IntVar(&o.concurrency, "concurrency", 4, "kubeplan serve --concurrency")
 	fs.StringVar(&o.env, "kubeplan-env", "", "KEY=VALUE given to the kubeplan process only (e.g. GOMEMLIMIT=80MiB)")
-	benchkit.DocFlag(fs, &o.doc, sectionTitle)
+	fs.BoolVar(&o.push, "push", false, "measure push to in sync instead: one-project changes, each announced with a signed push webhook (serve --interval 1h)")
+	fs.IntVar(&o.pushes, "pushes", 20, "pushes measured with -push")
+	benchkit.DocFlag(fs, &o.doc, sectionTitle+" (with -push: "+pushSectionTitle+")")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if o.rounds < 1 || o.spec.projects < 1 || o.spec.objects < 1 {
-		return errors.New("-rounds, -projects and -objects must be at least 1")
+	if o.rounds < 1 || o.spec.projects < 1 || o.spec.objects < 1 || o.pushes < 1 {
+		return errors.New("-rounds, -pushes, -projects and -objects must be at least 1")
 	}
 	root, err := benchkit.ModuleRoot()
 	if err != nil {
@@ -83,6 +86,14 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	if o.push {
+		res, err := measurePushes(bin, c, repo, work, o)
+		if err != nil {
+			return err
+		}
+		res.machine = benchkit.DescribeMachine(root)
+		return benchkit.Publish(root, o.doc, pushSectionTitle, res.markdown(o), step)
+	}
 	res, err := measure(bin, c, admin, repo, work, o)
 	if err != nil {
 		return err
@@ -99,43 +110,14 @@ func run(args []string) error {
 // measure runs kubeplan serve until it has made o.rounds no-op rounds
 // after the first, measuring each.
 func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work string, o options) (*result, error) {
-	cmd := exec.Command(bin, "serve", "--kubeconfig", c.AdminKubeconfig(), "--source", repo, "--ref", "main",
-		"--interval", o.interval.String(), "--concurrency", fmt.Sprint(o.concurrency), "--listen", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "KUBEPLAN_CACHE_DIR="+filepath.Join(work, "cache"))
-	if o.env != "" {
-		cmd.Env = append(cmd.Env, o.env)
-	}
-	stderr, err := cmd.StderrPipe()
+	p, err := startServe(bin, c, repo, work, o)
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	defer func() { _ = cmd.Process.Signal(syscall.SIGTERM); _ = cmd.Wait() }()
-	addr := make(chan string, 1)
-	failures := 0
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			l := sc.Text()
-			if a, ok := strings.CutPrefix(l, "kubeplan serve: listening on "); ok {
-				addr <- a
-			} else if strings.Contains(l, "failed") {
-				failures++
-				fmt.Fprintln(os.Stderr, l)
-			}
-		}
-	}()
-	var metricsURL string
-	select {
-	case a := <-addr:
-		metricsURL = "http://" + a + "/metrics"
-	case <-time.After(60 * time.Second):
-		return nil, errors.New("kubeplan serve did not listen within 60s")
-	}
+	defer p.stop()
+	metricsURL := p.metricsURL
 	get := httpGet(metricsURL)
-	pid := cmd.Process.Pid
+	pid := p.pid()
 	res := &result{}
 	step("first round: applying %d projects x %d objects", o.spec.projects, o.spec.objects)
 	m, _, err := waitRounds(get, 1, 10*time.Minute, func() {})
@@ -145,7 +127,7 @@ func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work str
 	perScrape := scrapeCost(get, pid)
 	step("one scrape of kubeplan's /metrics costs it %s CPU", perScrape)
 	res.first = time.Duration(m["kubeplan_round_duration_seconds"] * float64(time.Second))
-	if ok := sumPrefix(m, `kubeplan_runs_total{`, `result="success"`); int(ok) != o.spec.projects || failures > 0 {
+	if ok := sumPrefix(m, `kubeplan_runs_total{`, `result="success"`); int(ok) != o.spec.projects || p.failures.Load() > 0 {
 		return nil, fmt.Errorf("the first round applied %v of %d projects", ok, o.spec.projects)
 	}
 	for r := 1; r <= o.rounds; r++ {
@@ -200,8 +182,8 @@ func measure(bin string, c *testkube.Cluster, admin *kube.Client, repo, work str
 		res.rounds = append(res.rounds, rd)
 		m = next
 	}
-	if failures > 0 {
-		return nil, fmt.Errorf("%d runs failed", failures)
+	if n := p.failures.Load(); n > 0 {
+		return nil, fmt.Errorf("%d runs failed", n)
 	}
 	return res, nil
 }
