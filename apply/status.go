@@ -46,6 +46,9 @@ type Status struct {
 	// approval for (kubeplan.dev/pending-approvals): serve withheld what
 	// they are about, or the run was refused.
 	Pending []guard.Verdict `json:"pendingApprovals,omitempty"`
+	// Suspended is the set's suspension (kubeplan suspend): who, why,
+	// since when; nil when it is not suspended.
+	Suspended *plan.Suspension `json:"suspended,omitempty"`
 }
 
 // ErrNoApplySet is returned when the parent does not exist yet.
@@ -71,6 +74,7 @@ func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Statu
 		AppliedAt: a[AnnotationAppliedAt], CheckedAt: a[AnnotationCheckedAt], Result: a[AnnotationResult], LastError: a[AnnotationLastError],
 		LastFailure: ReadLastFailure(a[AnnotationLastFailure])}
 	readApprovals(a, s)
+	s.Suspended = plan.ParseSuspension(a[plan.AnnotationSuspended])
 	if s.Result == resultRunning {
 		s.Result = runningResult(ctx, c, as)
 	}
