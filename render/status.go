@@ -46,6 +46,9 @@ func statusText(w io.Writer, st *apply.Status) error {
 	fmt.Fprintf(tw, "Applied:\t%s\n", orNone(st.AppliedAt))
 	fmt.Fprintf(tw, "Checked:\t%s\n", orNone(st.CheckedAt))
 	fmt.Fprintf(tw, "Result:\t%s\n", orNone(st.Result))
+	if st.Suspended != nil {
+		fmt.Fprintf(tw, "Suspended:\t%s\n", printable(SuspensionText(st.Suspended)))
+	}
 	if lf := st.LastFailure; lf != nil && lf.Stage != "" {
 		fmt.Fprintf(tw, "Stopped at:\t%s\n", stoppedAt(lf))
 	}
