@@ -3,6 +3,7 @@ package arguments
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -63,7 +64,7 @@ func (f *Suspend) Check(args []string) error {
 
 // Request is the run that finds the projects' parents (as status does).
 func (f *Suspend) Request(env ghactions.Env, open Opener) run.Request {
-	return run.Request{Projects: f.Select.On(), Status: true, Open: open, Kube: f.Kube, ApplySet: f.ApplySet,
+	return run.Request{Paths: configDir(f.Input.ConfigFile), Projects: f.Select.On(), Status: true, Open: open, Kube: f.Kube, ApplySet: f.ApplySet,
 		ClustersEnv: env(kube.ClustersEnv), Clusters: f.Clusters, Refused: refused(&f.Select)}
 }
 
@@ -92,6 +93,20 @@ func (f *Sync) Check(args []string) error {
 
 // ServeRequest is the run that finds the parents for --via-serve.
 func (f *Sync) ServeRequest(env ghactions.Env, open Opener) run.Request {
-	return run.Request{Projects: f.Select.On(), Status: true, Open: open, Kube: f.Cluster.Kube, ApplySet: f.Cluster.ApplySet,
+	return run.Request{Paths: configDir(f.Input.ConfigFile), Projects: f.Select.On(), Status: true, Open: open, Kube: f.Cluster.Kube, ApplySet: f.Cluster.ApplySet,
 		ClustersEnv: env(kube.ClustersEnv), Clusters: f.Cluster.Clusters, Refused: refused(&f.Select)}
+}
+
+// Paths are the paths sync applies: the projects are named, so every
+// project of the config file (--config's directory, else the working
+// directory's repository) can be.
+func (f *Sync) Paths() []string { return configDir(f.Input.ConfigFile) }
+
+// configDir is the directory of --config, whose projects a verb that
+// names projects (not paths) chooses from; nil without --config.
+func configDir(file string) []string {
+	if file == "" {
+		return nil
+	}
+	return []string{filepath.Dir(file)}
 }

@@ -117,3 +117,14 @@ func suspendRecordLine(r apply.ApprovalRecord, when bool) string {
 	}
 	return printable(s)
 }
+
+// suspensionOf is a project's suspension as its plan or status read it.
+func suspensionOf(p run.ProjectReport) *plan.Suspension {
+	switch {
+	case p.Plan != nil && p.Plan.Parent != nil:
+		return p.Plan.Parent.Suspended
+	case p.Health != nil:
+		return p.Health.Suspended
+	}
+	return nil
+}

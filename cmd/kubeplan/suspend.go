@@ -57,7 +57,7 @@ func newSyncCmd(s streams) *cobra.Command {
 				return err
 			}
 			if !f.ViaServe {
-				return runApply(cmd, s, &f.Apply, nil)
+				return runApply(cmd, s, &f.Apply, f.Paths())
 			}
 			return parents(cmd, s, f.ServeRequest(s.env(), s.opener(cmd, &f.Input, &f.Select)), f.Output, "synced", run.SyncRequestOp(f.Wait, syncPoll))
 		},
