@@ -152,7 +152,10 @@ func (s *server) report(ctx context.Context, pr run.ProjectReport, rev source.Re
 	if res.Err != nil {
 		s.failed.Store(true)
 	}
+	s.answerSync(ctx, pr, res) // syncrequests.go
 	switch {
+	case res.Suspended != "":
+		s.logf("%s: suspended %s; skipped, nothing written", res.Project, res.Suspended)
 	case res.Err != nil:
 		s.logf("%s at %s failed: %v", res.Project, short(res.Revision), res.Err)
 	case res.Wrote():

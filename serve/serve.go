@@ -39,6 +39,8 @@ type server struct {
 	// wake ends the loop's sleep (runNow); one pending wake-up stands for
 	// any number of requests.
 	wake chan struct{}
+	// syncs are the sync requests seen on the parents (syncrequests.go).
+	syncs syncRequests
 }
 
 // Run reconciles until ctx ends, then finishes the runs under way, starts
@@ -76,6 +78,7 @@ func Run(ctx context.Context, o Options, ready func(addr fmt.Stringer)) error {
 		case <-loopCtx.Done():
 		}
 	}()
+	go s.pollSyncRequests(loopCtx) // syncrequests.go
 	s.loop(loopCtx)
 	if srvStop != nil {
 		srvStop()
