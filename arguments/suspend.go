@@ -73,6 +73,7 @@ type Sync struct {
 	Apply
 	ViaServe bool
 	Wait     time.Duration
+	paths    []string // with --applyset: the manifests (Check)
 }
 
 // Bind adds apply's flags and sync's own.
@@ -82,13 +83,22 @@ func (f *Sync) Bind(fl *pflag.FlagSet) {
 	fl.DurationVar(&f.Wait, "serve-timeout", 2*time.Minute, "with --via-serve: how long to wait for serve's answer")
 }
 
-// Check checks apply's flags and selects the PROJECT arguments.
+// Check checks apply's flags. The arguments are projects, or with
+// --applyset the paths of the set's manifests (as apply's).
 func (f *Sync) Check(args []string) error {
-	f.Select.Projects = append(f.Select.Projects, args...)
-	if f.ViaServe && !f.Select.On() && f.Cluster.ApplySet == "" {
-		return errors.New("--via-serve needs a project (kubeplan sync PROJECT --via-serve) or a set (-n NAMESPACE --applyset configmap/NAME)")
+	f.paths = nil
+	if f.Cluster.ApplySet != "" {
+		f.paths = args
+	} else {
+		f.Select.Projects = append(f.Select.Projects, args...)
 	}
-	return f.Apply.Check(nil)
+	if !f.Select.On() && f.Cluster.ApplySet == "" {
+		return errors.New("name a project (kubeplan sync PROJECT, see kubeplan projects) or a set (-n NAMESPACE --applyset configmap/NAME [PATH...])")
+	}
+	if f.ViaServe && len(f.paths) > 0 {
+		return errors.New("--via-serve applies what serve reads from git: it takes no PATH")
+	}
+	return f.Apply.Check(f.paths)
 }
 
 // ServeRequest is the run that finds the parents for --via-serve.
@@ -97,10 +107,15 @@ func (f *Sync) ServeRequest(env ghactions.Env, open Opener) run.Request {
 		ClustersEnv: env(kube.ClustersEnv), Clusters: f.Cluster.Clusters, Refused: refused(&f.Select)}
 }
 
-// Paths are the paths sync applies: the projects are named, so every
-// project of the config file (--config's directory, else the working
-// directory's repository) can be.
-func (f *Sync) Paths() []string { return configDir(f.Input.ConfigFile) }
+// Paths are the paths sync applies: a set's manifests, or, the projects
+// being named, the directory of the config file whose projects they are
+// (--config's; nil for the working directory's repository).
+func (f *Sync) Paths() []string {
+	if f.Cluster.ApplySet != "" {
+		return f.paths
+	}
+	return configDir(f.Input.ConfigFile)
+}
 
 // configDir is the directory of --config, whose projects a verb that
 // names projects (not paths) chooses from; nil without --config.
