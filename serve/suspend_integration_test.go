@@ -83,7 +83,9 @@ func TestIntegrationServeSuspend(t *testing.T) {
 	if _, err := apply.Suspend(context.Background(), cl, appSet, plan.Suspension{By: "alice", Reason: "incident 123"}); err != nil {
 		t.Fatal(err)
 	}
-	versions := func() string { return get("configmap", "settings", "app-set", "-o", "jsonpath={.items[*].metadata.resourceVersion}") }
+	versions := func() string {
+		return get("configmap", "settings", "app-set", "-o", "jsonpath={.items[*].metadata.resourceVersion}")
+	}
 	before := versions()
 	sha := g.commit("app: b", map[string]string{"app/settings.yaml": configMap("settings", "b")})
 	res, n := rs.wait(t, n, "skipping the suspended app", func(r serve.RunResult) bool { return r.Project == "app" && r.Revision == sha })
