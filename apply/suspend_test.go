@@ -48,3 +48,21 @@ func TestReconcileRefusesSuspended(t *testing.T) {
 		t.Fatalf("in sync and suspended: %v", err)
 	}
 }
+
+// TestSameOrLater compares request times as times, whatever their
+// fractions of a second.
+func TestSameOrLater(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"2026-12-02T10:00:00.5Z", "2026-12-02T10:00:00.123Z", true},
+		{"2026-12-02T10:00:00Z", "2026-12-02T10:00:00.1Z", false},
+		{"2026-12-02T10:00:00.100000000Z", "2026-12-02T10:00:00.1Z", true},
+		{"2026-12-02T11:00:00+01:00", "2026-12-02T10:00:00.1Z", false},
+	} {
+		if got := SameOrLater(c.a, c.b); got != c.want {
+			t.Errorf("SameOrLater(%s, %s) = %v", c.a, c.b, got)
+		}
+	}
+}

@@ -46,7 +46,7 @@ func RequestSync(ctx context.Context, c *kube.Client, as applyset.Parent) (strin
 	if s := plan.ParseSuspension(live.GetAnnotations()[plan.AnnotationSuspended]); s != nil {
 		return "", &SuspendedError{Set: as.String(), Namespace: as.Namespace, Suspension: *s}
 	}
-	at := time.Now().UTC().Format(time.RFC3339Nano)
+	at := time.Now().UTC().Format(syncTimeFormat)
 	data, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": map[string]any{AnnotationSyncRequested: at}}})
 	if err != nil {
 		return "", err
@@ -69,7 +69,7 @@ func WaitSynced(ctx context.Context, c *kube.Client, as applyset.Parent, request
 			return nil, err
 		}
 		var d SyncDone
-		if v := live.GetAnnotations()[AnnotationSynced]; v != "" && json.Unmarshal([]byte(v), &d) == nil && d.Requested >= requested {
+		if v := live.GetAnnotations()[AnnotationSynced]; v != "" && json.Unmarshal([]byte(v), &d) == nil && SameOrLater(d.Requested, requested) {
 			return &d, nil
 		}
 		select {
@@ -107,6 +107,20 @@ func AnswerSync(ctx context.Context, c *kube.Client, as applyset.Parent, d SyncD
 		return fmt.Errorf("answering the sync request on the ApplySet parent %s in namespace %s: %w", as, as.Namespace, err)
 	}
 	return nil
+}
+
+// syncTimeFormat is a request's time: RFC 3339 with nanoseconds, fixed width.
+const syncTimeFormat = "2006-01-02T15:04:05.000000000Z07:00"
+
+// SameOrLater reports whether the request time a is b or later; times
+// that do not parse (written by hand) compare as text.
+func SameOrLater(a, b string) bool {
+	ta, erra := time.Parse(time.RFC3339Nano, a)
+	tb, errb := time.Parse(time.RFC3339Nano, b)
+	if erra != nil || errb != nil {
+		return a >= b
+	}
+	return !ta.Before(tb)
 }
 
 // jsonPointerEscape escapes an annotation key for a JSON pointer.

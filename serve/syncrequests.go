@@ -41,7 +41,7 @@ func (q *syncRequests) take(p string, at string, parent applyset.Parent, now tim
 	if q.taken == nil {
 		q.taken = map[string]syncRequest{}
 	}
-	if old, ok := q.taken[p]; ok && old.at >= at {
+	if old, ok := q.taken[p]; ok && apply.SameOrLater(old.at, at) {
 		return false
 	}
 	q.taken[p] = syncRequest{at: at, parent: parent, seen: now}
