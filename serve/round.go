@@ -35,7 +35,7 @@ func (s *server) round(ctx context.Context) time.Duration {
 	if err != nil {
 		s.logf("%v", err)
 	}
-	due := s.due(ps, start)
+	due := s.skipSuspended(ctx, co, s.due(ps, start), start) // suspend.go
 	if len(due) > 0 && ctx.Err() == nil {
 		s.cls.newRound(s.failed.Swap(false))
 		s.runProjects(ctx, co, due, true, start)

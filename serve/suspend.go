@@ -1,12 +1,18 @@
 package serve
 
 import (
+	"context"
 	"errors"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/run"
 )
 
 // suspendedRun marks a run refused because its project is suspended
@@ -42,14 +48,78 @@ func newSuspendedGauge(reg *prometheus.Registry) *prometheus.GaugeVec {
 	return g
 }
 
+// setSuspended sets kubeplan_suspended for project p as a poll of the
+// parents found it, before any run.
+func (m *metrics) setSuspended(p string, on bool) {
+	v := 0.0
+	if on {
+		v = 1
+	}
+	m.suspended.WithLabelValues(p).Set(v)
+}
+
 // observeSuspended sets kubeplan_suspended for r's project and reports
 // whether r was suspended: such a run is neither a success nor a
 // failure, and the other metrics keep what the last real run said.
 func (m *metrics) observeSuspended(r RunResult) bool {
-	v := 0.0
-	if r.Suspended != "" {
-		v = 1
-	}
-	m.suspended.WithLabelValues(r.Project).Set(v)
+	m.setSuspended(r.Project, r.Suspended != "")
 	return r.Suspended != ""
+}
+
+// suspendedSeen is a suspension a poll of the parents found.
+type suspendedSeen struct {
+	s      plan.Suspension
+	parent applyset.Parent
+	at     time.Time
+}
+
+// noteSuspension records what the poll found of p's suspension (value is
+// the parent's annotation) and reports a project resumed since the last
+// poll: serve runs it at once, whatever its interval.
+func (q *syncRequests) noteSuspension(p string, parent applyset.Parent, value string, now time.Time) (resumed bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.suspended == nil {
+		q.suspended = map[string]suspendedSeen{}
+	}
+	_, was := q.suspended[p]
+	s := plan.ParseSuspension(value)
+	if s == nil {
+		delete(q.suspended, p)
+		return was
+	}
+	q.suspended[p] = suspendedSeen{s: *s, parent: parent, at: now}
+	return false
+}
+
+// suspendedNow is p's suspension as a recent poll found it (within two
+// polls); nil when it was not suspended, or not seen lately.
+func (q *syncRequests) suspendedNow(p string, now time.Time) *suspendedSeen {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if seen, ok := q.suspended[p]; ok && now.Sub(seen.at) < 2*syncPollEvery {
+		return &seen
+	}
+	return nil
+}
+
+// skipSuspended reports the due projects a recent poll found suspended
+// as skipped runs (outcome suspended), without planning them, and
+// returns the others. The engine refuses a suspension the poll has not
+// seen yet (apply.CheckSuspended); a project resumed since is run at
+// once by the next poll.
+func (s *server) skipSuspended(ctx context.Context, co checkout, due []project.Project, start time.Time) []project.Project {
+	out := due[:0:0]
+	for _, p := range due {
+		seen := s.syncs.suspendedNow(p.Name, time.Now())
+		if seen == nil {
+			out = append(out, p)
+			continue
+		}
+		err := &apply.SuspendedError{Project: p.Name, Set: seen.parent.String(), Namespace: seen.parent.Namespace, Suspension: seen.s}
+		s.scheduleNext(p, start)
+		s.report(context.WithoutCancel(ctx), run.ProjectReport{Project: p, Cluster: p.Cluster(), Namespace: seen.parent.Namespace,
+			ApplySet: seen.parent.String(), Status: run.Failed, Error: err.Error(), Err: err}, co.rev, true, start)
+	}
+	return out
 }

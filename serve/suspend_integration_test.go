@@ -23,7 +23,8 @@ import (
 // nothing written (its objects' and its parent's resourceVersions stay),
 // kubeplan_suspended set; resumed, the commit it skipped is applied. A
 // sync request on the parent of a project whose interval is an hour is
-// run within seconds and answered on the parent.
+// run within seconds and answered on the parent; so is such a project
+// once resumed.
 func TestIntegrationServeSuspend(t *testing.T) {
 	testkube.Integration(t)
 	t.Setenv("KUBEPLAN_CACHE_DIR", t.TempDir())
@@ -141,5 +142,20 @@ func TestIntegrationServeSuspend(t *testing.T) {
 	if _, err := apply.RequestSync(context.Background(), cl, webSet); err == nil || !strings.Contains(err.Error(), `is suspended by alice: "freeze"`) {
 		t.Fatalf("sync of a suspended project: %v", err)
 	}
-	_ = n
+	// Resumed, web is run at once, although its interval is an hour: the
+	// poll sees the suspension end.
+	sha = g.commit("web: c", map[string]string{"web/web.yaml": configMap("web", "c")})
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(scrape(t, base), `kubeplan_suspended{project="web"} 1`); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("serve's poll did not see web suspended")
+		}
+	}
+	if _, err := apply.Resume(context.Background(), cl, webSet, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	resumed := time.Now()
+	rs.wait(t, n, "running web once resumed", func(r serve.RunResult) bool { return r.Project == "web" && r.Revision == sha && r.Applied == 1 })
+	if took := time.Since(resumed); took > 15*time.Second || get("configmap", "web", "-o", "jsonpath={.data.value}") != "c" {
+		t.Errorf("web after resume: %s, value %q", took, get("configmap", "web", "-o", "jsonpath={.data.value}"))
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/run"
 )
@@ -26,6 +27,9 @@ type syncRequests struct {
 	mu      sync.Mutex
 	taken   map[string]syncRequest // project -> the request its next run answers
 	lastErr string                 // the last poll's error, logged once
+	// suspended are the projects whose parent the last poll found
+	// suspended, with the suspension (suspend.go skips them).
+	suspended map[string]suspendedSeen
 }
 
 type syncRequest struct {
@@ -87,8 +91,10 @@ type parentOf struct {
 
 // pollSyncOnce reads the parents of serve's projects, one metadata-only
 // LIST per cluster, namespace and kind (parents carry the ApplySet id
-// label; a Secret's data is never read), and runs those with a new
-// request. With 100 projects in a few namespaces it is a few requests.
+// label; a Secret's data is never read), and runs at once those with a
+// new request and those resumed since the last poll; it notes which are
+// suspended (skipSuspended). With 100 projects in a few namespaces it is
+// a few requests.
 func (s *server) pollSyncOnce(ctx context.Context) {
 	groups := map[parentsKey][]parentOf{}
 	for _, p := range s.currentProjects() {
@@ -107,8 +113,7 @@ func (s *server) pollSyncOnce(ctx context.Context) {
 		k := parentsKey{p.Cluster(), as.Namespace, as.Resource()}
 		groups[k] = append(groups[k], parentOf{p, as, c})
 	}
-	var names []string
-	var errs []string
+	var names, resumed, errs []string
 	for k, g := range groups {
 		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		list, err := g[0].c.Metadata.Resource(schema.GroupVersionResource{Version: "v1", Resource: k.resource}).Namespace(k.namespace).
@@ -118,23 +123,32 @@ func (s *server) pollSyncOnce(ctx context.Context) {
 			errs = append(errs, err.Error())
 			continue
 		}
-		requested := map[string]string{}
+		annotations := map[string]map[string]string{}
 		for _, m := range list.Items {
-			if at := m.GetAnnotations()[apply.AnnotationSyncRequested]; at != "" {
-				requested[m.GetName()] = at
-			}
+			annotations[m.GetName()] = m.GetAnnotations()
 		}
 		for _, po := range g {
-			if at := requested[po.as.Name]; at != "" && s.syncs.take(po.p.Name, at, po.as, time.Now()) {
+			a := annotations[po.as.Name]
+			if s.syncs.noteSuspension(po.p.Name, po.as, a[plan.AnnotationSuspended], time.Now()) {
+				resumed = append(resumed, po.p.Name)
+			}
+			s.m.setSuspended(po.p.Name, a[plan.AnnotationSuspended] != "")
+			if at := a[apply.AnnotationSyncRequested]; at != "" && s.syncs.take(po.p.Name, at, po.as, time.Now()) {
 				names = append(names, po.p.Name)
 			}
 		}
 	}
 	s.noteSyncErrors(errs)
+	if len(resumed) > 0 {
+		sort.Strings(resumed)
+		s.logf("resumed: %v; running now", resumed)
+	}
 	if len(names) > 0 {
 		sort.Strings(names)
 		s.logf("sync requested for %v: running now", names)
-		s.runNow(names)
+	}
+	if all := append(names, resumed...); len(all) > 0 {
+		s.runNow(all)
 	}
 }
 
