@@ -109,6 +109,9 @@ func (q *syncRequests) suspendedNow(p string, now time.Time) *suspendedSeen {
 // seen yet (apply.CheckSuspended); a project resumed since is run at
 // once by the next poll.
 func (s *server) skipSuspended(ctx context.Context, co checkout, due []project.Project, start time.Time) []project.Project {
+	if ctx.Err() != nil {
+		return due // stopping: the round starts nothing
+	}
 	out := due[:0:0]
 	for _, p := range due {
 		seen := s.syncs.suspendedNow(p.Name, time.Now())
