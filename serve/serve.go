@@ -78,7 +78,7 @@ func Run(ctx context.Context, o Options, ready func(addr fmt.Stringer)) error {
 		case <-loopCtx.Done():
 		}
 	}()
-	go s.pollSyncRequests(loopCtx) // syncrequests.go
+	defer s.startSyncPoll(loopCtx)() // syncrequests.go
 	s.loop(loopCtx)
 	if srvStop != nil {
 		srvStop()

@@ -64,6 +64,17 @@ func (q *syncRequests) done(p string, start time.Time) (syncRequest, bool) {
 	return r, true
 }
 
+// startSyncPoll starts pollSyncRequests until ctx ends; the function it
+// returns waits for the poll to stop.
+func (s *server) startSyncPoll(ctx context.Context) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.pollSyncRequests(ctx)
+	}()
+	return func() { <-done }
+}
+
 // pollSyncRequests looks for sync requests every syncPollEvery until ctx
 // ends, and runs the projects asked for at once (runNow).
 func (s *server) pollSyncRequests(ctx context.Context) {
