@@ -15,6 +15,10 @@
 // ReadStatus reads back for kubeplan status without reading a pod, a log
 // or an event.
 //
+// A suspended set (kubeplan suspend, suspend*.go) gets no write from
+// Reconcile unless Options.IgnoreSuspend; Suspend and Resume write only
+// the parent, as do the sync requests kubeplan serve answers.
+//
 // It executes a plan.Plan: it never loads, lints or plans manifests itself
 // (package run does, then calls Reconcile), and never prints: progress goes
 // to an injected Progress, which render.Progress shows.

@@ -72,6 +72,10 @@ type Options struct {
 	// Override lets an apply outside the windows through, recorded with
 	// its reason (--outside-window REASON).
 	Override *guard.Override
+	// IgnoreSuspend applies a suspended set (kubeplan suspend), recorded
+	// with its reason (--ignore-suspend REASON); without it such an apply
+	// is refused (CheckSuspended).
+	IgnoreSuspend *guard.Override
 	// Withhold (serve, which never approves) applies what pending
 	// approvals are not about when that is safe (they are all about
 	// prunes: those prunes are Withheld), and nothing otherwise.

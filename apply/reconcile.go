@@ -30,6 +30,10 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 	if emptySet(p) && !opts.AllowEmpty {
 		return nil, ErrEmptySet
 	}
+	ignored, err := CheckSuspended(p, opts) // before anything, even the checked-at time, is written
+	if err != nil {
+		return nil, err
+	}
 	if InSync(p, opts.Revision) {
 		res = unchangedResult(p)
 		res.InSync = true
@@ -41,6 +45,7 @@ func Reconcile(ctx context.Context, c *kube.Client, p *plan.Plan, opts Options) 
 	if err != nil {
 		return nil, err
 	}
+	gd.Used = append(gd.Used, ignored...)
 	opts.guards = &gd
 	if heldInSync(p, gd, opts.Revision) {
 		// Only prunes held for approval differ, and the last run recorded

@@ -49,6 +49,9 @@ type Status struct {
 	// SourceFailing is set while kubeplan serve cannot fetch or read its
 	// git source (kubeplan.dev/source-failing): since when, and why.
 	SourceFailing *SourceFailing `json:"sourceFailing,omitempty"`
+	// Suspended is the set's suspension (kubeplan suspend): who, why,
+	// since when; nil when it is not suspended.
+	Suspended *plan.Suspension `json:"suspended,omitempty"`
 }
 
 // ErrNoApplySet is returned when the parent does not exist yet.
@@ -75,6 +78,7 @@ func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Statu
 		LastFailure: ReadLastFailure(a[AnnotationLastFailure])}
 	readApprovals(a, s)
 	s.SourceFailing = ReadSourceFailing(a[AnnotationSourceFailing])
+	s.Suspended = plan.ParseSuspension(a[plan.AnnotationSuspended])
 	if s.Result == resultRunning {
 		s.Result = runningResult(ctx, c, as)
 	}

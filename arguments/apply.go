@@ -33,6 +33,8 @@ type Apply struct {
 	// --outside-window REASON.
 	Approve       []string
 	OutsideWindow string
+	// IgnoreSuspend is --ignore-suspend REASON.
+	IgnoreSuspend string
 
 	approvals []guard.Approval
 }
@@ -55,6 +57,7 @@ func (f *Apply) Bind(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.Comment, "comment", true, "in GitHub Actions on a pull_request event with a token: update the plan comment on the pull request with the apply and why it failed")
 	fl.StringArrayVar(&f.Approve, "approve", nil, "approve the changes a guard rule holds for approval, with a reason recorded on the ApplySet parent: RULE=REASON, e.g. protect-pvc=\"data migrated to db-v2\" (repeatable)")
 	fl.StringVar(&f.OutsideWindow, "outside-window", "", "apply although the project's change windows are closed, with this reason (recorded on the ApplySet parent)")
+	fl.StringVar(&f.IgnoreSuspend, "ignore-suspend", "", "apply although the project is suspended (kubeplan suspend), with this reason (recorded on the ApplySet parent)")
 	fl.StringArrayVar(&f.Replace, "replace", nil, "replace this object (KIND/NAME, e.g. deployment/web) when a change to an immutable field needs it (repeatable)")
 }
 
@@ -78,6 +81,9 @@ func (f *Apply) Check(args []string) error {
 	if f.OutsideWindow != "" && strings.TrimSpace(f.OutsideWindow) == "" {
 		return fmt.Errorf("--outside-window needs a reason, e.g. --outside-window \"hotfix for INC-123\"")
 	}
+	if f.IgnoreSuspend != "" && strings.TrimSpace(f.IgnoreSuspend) == "" {
+		return fmt.Errorf("--ignore-suspend needs a reason, e.g. --ignore-suspend \"hotfix for INC-123\"")
+	}
 	return f.Git.Check(args)
 }
 
@@ -98,6 +104,14 @@ func (f *Apply) Override(by string) *guard.Override {
 		return nil
 	}
 	return &guard.Override{Reason: strings.TrimSpace(f.OutsideWindow), By: by}
+}
+
+// IgnoreSuspendOverride is --ignore-suspend's override, nil without it.
+func (f *Apply) IgnoreSuspendOverride(by string) *guard.Override {
+	if strings.TrimSpace(f.IgnoreSuspend) == "" {
+		return nil
+	}
+	return &guard.Override{Reason: strings.TrimSpace(f.IgnoreSuspend), By: by}
 }
 
 // Report says --drift=report: only plan, exit 2 on changes, record nothing.

@@ -92,6 +92,7 @@ func (p *planner) readParent(ctx context.Context, as applyset.Parent) (*applySet
 	set.parent.Revision = obj.GetAnnotations()["kubeplan.dev/revision"]
 	set.parent.Result = obj.GetAnnotations()["kubeplan.dev/result"]
 	set.parent.CheckedAt = obj.GetAnnotations()["kubeplan.dev/checked-at"]
+	set.parent.Suspended = ParseSuspension(obj.GetAnnotations()[AnnotationSuspended])
 	set.hooksRan = helmhook.ParseRan(obj.GetAnnotations()[helmhook.RanAnnotation])
 	st, err := as.Read(obj.GetLabels(), obj.GetAnnotations())
 	if errors.Is(err, applyset.ErrNotParent) {

@@ -156,6 +156,9 @@ type Parent struct {
 	Result   string `json:"result,omitempty"`
 	// CheckedAt is when a run last compared the set (RFC 3339).
 	CheckedAt string `json:"checkedAt,omitempty"`
+	// Suspended is the parent's suspension (kubeplan suspend), nil when
+	// the project is not suspended: no apply writes to it.
+	Suspended *Suspension `json:"suspended,omitempty"`
 }
 
 // Plan is everything applying a set would do, and what it was computed from.

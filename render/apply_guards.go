@@ -30,6 +30,9 @@ const maxApprovalObjects = 5
 // who gave it ("..., revision abc1234, 2026-12-02T10:00:00Z"), as status
 // shows them.
 func approvalLine(r apply.ApprovalRecord, when bool) string {
+	if r.Suspend != "" {
+		return suspendRecordLine(r, when)
+	}
 	a := r.Approval
 	s := "Approved " + a.Rule
 	if r.Window {

@@ -34,6 +34,7 @@ func mdGuardLine(p *plan.Plan) string {
 		}
 		h += line + " " + mdText(windowOpens(w.Next)) + " (override: " + mdCode(overrideFlag, false) + ").\n"
 	}
+	h += mdSuspendedLine(p)
 	return h
 }
 

@@ -54,6 +54,7 @@ func (t *textPlan) guards(p *plan.Plan) {
 		t.blank()
 		t.b.WriteString(t.paint(ansiDel, "Change window closed") + strings.TrimPrefix(printable(windowText(p.Window)), "Change window closed") + "\n")
 	}
+	t.suspended(p)
 }
 
 // verdictText is a verdict's line after its mark, escaped: the rule,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/guard"
 	"github.com/kubeplan/kubeplan/lint"
+	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/run"
 )
 
@@ -74,11 +75,13 @@ type jsonRunProject struct {
 	Status    run.Status     `json:"status"`
 	Error     string         `json:"error,omitempty"`
 	Findings  []lint.Finding `json:"findings,omitempty"`
+	// Suspended is the set's suspension (kubeplan suspend), when it has one.
+	Suspended *plan.Suspension `json:"suspended,omitempty"`
 }
 
 func jsonProject(p run.ProjectReport) jsonRunProject {
 	return jsonRunProject{Name: p.Project.Name, Path: p.Project.Path, Cluster: p.Cluster, Namespace: p.Namespace,
-		ApplySet: p.ApplySet, Status: p.Status, Error: p.Error, Findings: p.Findings}
+		ApplySet: p.ApplySet, Status: p.Status, Error: p.Error, Findings: p.Findings, Suspended: suspensionOf(p)}
 }
 
 type jsonRunPlanProject struct {

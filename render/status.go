@@ -49,6 +49,9 @@ func statusText(w io.Writer, st *apply.Status) error {
 	if sf := st.SourceFailing; sf != nil {
 		fmt.Fprintf(tw, "Source failing:\tsince %s (%s): %s\n", sf.Since, sf.Reason, printable(sf.Message))
 	}
+	if st.Suspended != nil {
+		fmt.Fprintf(tw, "Suspended:\t%s\n", printable(SuspensionText(st.Suspended)))
+	}
 	if lf := st.LastFailure; lf != nil && lf.Stage != "" {
 		fmt.Fprintf(tw, "Stopped at:\t%s\n", stoppedAt(lf))
 	}

@@ -83,6 +83,10 @@ func Apply(ctx context.Context, ps []project.Project, o ApplyOptions) (*Report, 
 // (apply.CheckReplaces, apply.CheckOwners), or that its guards refuse
 // (apply.CheckGuards): the project fails.
 func (o *ApplyOptions) check(pr *ProjectReport, pd planned) error {
+	if err := o.checkSuspended(pr, pd); err != nil {
+		pr.fail(err)
+		return err
+	}
 	err := errors.Join(apply.CheckReplaces(pr.Plan.Changes, o.Apply.Replace), apply.CheckOwners(pr.Plan, o.Apply.Adopt))
 	if !apply.InSync(pr.Plan, pr.Plan.Revision) {
 		_, gerr := apply.CheckGuards(pr.Plan, o.applyOptions(pr, pd))
@@ -166,10 +170,11 @@ var ErrNotApproved = errors.New("apply cancelled: nothing was written")
 // parent: not when the person at the terminal said no (ErrNotApproved),
 // nor when the cluster could not be reached (the record could not be
 // written either), nor when the project's change windows are closed
-// (the run waits: serve tries again every round).
+// (the run waits: serve tries again every round), nor when the set is
+// suspended (it gets no write).
 func Recordable(err error) bool {
 	var u *kube.UnreachableError
-	return err != nil && !errors.Is(err, ErrNotApproved) && !errors.As(err, &u) && !windowOnly(err)
+	return err != nil && !errors.Is(err, ErrNotApproved) && !errors.As(err, &u) && !windowOnly(err) && !suspended(err)
 }
 
 // windowOnly reports a refusal for closed change windows alone: the run

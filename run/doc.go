@@ -14,6 +14,9 @@
 // what a run does as it happens. Loop repeats a run (kubeplan serve's
 // rounds, kubeplan apply --interval).
 //
+// EachParent does suspend's, resume's or a sync request's work on the
+// parents of the selected projects (suspend.go).
+//
 // run never prints: the views in render show what it reports.
 //
 // The result is a Report, a value the views in render show (a section per

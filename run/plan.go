@@ -133,6 +133,7 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 	if o.Saved != nil {
 		pd := savedPlan(ctx, cls, pr, o.Saved, c, as)
 		if pd.err == nil {
+			suspendedNow(ctx, c, pr.Plan)
 			if err := plan.Rejudge(ctx, c, pr.Plan, as, o.guardOptions(p, name)); err != nil {
 				return planned{client: c, parent: as, err: err}
 			}

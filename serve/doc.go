@@ -47,6 +47,12 @@
 // sourcefail.go (a failing source: its reason and state),
 // sourceparents.go (its record and Events on the parents), util.go.
 //
+// Suspensions and sync requests (kubeplan suspend, kubeplan sync
+// --via-serve) are read from the projects' parents every few seconds
+// (syncrequests.go): a suspended project is skipped, not planned, with
+// the outcome "suspended" (suspend.go); a resumed or requested one runs at
+// once, and a request's answer is the one write serve makes of its own.
+//
 // serve never decides what a project's run does (run.Apply does), never
 // resolves kubeplan.yaml itself (it opens a workspace at each revision),
 // and words no Event or notification itself (render.EventNote,

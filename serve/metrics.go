@@ -26,6 +26,7 @@ type metrics struct {
 	revision    *prometheus.GaugeVec
 	pending     *prometheus.GaugeVec
 	window      *prometheus.GaugeVec
+	suspended   *prometheus.GaugeVec // suspend.go
 	rounds      prometheus.Counter
 	round       prometheus.Gauge
 	webhooks    *prometheus.CounterVec
@@ -92,6 +93,7 @@ func newMetrics(cls *clusters) *metrics {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "kubeplan_kube_writes_total",
 			Help: "Requests that change a cluster (POST, PUT, PATCH, DELETE; not dry-runs or access reviews)."},
 			func() float64 { return float64(requests(cls, (*kube.RequestCounter).Writes)) }))
+	m.suspended = newSuspendedGauge(m.reg)
 	return m
 }
 
@@ -114,6 +116,9 @@ func (m *metrics) observeRound(d time.Duration) {
 
 // observe records one run.
 func (m *metrics) observe(r RunResult) {
+	if m.observeSuspended(r) {
+		return
+	}
 	p := r.Project
 	end := float64(r.End.UnixNano()) / 1e9
 	m.lastRun.WithLabelValues(p).Set(end)

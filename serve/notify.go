@@ -33,6 +33,9 @@ func Notify(n Observer, log io.Writer) func(ctx context.Context, r RunResult) {
 	}
 	last := map[string]lastRun{} // by project
 	return func(ctx context.Context, r RunResult) {
+		if r.Suspended != "" {
+			return // a suspended project's skipped run is no news
+		}
 		mu.Lock()
 		prev, seen := last[r.Project]
 		last[r.Project] = lastRun{r.Revision, r.Err == nil}

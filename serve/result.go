@@ -38,6 +38,9 @@ type RunResult struct {
 	// writing ("" when they did not).
 	Pending, Withheld int
 	WindowClosed      string
+	// Suspended says who suspended the project and why (kubeplan
+	// suspend): the run wrote nothing, and is not a failure (suspend.go).
+	Suspended string
 }
 
 // Wrote reports whether the run changed the cluster.
@@ -60,6 +63,7 @@ func resultOf(pr run.ProjectReport, rev, subject string, scheduled bool, start, 
 		r.Drifted = pr.Plan.Summary().Drifted
 	}
 	guarded(&r, pr)
+	suspendedRun(&r)
 	if pr.Result == nil {
 		return r
 	}

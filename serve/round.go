@@ -53,7 +53,7 @@ func (s *server) round(ctx context.Context) time.Duration {
 		s.logf("push: at %s, %d of %d projects changed: %s", short(co.rev.SHA), len(names), len(ps), changed)
 		s.request(names, start) // this round runs them
 	}
-	due := s.due(ps, start)
+	due := s.skipSuspended(ctx, co, s.due(ps, start), start) // suspend.go
 	if len(due) > 0 && ctx.Err() == nil {
 		s.cls.newRound(s.failed.Swap(false))
 		s.runProjects(ctx, co, due, true, start)
@@ -172,7 +172,10 @@ func (s *server) report(ctx context.Context, pr run.ProjectReport, rev source.Re
 	} else if res.WindowClosed == "" {
 		s.appliedAt(res.Project, res.Revision)
 	}
+	s.answerSync(ctx, pr, res) // syncrequests.go
 	switch {
+	case res.Suspended != "":
+		s.logf("%s: suspended %s; skipped, nothing written", res.Project, res.Suspended)
 	case res.Err != nil:
 		s.logf("%s at %s failed: %v", res.Project, short(res.Revision), res.Err)
 	case res.Wrote():

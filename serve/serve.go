@@ -48,6 +48,8 @@ type server struct {
 	applied map[string]string
 	// marked are the projects whose parents record the failing source.
 	marked []project.Project
+	// syncs are the sync requests seen on the parents (syncrequests.go).
+	syncs syncRequests
 }
 
 // Run reconciles until ctx ends, then finishes the runs under way, starts
@@ -107,6 +109,7 @@ func Run(ctx context.Context, o Options, ready func(addr fmt.Stringer)) error {
 		case <-loopCtx.Done():
 		}
 	}()
+	defer s.startSyncPoll(loopCtx)() // syncrequests.go
 	s.loop(loopCtx)
 	if srvStop != nil {
 		srvStop()

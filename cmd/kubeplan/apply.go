@@ -119,6 +119,7 @@ func (a applyRun) apply(ctx context.Context, p *run.Prepared, deadline time.Time
 	o.Approver = a.s.approver(a.f.View(a.s.env(), kubeplanVersion(), a.t, p).Token)
 	by := whoRuns(a.s.env())
 	o.Approvals, o.Apply.Override = a.f.Approvals(by), a.f.Override(by)
+	o.Apply.IgnoreSuspend = a.f.IgnoreSuspendOverride(by)
 	if p.Options.Saved == nil {
 		o.Approve = a.s.approve(a.f, bar)
 	}
