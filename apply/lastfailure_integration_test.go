@@ -30,7 +30,7 @@ func TestIntegrationStatusReadsTheFailedStage(t *testing.T) {
 	if err := w.recordResult(ctx, runErr, nil, true); err != nil {
 		t.Fatal(err)
 	}
-	st, err := ReadStatus(ctx, c, as)
+	st, err := ReadStatus(ctx, c, as, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestIntegrationStatusReadsTheFailedStage(t *testing.T) {
 	if err := RecordFailure(ctx, c, as, "kubeplan", &StageError{Stage: "PreSync hooks", Err: errors.New("job.batch/migrate: forbidden")}); err != nil {
 		t.Fatal(err)
 	}
-	if st, err = ReadStatus(ctx, c, as); err != nil {
+	if st, err = ReadStatus(ctx, c, as, nil); err != nil {
 		t.Fatal(err)
 	}
 	if lf = st.LastFailure; st.LastError != "stage PreSync hooks: job.batch/migrate: forbidden" || lf == nil || lf.Stage != "PreSync hooks" ||
@@ -56,7 +56,7 @@ func TestIntegrationStatusReadsTheFailedStage(t *testing.T) {
 	// A record an older kubeplan wrote (no stage) still reads.
 	old := `{"version":1,"workloads":[{"workload":"deployment.apps/web","namespace":"` + ns + `","status":"Failed","reason":"ImagePullBackOff"}]}`
 	cl.Kubectl(t, "-n", ns, "annotate", "--overwrite", "configmap", as.Name, AnnotationLastFailure+"="+old)
-	if st, err = ReadStatus(ctx, c, as); err != nil {
+	if st, err = ReadStatus(ctx, c, as, nil); err != nil {
 		t.Fatal(err)
 	}
 	if lf = st.LastFailure; lf == nil || lf.Stage != "" || len(lf.Workloads) != 1 || lf.Workloads[0].Reason != "ImagePullBackOff" {
@@ -71,7 +71,7 @@ func TestIntegrationStatusReadsTheFailedStage(t *testing.T) {
 	if err := w.recordResult(ctx, nil, nil, true); err != nil {
 		t.Fatal(err)
 	}
-	if st, err = ReadStatus(ctx, c, as); err != nil {
+	if st, err = ReadStatus(ctx, c, as, nil); err != nil {
 		t.Fatal(err)
 	}
 	if st.Result != "ok" || st.LastError != "" || st.LastFailure != nil {

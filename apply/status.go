@@ -14,6 +14,7 @@ import (
 	"github.com/kubeplan/kubeplan/health"
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/guard"
+	"github.com/kubeplan/kubeplan/internal/healthexpr"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -57,9 +58,10 @@ type Status struct {
 // ErrNoApplySet is returned when the parent does not exist yet.
 var ErrNoApplySet = errors.New("the ApplySet does not exist yet (nothing was applied to it)")
 
-// ReadStatus reads the parent's record and the health of every member. It
+// ReadStatus reads the parent's record and the health of every member,
+// custom resources judged by rules (nil: the built-in health rules). It
 // only reads.
-func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Status, error) {
+func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent, rules *healthexpr.Set) (*Status, error) {
 	gvr := schema.GroupVersionResource{Version: "v1", Resource: as.Resource()}
 	parent, err := c.Dynamic.Resource(gvr).Namespace(as.Namespace).Get(ctx, as.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
@@ -101,7 +103,7 @@ func ReadStatus(ctx context.Context, c *kube.Client, as applyset.Parent) (*Statu
 		refs = append(refs, plan.Ref{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Namespace: m.GetNamespace(), Name: m.GetName()})
 	}
 	sort.Slice(refs, func(i, j int) bool { return refs[i].Namespace+refs[i].String() < refs[j].Namespace+refs[j].String() })
-	s.Members = health.Assess(ctx, c, refs)
+	s.Members = health.Assess(ctx, c, refs, rules)
 	return s, nil
 }
 

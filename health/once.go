@@ -5,16 +5,19 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/kubeplan/kubeplan/internal/healthexpr"
 	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
 // Assess checks every ref once, without waiting: the health `status` shows.
 // It reads one LIST per resource and namespace (a GET per object where
 // listing is forbidden), and the pods of a namespace once when one of its
-// workloads is not ready.
-func Assess(ctx context.Context, c *kube.Client, refs []kube.Ref) []Result {
+// workloads is not ready. rules are the health rules in CEL that judge
+// custom resources (kubeplan.yaml's health:); nil is the built-in ones.
+func Assess(ctx context.Context, c *kube.Client, refs []kube.Ref, rules *healthexpr.Set) []Result {
 	r := &healthReader{c: c}
 	s := newHealthState(c, refs, "")
+	s.rules = rules
 	var groups []*healthGroup
 	s.startGroup = func(g *healthGroup) { groups = append(groups, g) }
 	s.readPods = func(ns string) {

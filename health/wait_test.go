@@ -176,7 +176,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: %s}]
 	if err != nil || res[0].Status != Current {
 		t.Fatalf("Wait: %v %+v", err, res)
 	}
-	got := Assess(t.Context(), cl, refs)
+	got := Assess(t.Context(), cl, refs, nil)
 	if got[0].Status != Current || got[1].Status != NotFound {
 		t.Errorf("Assess: %+v", got)
 	}
@@ -192,7 +192,7 @@ func TestIntegrationHealthAssessListsPerResource(t *testing.T) {
 	var out []Result
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
 		before := healthGets(cl)
-		out = Assess(t.Context(), cl, refs)
+		out = Assess(t.Context(), cl, refs, nil)
 		if gets := healthGets(cl) - before; gets > 3 {
 			t.Fatalf("%d GETs: want a LIST of ConfigMaps, of Deployments and of pods", gets)
 		}

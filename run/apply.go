@@ -104,9 +104,7 @@ func (o *ApplyOptions) applyOptions(pr *ProjectReport, pd planned) apply.Options
 	opts := o.Apply
 	opts.ApplySet, opts.Revision = pd.parent, pr.Plan.Revision
 	opts.Windows, opts.Approvals = pr.Project.Windows, pd.approvals
-	if w := o.Workspace; w != nil && w.Config != nil {
-		opts.Health = w.Config.Health
-	}
+	opts.Health = o.HealthRules()
 	return opts
 }
 

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"github.com/kubeplan/kubeplan/internal/healthexpr"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/manifest/loader"
 	"github.com/kubeplan/kubeplan/workspace"
@@ -35,4 +36,13 @@ func checkHealthCRDs(w *workspace.Workspace, objs []*manifest.Object, crdPaths [
 		return nil
 	}
 	return w.Config.Health.CheckCRDs(crds)
+}
+
+// HealthRules are the health rules in CEL of the run's kubeplan.yaml
+// (health:); nil without one: the built-in rules judge alone.
+func (o *Options) HealthRules() *healthexpr.Set {
+	if w := o.Workspace; w != nil && w.Config != nil {
+		return w.Config.Health
+	}
+	return nil
 }

@@ -204,7 +204,7 @@ func TestIntegrationRunDependsOn(t *testing.T) {
 	if p := byName(ar)["apps-db"]; p.Status != run.Applied {
 		t.Errorf("apps-db beside a broken project: %s %q", p.Status, p.Error)
 	}
-	st := byName(run.ReadStatus(ctx, ps, o.Connect, 0))
+	st := byName(run.ReadStatus(ctx, ps, o.Connect, 0, nil))
 	if p := st["apps-db"]; p.Status != run.Applied || p.Health == nil || len(p.Health.Members) != 2 {
 		t.Errorf("status of apps-db: %s %q %+v", p.Status, p.Error, p.Health)
 	}

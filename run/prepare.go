@@ -125,7 +125,10 @@ func (t *Target) Prepare(ctx context.Context) (*Prepared, error) {
 		Options: Options{Connect: connected(t.Client), Single: true, Plan: t.q.Plan, Lookup: true}}
 	p.Options.Plan.Namespace, p.Options.Plan.ApplySet = t.Client.Namespace, t.Parent
 	if t.q.Status {
-		return p, nil
+		// status reads only kubeplan.yaml's health rules (Options.HealthRules)
+		ws, err := t.q.Open(workspace.Options{})
+		p.Options.Workspace = ws
+		return p, err
 	}
 	if t.q.SavedPlan && len(t.q.Paths) == 1 {
 		sp, err := plan.Detect(t.q.Paths[0])

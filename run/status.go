@@ -5,13 +5,16 @@ import (
 
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/healthexpr"
 	"github.com/kubeplan/kubeplan/project"
 )
 
 // ReadStatus reads every project's ApplySet status (apply.ReadStatus),
 // concurrently, bounded per cluster. A project that cannot be read is
-// failed in the report; the others are still read. It only reads.
-func ReadStatus(ctx context.Context, ps []project.Project, connect Connector, perCluster int) *Report {
+// failed in the report; the others are still read. rules are the health
+// rules in CEL (kubeplan.yaml's health:; nil: the built-in ones). It only
+// reads.
+func ReadStatus(ctx context.Context, ps []project.Project, connect Connector, perCluster int, rules *healthexpr.Set) *Report {
 	r := newReport(ps)
 	cls := newClusters(connect)
 	// Status has no order to keep: a status read never waits for another.
@@ -22,14 +25,14 @@ func ReadStatus(ctx context.Context, ps []project.Project, connect Connector, pe
 	}
 	_ = schedule(ctx, flat, r.Projects, perCluster, nil, func(ctx context.Context, i int, _ []*ProjectReport) {
 		pr := &r.Projects[i]
-		if err := statusOne(ctx, cls, pr); err != nil {
+		if err := statusOne(ctx, cls, pr, rules); err != nil {
 			pr.fail(err)
 		}
 	})
 	return r
 }
 
-func statusOne(ctx context.Context, cls *clusters, pr *ProjectReport) error {
+func statusOne(ctx context.Context, cls *clusters, pr *ProjectReport, rules *healthexpr.Set) error {
 	p := pr.Project
 	c, name, err := cls.client(p)
 	pr.Cluster = name
@@ -45,7 +48,7 @@ func statusOne(ctx context.Context, cls *clusters, pr *ProjectReport) error {
 		return err
 	}
 	pr.ApplySet = as.String()
-	st, err := apply.ReadStatus(ctx, c, as)
+	st, err := apply.ReadStatus(ctx, c, as, rules)
 	if err != nil {
 		return err
 	}

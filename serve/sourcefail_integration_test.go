@@ -109,7 +109,7 @@ func TestIntegrationServeSourceFailing(t *testing.T) {
 	// source fails, as text and JSON.
 	cl := s.client()
 	parent, _ := applyset.ParseParentFlag("configmap/app-set", ns)
-	st, err := apply.ReadStatus(context.Background(), cl, parent)
+	st, err := apply.ReadStatus(context.Background(), cl, parent, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -160,6 +161,36 @@ func TestIntegrationHealthRules(t *testing.T) {
 		t.Logf("api failed after %s\n%s%s", time.Since(start).Round(time.Second), r.out, r.stderr)
 	case <-time.After(30 * time.Second):
 		t.Fatalf("apply did not fail within 30 s of Ready=False Failed (%s)", time.Since(start))
+	}
+
+	// kubeplan status judges the members by the same rules: the failed
+	// certificate is Failed by the rule (kstatus alone calls a Ready=False
+	// condition in progress), the ready one Current.
+	for _, tc := range []struct{ set, status, message string }{
+		{"api", "Failed", "failed by health rule Certificate.certs.health.example.com"},
+		{"web", "Current", ""},
+	} {
+		code, out, errs := cli("status", "--config", cfg, "--kubeconfig", kc, "-n", ns, "--applyset", "configmap/"+tc.set, "-o", "json")
+		if code != 0 {
+			t.Fatalf("status of %s: exit %d\n%s\n%s", tc.set, code, out, errs)
+		}
+		var st struct {
+			Members []struct {
+				Ref     struct{ Name string }
+				Status  string
+				Message string
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &st); err != nil {
+			t.Fatalf("status of %s: %v\n%s", tc.set, err, out)
+		}
+		if len(st.Members) != 1 {
+			t.Fatalf("status of %s: want one member\n%s", tc.set, out)
+		}
+		m := st.Members[0]
+		if m.Ref.Name != tc.set || m.Status != tc.status || !strings.Contains(m.Message, tc.message) {
+			t.Errorf("status of %s: member %s is %s (%q), want %s by the rule\n%s", tc.set, m.Ref.Name, m.Status, m.Message, tc.status, out)
+		}
 	}
 }
 

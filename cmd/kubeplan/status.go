@@ -37,7 +37,7 @@ func runStatus(cmd *cobra.Command, s streams, f *arguments.Status, args []string
 	if err != nil {
 		return err
 	}
-	r := run.ReadStatus(ctx, p.Projects, p.Options.Connect, 0)
+	r := run.ReadStatus(ctx, p.Projects, p.Options.Connect, 0, p.Options.HealthRules())
 	r.Single = p.Options.Single
 	if r, err = s.single(ctx, r, nil); err != nil {
 		return err
