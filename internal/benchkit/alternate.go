@@ -2,6 +2,8 @@ package benchkit
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -40,4 +42,19 @@ func PairTable(aName, bName string, a, b Summary) string {
 	fmt.Fprintf(&md, "| median CPU | %.2f s | %.2f s | %.2f× |\n", a.MedianCPU.Seconds(), b.MedianCPU.Seconds(), Div(float64(b.MedianCPU), float64(a.MedianCPU)))
 	fmt.Fprintf(&md, "| peak RSS | %d MiB | %d MiB | **%.2f×** |\n", a.PeakRSS/1024, b.PeakRSS/1024, Div(float64(b.PeakRSS), float64(a.PeakRSS)))
 	return md.String()
+}
+
+// LintCorpus makes (once) the 20,000-object corpus of tools/benchlint and
+// a work directory .bench/NAME for the caller's own files: it returns the
+// directory holding corpus/ (.bench/lint) and the work directory.
+func LintCorpus(root, name string, step func(format string, args ...any)) (benchDir, workDir string, err error) {
+	step("the corpus of tools/benchlint (.bench/lint/corpus)")
+	if err := Go(root, nil, "run", "./tools/benchlint", "-corpus-only"); err != nil {
+		return "", "", err
+	}
+	workDir = filepath.Join(root, ".bench", name)
+	if err := os.MkdirAll(workDir, 0o755); err != nil {
+		return "", "", err
+	}
+	return filepath.Join(root, ".bench", "lint"), workDir, nil
 }

@@ -1,7 +1,6 @@
 package healthexpr
 
 import (
-	"bytes"
 	"fmt"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -76,27 +75,8 @@ func (d decoder) rule(n *yaml.Node, where string) (Rule, error) {
 	return r, nil
 }
 
-// textPos is where the text of a scalar starts: after the quote of a
-// quoted one; for a block (| or >), on the next line at its indentation,
-// read from the file when the decoder has it, else two columns past
-// keyCol, the column of the mapping's keys.
+// textPos is where the text of scalar n starts (yamlnode.TextPos).
 func (d decoder) textPos(n *yaml.Node, keyCol int) Pos {
-	switch n.Style {
-	case yaml.SingleQuotedStyle, yaml.DoubleQuotedStyle:
-		return Pos{n.Line, n.Column + 1}
-	case yaml.LiteralStyle, yaml.FoldedStyle:
-		line := n.Line + 1
-		if d.data != nil {
-			lines := bytes.Split(d.data, []byte("\n"))
-			for line-1 < len(lines) && len(bytes.TrimSpace(lines[line-1])) == 0 {
-				line++
-			}
-			if line-1 < len(lines) {
-				l := lines[line-1]
-				return Pos{line, len(l) - len(bytes.TrimLeft(l, " ")) + 1}
-			}
-		}
-		return Pos{line, keyCol + 2}
-	}
-	return Pos{n.Line, n.Column}
+	line, col := yamlnode.TextPos(n, keyCol, d.data)
+	return Pos{line, col}
 }

@@ -2,15 +2,14 @@ package admission
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeplan/kubeplan/internal/confine"
+	"github.com/kubeplan/kubeplan/internal/testfiles"
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/kubeplan/kubeplan/manifest/loader"
 )
@@ -135,21 +134,8 @@ func testFiles(dir string) ([]string, error) {
 	if !st.IsDir() {
 		return []string{dir}, nil
 	}
-	var out []string
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && d.Name() == TestFileName {
-			out = append(out, p)
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out, err
+	found, err := testfiles.Under(dir, TestFileName)
+	return found[TestFileName], err
 }
 
 // readTest reads and checks one test file.

@@ -2,15 +2,13 @@ package guardtest
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeplan/kubeplan/internal/confine"
+	"github.com/kubeplan/kubeplan/internal/testfiles"
 	"github.com/kubeplan/kubeplan/lint/admission"
 )
 
@@ -95,24 +93,8 @@ func testFiles(dir, root string) (guard, adm []string, err error) {
 		}
 		return nil, []string{dir}, nil
 	}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		switch {
-		case d.IsDir():
-		case d.Name() == TestFileName:
-			guard = append(guard, p)
-		case d.Name() == admission.TestFileName:
-			adm = append(adm, p)
-		}
-		return nil
-	})
-	sort.Strings(guard)
-	sort.Strings(adm)
+	found, err := testfiles.Under(dir, TestFileName, admission.TestFileName)
+	guard, adm = found[TestFileName], found[admission.TestFileName]
 	return guard, adm, err
 }
 

@@ -25,13 +25,8 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	step("the corpus of tools/benchlint (.bench/lint/corpus)")
-	if err := benchkit.Go(root, nil, "run", "./tools/benchlint", "-corpus-only"); err != nil {
-		return err
-	}
-	benchDir := filepath.Join(root, ".bench", "lint")
-	polDir := filepath.Join(root, ".bench", "lint-policies")
-	if err := os.MkdirAll(polDir, 0o755); err != nil {
+	benchDir, polDir, err := benchkit.LintCorpus(root, "lint-policies", step)
+	if err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(polDir, "policies.yaml"), []byte(policies(*n)), 0o644); err != nil {

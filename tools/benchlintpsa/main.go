@@ -31,13 +31,8 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	step("the corpus of tools/benchlint (.bench/lint/corpus)")
-	if err := benchkit.Go(root, nil, "run", "./tools/benchlint", "-corpus-only"); err != nil {
-		return err
-	}
-	benchDir := filepath.Join(root, ".bench", "lint")
-	cfgDir := filepath.Join(root, ".bench", "lint-psa")
-	if err := os.MkdirAll(cfgDir, 0o755); err != nil {
+	benchDir, cfgDir, err := benchkit.LintCorpus(root, "lint-psa", step)
+	if err != nil {
 		return err
 	}
 	offCfg, onCfg := filepath.Join(cfgDir, "off.yaml"), filepath.Join(cfgDir, "levels.yaml")

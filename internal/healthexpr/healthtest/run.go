@@ -3,14 +3,13 @@ package healthtest
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/internal/healthexpr"
+	"github.com/kubeplan/kubeplan/internal/testfiles"
 )
 
 // Report is the outcome of Run.
@@ -91,21 +90,8 @@ func testFiles(dir string) ([]string, error) {
 	if !st.IsDir() {
 		return []string{dir}, nil
 	}
-	var out []string
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && d.Name() == TestFileName {
-			out = append(out, p)
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out, err
+	found, err := testfiles.Under(dir, TestFileName)
+	return found[TestFileName], err
 }
 
 // judge evaluates one case.
