@@ -7,7 +7,7 @@ DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 BUILDINFO := github.com/kubeplan/kubeplan/internal/buildinfo
 LDFLAGS := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).date=$(DATE)
 
-.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-pod-security bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm bench-serve bench-serve-push generate fuzz clean testcluster screenshot
+.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-pod-security bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm bench-serve bench-serve-push bench-start generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -79,6 +79,11 @@ bench-lint:
 # (--policies), alternating in one run: the wall time and peak RSS the policies add.
 bench-lint-policies:
 	$(GO) run ./tools/benchlintpolicies
+
+# kubeplan lint of one small file (a pre-commit hook's run) vs kubeconform -strict on it, alternating, beside
+# the floors of both binaries and where kubeplan's memory is at start (issue 33: 1.5x wall, 40 MiB).
+bench-start:
+	$(GO) run ./tools/benchstart
 
 # kubeplan lint of the bench-lint corpus (20,000 objects) with the pod-security rule off and with levels set
 # (enforce baseline, warn and audit restricted), alternating in one run: what the rule costs (budget 15%).
