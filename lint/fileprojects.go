@@ -46,7 +46,7 @@ func (f *fileProjects) of(p string) ([]group, error) {
 	}
 	ps, ok := f.found[root]
 	if !ok {
-		if ps, _, err = project.Find(root, project.Options{Exclude: f.load.Exclude}); err != nil {
+		if ps, _, err = project.Find(root, project.Options{Exclude: f.load.Exclude, BuildsOnly: true}); err != nil {
 			return nil, err
 		}
 		f.found[root] = ps

@@ -84,6 +84,12 @@ func (p Project) Cluster() string { return p.ClusterName }
 type Options struct {
 	// Exclude holds the loader's exclude globs (manifest.Options.Exclude).
 	Exclude []string
+	// BuildsOnly finds the kustomizations and charts alone: the files of
+	// plain manifest directories are not read to tell whether they hold
+	// objects (lint asks which builds read a file the pre-commit hook
+	// passes; it needs no other project). Names may then differ from
+	// Find's without it where a manifests directory's name is a build's.
+	BuildsOnly bool
 }
 
 // Discover finds the projects under root, sorted by path.
@@ -138,7 +144,9 @@ func Find(root string, opts Options) ([]Project, int, error) {
 			g.mark(dir, covered)
 		}
 	}
-	out = append(out, manifestProjects(root, t, g)...)
+	if !opts.BuildsOnly {
+		out = append(out, manifestProjects(root, t, g)...)
+	}
 	for _, c := range t.charts {
 		if !g.usedCharts[c] {
 			out = append(out, helmProject(root, c, c))

@@ -160,3 +160,34 @@ func TestDiscoverCycle(t *testing.T) {
 		t.Errorf("projects %+v", ps)
 	}
 }
+
+// TestFindBuildsOnly: with BuildsOnly, Find returns the kustomizations
+// (and charts) of the shop repository, each with the same files as
+// without it, and no plain manifests directory.
+func TestFindBuildsOnly(t *testing.T) {
+	all, _, err := Find(shop, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	builds, _, err := Find(shop, Options{BuildsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []Project
+	for _, p := range all {
+		if p.Kind != Manifests {
+			want = append(want, p)
+		}
+	}
+	if len(want) == 0 || len(want) == len(all) {
+		t.Fatalf("the shop fixture must have builds and manifests directories: %d of %d", len(want), len(all))
+	}
+	if len(builds) != len(want) {
+		t.Fatalf("BuildsOnly found %d projects, want the %d builds", len(builds), len(want))
+	}
+	for i := range want {
+		if builds[i].Path != want[i].Path || builds[i].Kind != want[i].Kind || !reflect.DeepEqual(builds[i].Files, want[i].Files) {
+			t.Errorf("project %d: %s %s %v, want %s %s %v", i, builds[i].Kind, builds[i].Path, builds[i].Files, want[i].Kind, want[i].Path, want[i].Files)
+		}
+	}
+}
