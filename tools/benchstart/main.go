@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -37,6 +38,14 @@ func run(args []string) error {
 	}
 	if err := os.WriteFile(filepath.Join(dir, fileName), []byte(deployment), 0o644); err != nil {
 		return err
+	}
+	// A repository of its own, as a service's deploy repository: lint looks
+	// for the builds that read a file in the file's repository, and the
+	// kubeplan checkout around .bench would be a much larger one.
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+			return fmt.Errorf("git init %s: %w\n%s", dir, err, out)
+		}
 	}
 	step("building bin/kubeplan")
 	kpBin, err := benchkit.BuildKubeplan(root)
@@ -99,7 +108,8 @@ func run(args []string) error {
 	var md strings.Builder
 	fmt.Fprintf(&md, "%s\n\n", sectionTitle)
 	fmt.Fprintf(&md, "Command: `make bench-start` (`go run ./tools/benchstart`; add `-doc docs/benchmarks.md` to rewrite this section).\n\n")
-	fmt.Fprintf(&md, "One Deployment in one file (.bench/start/%s), what a pre-commit hook lints on a one-file change: `kubeplan lint FILE`\n", fileName)
+	fmt.Fprintf(&md, "One Deployment in one file (.bench/start/%s, a git repository of its own, as a service's deploy repository), what a\n", fileName)
+	fmt.Fprintf(&md, "pre-commit hook lints on a one-file change: `kubeplan lint FILE`\n")
 	fmt.Fprintf(&md, "and `kubeconform -strict -summary` with the same built-in schemas, and the floors of the two binaries (`kubeplan version`,\n")
 	fmt.Fprintf(&md, "which only starts, and `kubeconform -v`), %d runs each, alternating, after a warm-up.\n\n", *runs)
 	md.WriteString("| | kubeconform | kubeplan lint | ratio | kubeconform -v | kubeplan version |\n|---|---|---|---|---|---|\n")
