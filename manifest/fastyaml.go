@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -22,7 +23,8 @@ func fastDecode(data []byte) (map[string]any, bool) {
 	if hasOddBreaks(data) || bytes.IndexByte(data, '\t') >= 0 || !printable(data) {
 		return nil, false
 	}
-	p := &fastParser{}
+	p := parsers.Get().(*fastParser)
+	defer p.release()
 	if !p.split(data) {
 		return nil, false
 	}
@@ -108,7 +110,9 @@ func hasOddBreaks(data []byte) bool {
 
 func (p *fastParser) split(data []byte) bool {
 	p.finalNL = len(data) > 0 && data[len(data)-1] == '\n'
-	p.lines = make([]fastLine, 0, bytes.Count(data, []byte("\n"))+1)
+	if n := bytes.Count(data, []byte("\n")) + 1; cap(p.lines) < n {
+		p.lines = make([]fastLine, 0, n)
+	}
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -135,6 +139,25 @@ func (p *fastParser) split(data []byte) bool {
 	}
 	return true
 }
+
+// parsers keeps fastParsers between documents: their line tables are
+// the largest allocation of the fast path and are never kept by what it
+// returns.
+var parsers = sync.Pool{New: func() any { return &fastParser{} }}
+
+// release returns p to parsers, its lines cleared so that no file's bytes
+// stay alive through it.
+func (p *fastParser) release() {
+	if cap(p.lines) > maxPooledLines {
+		return // a huge document: let it go rather than hold it
+	}
+	clear(p.lines[:cap(p.lines)])
+	*p = fastParser{lines: p.lines[:0]}
+	parsers.Put(p)
+}
+
+// maxPooledLines bounds the line table a pooled parser keeps.
+const maxPooledLines = 1 << 14
 
 // skipBlank moves past empty and comment-only lines.
 func (p *fastParser) skipBlank() {
@@ -400,7 +423,10 @@ func splitKey(t []byte) (string, []byte, bool) {
 				if i > maxKeyBytes {
 					return "", nil, false
 				}
-				key := bytes.TrimRight(t[:i], " \t")
+				key := t[:i]
+				for len(key) > 0 && (key[len(key)-1] == ' ' || key[len(key)-1] == '\t') {
+					key = key[:len(key)-1]
+				}
 				if len(key) == 0 || bytes.Contains(key, []byte(" #")) {
 					return "", nil, false
 				}
