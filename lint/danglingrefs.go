@@ -28,6 +28,9 @@ type refCollector struct {
 	mu        sync.Mutex
 	provided  map[podrefs.Key]bool
 	uses      []refUse
+	// fields interns refUse.field: a set repeats a few field paths
+	// (spec.template.spec.containers[0].envFrom[0]...) in every workload.
+	fields map[string]string
 }
 
 // refUse is a reference the batch that holds it does not provide: only
@@ -43,7 +46,7 @@ type refUse struct {
 }
 
 func newRefCollector(namespace string) *refCollector {
-	return &refCollector{namespace: namespace, provided: map[podrefs.Key]bool{}}
+	return &refCollector{namespace: namespace, provided: map[podrefs.Key]bool{}, fields: map[string]string{}}
 }
 
 // wrap returns a Loaded hook that collects, then calls next.
@@ -90,6 +93,13 @@ func (c *refCollector) add(objs []*manifest.Object) {
 	c.mu.Lock()
 	for k := range local {
 		c.provided[k] = true
+	}
+	for i := range uses {
+		if f, ok := c.fields[uses[i].field]; ok {
+			uses[i].field = f
+		} else {
+			c.fields[uses[i].field] = uses[i].field
+		}
 	}
 	c.uses = append(c.uses, uses...)
 	c.mu.Unlock()
