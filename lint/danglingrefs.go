@@ -28,15 +28,25 @@ type refCollector struct {
 	mu        sync.Mutex
 	provided  map[podrefs.Key]bool
 	uses      []refUse
+	// fields interns refUse.field: a set repeats a few field paths
+	// (spec.template.spec.containers[0].envFrom[0]...) in every workload.
+	fields map[string]string
 }
 
+// refUse is a reference the batch that holds it does not provide: only
+// what its finding needs, the message made by findings for the few that
+// stay dangling (most are provided elsewhere in the set). Its strings are
+// shared by the uses of one object.
 type refUse struct {
-	key     podrefs.Key
-	finding Finding
+	key       podrefs.Key
+	file, obj string
+	namespace string // the object's own, "" when it sets none
+	field     string
+	line, col int
 }
 
 func newRefCollector(namespace string) *refCollector {
-	return &refCollector{namespace: namespace, provided: map[podrefs.Key]bool{}}
+	return &refCollector{namespace: namespace, provided: map[podrefs.Key]bool{}, fields: map[string]string{}}
 }
 
 // wrap returns a Loaded hook that collects, then calls next.
@@ -67,21 +77,29 @@ func (c *refCollector) add(objs []*manifest.Object) {
 	}
 	var uses []refUse
 	for _, o := range objs {
+		var file, obj, ns string // made once per object, for its first use
 		for _, r := range podrefs.Refs(o.Group(), o.Kind, o.Content) {
 			k := podrefs.Key{Kind: r.Kind, Namespace: c.ns(o), Name: r.Name}
 			if local[k] {
 				continue
 			}
-			field := fieldPath(r.Path)
-			msg := fmt.Sprintf("pods of %s need %s %q (%s), which is not in the manifests linted; it must exist in the cluster (kubeplan plan checks)", o.String(), strings.ToLower(r.Kind), r.Name, field)
+			if obj == "" {
+				file, obj, ns = strings.Clone(o.File), o.String(), strings.Clone(o.Namespace)
+			}
 			start := o.Start()
-			uses = append(uses, refUse{key: cloneKey(k), finding: Finding{File: strings.Clone(o.File), Line: start.Line, Col: start.Col, Severity: Info,
-				Rule: ruleDanglingRef, Message: msg, Object: o.String(), Namespace: strings.Clone(o.Namespace), Field: field}})
+			uses = append(uses, refUse{key: cloneKey(k), file: file, obj: obj, namespace: ns, field: fieldPath(r.Path), line: start.Line, col: start.Col})
 		}
 	}
 	c.mu.Lock()
 	for k := range local {
 		c.provided[k] = true
+	}
+	for i := range uses {
+		if f, ok := c.fields[uses[i].field]; ok {
+			uses[i].field = f
+		} else {
+			c.fields[uses[i].field] = uses[i].field
+		}
 	}
 	c.uses = append(c.uses, uses...)
 	c.mu.Unlock()
@@ -94,7 +112,9 @@ func (c *refCollector) findings() []Finding {
 	var out []Finding
 	for _, u := range c.uses {
 		if !c.provided[u.key] {
-			out = append(out, u.finding)
+			msg := fmt.Sprintf("pods of %s need %s %q (%s), which is not in the manifests linted; it must exist in the cluster (kubeplan plan checks)", u.obj, strings.ToLower(u.key.Kind), u.key.Name, u.field)
+			out = append(out, Finding{File: u.file, Line: u.line, Col: u.col, Severity: Info, Rule: ruleDanglingRef,
+				Message: msg, Object: u.obj, Namespace: u.namespace, Field: u.field})
 		}
 	}
 	return out

@@ -199,7 +199,7 @@ func runPolicies(objs []*manifest.Object, opts Options) []Finding {
 func applySettings(fs []Finding, objs []*manifest.Object, rules map[string]RuleSetting) []Finding {
 	ignored := map[string]map[string]bool{} // object file+name -> rule ids
 	for _, o := range objs {
-		a := o.Annotations()[IgnoreAnnotation]
+		a := ignoreAnnotation(o)
 		if a == "" {
 			continue
 		}
@@ -225,6 +225,12 @@ func applySettings(fs []Finding, objs []*manifest.Object, rules map[string]RuleS
 		out = append(out, f)
 	}
 	return out
+}
+
+// ignoreAnnotation is o's IgnoreAnnotation, "" when it has none or it is
+// not a string: Annotations()[IgnoreAnnotation] without building the map.
+func ignoreAnnotation(o *manifest.Object) string {
+	return o.GetString("metadata", "annotations", IgnoreAnnotation)
 }
 
 func ignoreKey(file, obj, ns string) string { return file + "\x00" + ns + "\x00" + obj }

@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -22,7 +23,8 @@ func fastDecode(data []byte) (map[string]any, bool) {
 	if hasOddBreaks(data) || bytes.IndexByte(data, '\t') >= 0 || !printable(data) {
 		return nil, false
 	}
-	p := &fastParser{}
+	p := parsers.Get().(*fastParser)
+	defer p.release()
 	if !p.split(data) {
 		return nil, false
 	}
@@ -57,6 +59,8 @@ type fastParser struct {
 	lines []fastLine
 	i     int
 	depth int
+	// keys are the keys intern made, kept with the parser in its pool.
+	keys map[string]string
 	// finalNL is whether the input ends with a line break, which decides
 	// the last line break of a block scalar that runs to the end.
 	finalNL bool
@@ -108,7 +112,9 @@ func hasOddBreaks(data []byte) bool {
 
 func (p *fastParser) split(data []byte) bool {
 	p.finalNL = len(data) > 0 && data[len(data)-1] == '\n'
-	p.lines = make([]fastLine, 0, bytes.Count(data, []byte("\n"))+1)
+	if n := bytes.Count(data, []byte("\n")) + 1; cap(p.lines) < n {
+		p.lines = make([]fastLine, 0, n)
+	}
 	for len(data) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -135,6 +141,49 @@ func (p *fastParser) split(data []byte) bool {
 	}
 	return true
 }
+
+// parsers keeps fastParsers between documents: their line tables are
+// the largest allocation of the fast path and are never kept by what it
+// returns.
+var parsers = sync.Pool{New: func() any { return &fastParser{} }}
+
+// release returns p to parsers, its lines cleared so that no file's bytes
+// stay alive through it.
+func (p *fastParser) release() {
+	if cap(p.lines) > maxPooledLines {
+		return // a huge document: let it go rather than hold it
+	}
+	clear(p.lines[:cap(p.lines)])
+	*p = fastParser{lines: p.lines[:0], keys: p.keys}
+	parsers.Put(p)
+}
+
+// intern is the key b as a string, the same string for the same key
+// across the documents a pooled parser reads (a set of manifests repeats
+// a few hundred keys). Its strings are copies: no file's bytes stay alive
+// through them.
+func (p *fastParser) intern(b []byte) string {
+	if s, ok := p.keys[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(b) <= maxInternedKeyBytes && len(p.keys) < maxInternedKeys {
+		if p.keys == nil {
+			p.keys = make(map[string]string, 64)
+		}
+		p.keys[s] = s
+	}
+	return s
+}
+
+// maxInternedKeys and maxInternedKeyBytes bound what intern keeps.
+const (
+	maxInternedKeys     = 1024
+	maxInternedKeyBytes = 64
+)
+
+// maxPooledLines bounds the line table a pooled parser keeps.
+const maxPooledLines = 1 << 14
 
 // skipBlank moves past empty and comment-only lines.
 func (p *fastParser) skipBlank() {
@@ -175,7 +224,10 @@ func (p *fastParser) mapping(ind int) (map[string]any, bool) {
 		if l.indent > ind || startsSeq(l.text) {
 			return nil, false
 		}
-		key, rest, ok := splitKey(l.text)
+		plain, key, rest, ok := splitKey(l.text)
+		if plain != nil {
+			key = p.intern(plain)
+		}
 		if !ok {
 			return nil, false
 		}
@@ -236,7 +288,7 @@ func (p *fastParser) sequence(ind int) ([]any, bool) {
 			s = append(s, v)
 			continue
 		}
-		if _, _, isKey := splitKey(rest); isKey && rest[0] != '{' && rest[0] != '[' && rest[0] != '"' && rest[0] != '\'' {
+		if _, _, _, isKey := splitKey(rest); isKey && rest[0] != '{' && rest[0] != '[' && rest[0] != '"' && rest[0] != '\'' {
 			l.indent, l.text = col, rest
 			v, ok := p.mapping(col)
 			if !ok {
@@ -246,7 +298,7 @@ func (p *fastParser) sequence(ind int) ([]any, bool) {
 			continue
 		}
 		if rest[0] == '"' || rest[0] == '\'' {
-			if _, _, isKey := splitKey(rest); isKey {
+			if _, _, _, isKey := splitKey(rest); isKey {
 				return nil, false // a quoted key in compact form: leave it to yaml.v3
 			}
 		}
@@ -377,42 +429,47 @@ func (p *fastParser) literal(ind int, header []byte) (any, bool) {
 // maxKeyBytes stays under YAML's 1024-character limit on implicit keys.
 const maxKeyBytes = 1000
 
-// splitKey splits "key: rest" (or "key:" at the end of the line).
-func splitKey(t []byte) (string, []byte, bool) {
+// splitKey splits "key: rest" (or "key:" at the end of the line). A
+// plain key is plain, its bytes in t, for the caller to make a string of
+// only when it keeps it; a quoted key is quotedKey, already decoded.
+func splitKey(t []byte) (plain []byte, quotedKey string, rest []byte, ok bool) {
 	if len(t) == 0 {
-		return "", nil, false
+		return nil, "", nil, false
 	}
 	if t[0] == '"' || t[0] == '\'' {
 		v, tail, ok := quoted(t)
 		if !ok || len(t)-len(tail) > maxKeyBytes || len(tail) == 0 || tail[0] != ':' || (len(tail) > 1 && tail[1] != ' ') {
-			return "", nil, false
+			return nil, "", nil, false
 		}
 		s, _ := v.(string)
-		return s, trimLeftSpace(tail[1:]), true
+		return nil, s, trimLeftSpace(tail[1:]), true
 	}
 	if !plainStart(t[0], t) {
-		return "", nil, false
+		return nil, "", nil, false
 	}
 	for i := 0; i < len(t); i++ {
 		switch t[i] {
 		case ':':
 			if i+1 == len(t) || t[i+1] == ' ' {
 				if i > maxKeyBytes {
-					return "", nil, false
+					return nil, "", nil, false
 				}
-				key := bytes.TrimRight(t[:i], " \t")
+				key := t[:i]
+				for len(key) > 0 && (key[len(key)-1] == ' ' || key[len(key)-1] == '\t') {
+					key = key[:len(key)-1]
+				}
 				if len(key) == 0 || bytes.Contains(key, []byte(" #")) {
-					return "", nil, false
+					return nil, "", nil, false
 				}
-				return string(key), trimLeftSpace(t[i+1:]), true
+				return key, "", trimLeftSpace(t[i+1:]), true
 			}
 		case '#':
 			if i > 0 && t[i-1] == ' ' {
-				return "", nil, false
+				return nil, "", nil, false
 			}
 		}
 	}
-	return "", nil, false
+	return nil, "", nil, false
 }
 
 func trimLeftSpace(b []byte) []byte { return bytes.TrimLeft(b, " \t") }

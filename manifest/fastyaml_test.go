@@ -118,3 +118,28 @@ func FuzzFastDecode(f *testing.F) {
 		checkFast(t, data)
 	})
 }
+
+// TestFastDecodeKeysOwnTheirBytes: keys interned by a pooled parser are
+// copies, so a document decoded later, or the input overwritten, changes
+// no key of a decoded object, and the same key reads the same in both.
+func TestFastDecodeKeysOwnTheirBytes(t *testing.T) {
+	data := []byte("kind: A\nmetadata:\n  name: a\n  labels:\n    app: web\n")
+	first, ok := fastDecode(data)
+	if !ok {
+		t.Fatal("fast path refused a plain document")
+	}
+	second, ok := fastDecode([]byte("kind: B\nmetadata:\n  name: b\n"))
+	if !ok {
+		t.Fatal("fast path refused a plain document")
+	}
+	for i := range data {
+		data[i] = 'x'
+	}
+	want := map[string]any{"kind": "A", "metadata": map[string]any{"name": "a", "labels": map[string]any{"app": "web"}}}
+	if !reflect.DeepEqual(first, want) {
+		t.Errorf("first document after its input was overwritten: %v, want %v", first, want)
+	}
+	if want := (map[string]any{"kind": "B", "metadata": map[string]any{"name": "b"}}); !reflect.DeepEqual(second, want) {
+		t.Errorf("second document: %v, want %v", second, want)
+	}
+}

@@ -129,10 +129,36 @@ func Ciphertext(o *Object) (path []string, found string) {
 			}
 		}
 	}
+	if !holdsMarker(o.Content) { // the common case, without sorting keys or making paths
+		return nil, ""
+	}
 	if p := findString(o.Content, nil); p != nil {
 		return p, "a SOPS-encrypted value (ENC[...])"
 	}
 	return nil, ""
+}
+
+// holdsMarker reports whether a string under v holds encMarker: findString
+// without its order and path, so that a document with none costs no
+// allocation.
+func holdsMarker(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return strings.Contains(v, encMarker)
+	case map[string]any:
+		for _, e := range v {
+			if holdsMarker(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if holdsMarker(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // findString is the path of the first string under v holding encMarker

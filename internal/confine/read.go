@@ -87,10 +87,41 @@ func ReadFileLimit(path, root string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	// The file may have been replaced since Stat: check what was opened.
-	if ofi, err := f.Stat(); err != nil || !os.SameFile(fi, ofi) {
+	ofi, err := f.Stat()
+	if err != nil || !os.SameFile(fi, ofi) {
 		return nil, fmt.Errorf("reading %s: %w: it changed while being opened", path, ErrRefused)
 	}
-	return readLimited(path, f, limit)
+	return readSized(path, f, ofi.Size(), limit)
+}
+
+// readSized is readLimited for a regular file of size bytes (as Stat saw
+// it): one buffer of that size, not io.ReadAll's doublings; a file that
+// grew since is still read to its end and refused past limit.
+func readSized(name string, f io.Reader, size, limit int64) ([]byte, error) {
+	if size <= 0 || size > limit {
+		return readLimited(name, f, limit)
+	}
+	data := make([]byte, 0, size+1) // +1: EOF is seen without growing
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if len(data) == cap(data) { // grew since Stat: read the rest the slow way
+			rest, err := io.ReadAll(io.LimitReader(f, limit+1-int64(len(data))))
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", name, err)
+			}
+			if data = append(data, rest...); int64(len(data)) > limit {
+				return nil, tooBig(name, limit)
+			}
+			return data, nil
+		}
+	}
 }
 
 // ReadLimited reads r to its end, refusing more than MaxFileBytes; name
