@@ -1,6 +1,9 @@
 package main
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // group is a dependency whose cost is measured: the import path prefixes
 // of its packages (a module path, or a package path and those below it).
@@ -75,7 +78,7 @@ func symbolPackage(sym string) string {
 // attribute sums sizes by owner: the name of the first group holding the
 // symbol's package, else "kubeplan" for kubeplan's own packages, "Go
 // standard library" for a path without a dot in its first element, "other
-// modules", or "no package (go:func.*, C)".
+// modules", or ownNone (funcdata, hashed type names, C symbols).
 func attribute(syms map[string]int64, gs []group) map[string]int64 {
 	out := map[string]int64{}
 	for name, size := range syms {
@@ -89,7 +92,7 @@ const (
 	ownKubeplan = "kubeplan"
 	ownStd      = "Go standard library"
 	ownOther    = "other modules"
-	ownNone     = "no package (go:func.*, C)"
+	ownNone     = "no package (funcdata, type names, C)"
 )
 
 func owner(pkg string, gs []group) string {
@@ -109,4 +112,35 @@ func owner(pkg string, gs []group) string {
 		return ownStd
 	}
 	return ownOther
+}
+
+// byModule sums sizes by the module of the symbol's package (the longest
+// of mods holding it), the standard library and symbols of no package
+// under the owners of attribute.
+func byModule(syms map[string]int64, mods []string) map[string]int64 {
+	out := map[string]int64{}
+	for name, size := range syms {
+		pkg := symbolPackage(name)
+		best := ""
+		for _, m := range mods {
+			if under(pkg, m) && len(m) > len(best) {
+				best = m
+			}
+		}
+		if best == "" {
+			best = owner(pkg, nil)
+		}
+		out[best] += size
+	}
+	return out
+}
+
+// groupOf is the name of the group holding the module path mod, or "".
+func groupOf(mod string, gs []group) string {
+	for _, g := range gs {
+		if g.has(mod) || slices.ContainsFunc(g.Prefixes, func(p string) bool { return under(p, mod) }) {
+			return g.Name
+		}
+	}
+	return ""
 }

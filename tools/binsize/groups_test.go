@@ -90,3 +90,24 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+func TestByModuleTakesTheLongestModule(t *testing.T) {
+	syms := map[string]int64{
+		"sigs.k8s.io/kustomize/api/krusty.(*Kustomizer).Run": 5,
+		"sigs.k8s.io/kustomize/kyaml/yaml.Parse":             7,
+		"sigs.k8s.io/yaml.Unmarshal":                         11,
+		"github.com/kubeplan/kubeplan/lint.Run":              13,
+		"runtime.mallocgc":                                   17,
+		"go:func.*":                                          19,
+	}
+	mods := []string{"sigs.k8s.io/yaml", "sigs.k8s.io/kustomize/kyaml", "sigs.k8s.io/kustomize/api", module}
+	want := map[string]int64{"sigs.k8s.io/kustomize/api": 5, "sigs.k8s.io/kustomize/kyaml": 7, "sigs.k8s.io/yaml": 11, module: 13, ownStd: 17, ownNone: 19}
+	if got := byModule(syms, mods); !reflect.DeepEqual(got, want) {
+		t.Errorf("byModule = %v,\nwant %v", got, want)
+	}
+	for mod, want := range map[string]string{"sigs.k8s.io/kustomize/kyaml": "kustomize", "github.com/google/cel-go": "apiserver CEL and admission", "k8s.io/api": "k8s.io/api types", "k8s.io/apimachinery": "", "helm.sh/helm/v4": "helm", "github.com/go-git/go-git/v5": "go-git"} {
+		if got := groupOf(mod, groups); got != want {
+			t.Errorf("groupOf(%q) = %q, want %q", mod, got, want)
+		}
+	}
+}

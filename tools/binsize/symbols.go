@@ -11,7 +11,7 @@ import (
 // and the file's bytes by kind of section.
 type image struct {
 	Symbols  map[string]int64
-	Sections map[string]int64 // "text", "rodata", "pclntab", "data", "DWARF", "other"
+	Sections map[string]int64 // "text", "rodata", "pclntab", "data", "DWARF", "symtab", "other"
 }
 
 // readImage reads bin's ELF symbol table and section headers.
@@ -25,7 +25,8 @@ func readImage(bin string) (image, error) {
 	if err != nil {
 		return image{}, fmt.Errorf("%s: %w", bin, err)
 	}
-	img := image{Symbols: map[string]int64{}, Sections: map[string]int64{}}
+	img := image{Sections: map[string]int64{}}
+	var inFile []elf.Symbol
 	for _, s := range syms {
 		if int(s.Section) <= 0 || int(s.Section) >= len(f.Sections) || s.Size == 0 {
 			continue
@@ -33,8 +34,9 @@ func readImage(bin string) (image, error) {
 		if sec := f.Sections[s.Section]; sec.Type == elf.SHT_NOBITS || sec.Flags&elf.SHF_ALLOC == 0 {
 			continue
 		}
-		img.Symbols[s.Name] = int64(s.Size)
+		inFile = append(inFile, s)
 	}
+	img.Symbols = byAddress(inFile)
 	for _, sec := range f.Sections {
 		if sec.Type == elf.SHT_NOBITS {
 			continue
@@ -57,6 +59,30 @@ func sectionKind(name string) string {
 		return "data"
 	case strings.HasPrefix(name, ".debug_") || strings.HasPrefix(name, ".zdebug_"):
 		return "DWARF"
+	case name == ".symtab" || name == ".strtab":
+		return "symtab"
 	}
 	return "other"
+}
+
+// byAddress keeps one symbol per address, the largest: Go's linker writes
+// many twice, as NAME and as local.NAME, and an alias shares its target's
+// bytes. The name kept is without the local. prefix.
+func byAddress(syms []elf.Symbol) map[string]int64 {
+	type kept struct {
+		name string
+		size uint64
+	}
+	at := map[uint64]kept{}
+	for _, s := range syms {
+		name := strings.TrimPrefix(s.Name, "local.")
+		if k, ok := at[s.Value]; !ok || s.Size > k.size || (s.Size == k.size && name < k.name) {
+			at[s.Value] = kept{name, s.Size}
+		}
+	}
+	out := map[string]int64{}
+	for _, k := range at {
+		out[k.name] += int64(k.size)
+	}
+	return out
 }
