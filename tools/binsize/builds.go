@@ -16,13 +16,14 @@ type pkg struct {
 	Path, Name, Module string
 	Dir                string
 	GoFiles            []string
+	Imports            []string // its direct imports
 	Deps               []string // every package it imports, transitively
 }
 
 // linked lists the packages cmd/kubeplan links, outside the standard
 // library.
 func linked(root string) ([]pkg, error) {
-	cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}\t{{.Name}}\t{{with .Module}}{{.Path}}{{end}}\t{{.Dir}}\t{{join .GoFiles \" \"}}\t{{join .Deps \" \"}}{{end}}", "./cmd/kubeplan")
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}\t{{.Name}}\t{{with .Module}}{{.Path}}{{end}}\t{{.Dir}}\t{{join .GoFiles \" \"}}\t{{join .Imports \" \"}}\t{{join .Deps \" \"}}{{end}}", "./cmd/kubeplan")
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
@@ -31,10 +32,10 @@ func linked(root string) ([]pkg, error) {
 	var ps []pkg
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Split(line, "\t")
-		if len(f) != 6 {
+		if len(f) != 7 {
 			continue
 		}
-		ps = append(ps, pkg{Path: f[0], Name: f[1], Module: f[2], Dir: f[3], GoFiles: strings.Fields(f[4]), Deps: strings.Fields(f[5])})
+		ps = append(ps, pkg{Path: f[0], Name: f[1], Module: f[2], Dir: f[3], GoFiles: strings.Fields(f[4]), Imports: strings.Fields(f[5]), Deps: strings.Fields(f[6])})
 	}
 	return ps, nil
 }
@@ -45,6 +46,17 @@ func modules(ps []pkg) []string {
 	for _, p := range ps {
 		if p.Module != "" && !slices.Contains(out, p.Module) {
 			out = append(out, p.Module)
+		}
+	}
+	return out
+}
+
+// importers are the packages of ps that import path directly.
+func importers(ps []pkg, path string) []string {
+	var out []string
+	for _, p := range ps {
+		if slices.Contains(p.Imports, path) {
+			out = append(out, p.Path)
 		}
 	}
 	return out
@@ -119,8 +131,9 @@ func blank(imports []string) []use {
 }
 
 // buildMain writes mainSource(uses) to .bench/size/NAME/main.go under
-// root, builds it to .bench/size/NAME/NAME and returns the binary's path.
-func buildMain(root, name string, uses []use) (string, error) {
+// root, builds it to .bench/size/NAME/NAME with env added to the
+// environment and returns the binary's path.
+func buildMain(root, name string, uses []use, env []string) (string, error) {
 	dir := filepath.Join(root, ".bench", "size", name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -129,7 +142,7 @@ func buildMain(root, name string, uses []use) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, name)
-	if err := benchkit.Go(root, nil, "build", "-o", bin, "./"+filepath.Join(".bench", "size", name)); err != nil {
+	if err := benchkit.Go(root, env, "build", "-o", bin, "./"+filepath.Join(".bench", "size", name)); err != nil {
 		return "", err
 	}
 	return bin, nil

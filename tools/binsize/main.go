@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -19,6 +20,7 @@ type measured struct {
 	share            int64 // bytes of its symbols in bin/kubeplan
 	dropped          int   // kubeplan packages that depend on it
 	without          int64 // bytes of the build of the others
+	withoutNoCgo     int64 // the same, CGO_ENABLED=0
 	only, onlyRSSKiB int64
 }
 
@@ -48,7 +50,20 @@ func run(args []string) error {
 	shares := attribute(img.Symbols, groups)
 	mods := byModule(img.Symbols, modules(ps))
 	dir := filepath.Join(root, ".bench", "size")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
 	kpRSS, err := startRSS(kpBin, []string{"lint", "-"}, root, *runs)
+	if err != nil {
+		return err
+	}
+
+	step("building bin/kubeplan with CGO_ENABLED=0 (.bench/size/kubeplan-nocgo)")
+	noCgoBin := filepath.Join(dir, "kubeplan-nocgo")
+	if err := benchkit.Go(root, noCgo, "build", "-o", noCgoBin, "./cmd/kubeplan"); err != nil {
+		return err
+	}
+	noCgoRSS, err := startRSS(noCgoBin, []string{"lint", "-"}, root, *runs)
 	if err != nil {
 		return err
 	}
@@ -59,11 +74,15 @@ func run(args []string) error {
 		return err
 	}
 	step("building all %d kubeplan packages, their exported functions and types kept", len(own))
-	allBin, err := buildMain(root, "all", api.of(own))
+	allBin, err := buildMain(root, "all", api.of(own), nil)
 	if err != nil {
 		return err
 	}
-	emptyBin, err := buildMain(root, "empty", nil)
+	allNoCgoBin, err := buildMain(root, "all-nocgo", api.of(own), noCgo)
+	if err != nil {
+		return err
+	}
+	emptyBin, err := buildMain(root, "empty", nil, nil)
 	if err != nil {
 		return err
 	}
@@ -84,12 +103,16 @@ func run(args []string) error {
 		keep := ownPackages(ps, &g)
 		m.dropped = len(own) - len(keep)
 		step("%s: without it (%d of %d kubeplan packages), only it (%d packages)", g.Name, len(keep), len(own), len(mine))
-		bin, err := buildMain(root, "without-"+slug(g.Name), api.of(keep))
+		bin, err := buildMain(root, "without-"+slug(g.Name), api.of(keep), nil)
 		if err != nil {
 			return err
 		}
 		m.without = fileSize(bin)
-		if bin, err = buildMain(root, "only-"+slug(g.Name), blank(mine)); err != nil {
+		if bin, err = buildMain(root, "without-"+slug(g.Name)+"-nocgo", api.of(keep), noCgo); err != nil {
+			return err
+		}
+		m.withoutNoCgo = fileSize(bin)
+		if bin, err = buildMain(root, "only-"+slug(g.Name), blank(mine), nil); err != nil {
 			return err
 		}
 		m.only = fileSize(bin)
@@ -98,8 +121,9 @@ func run(args []string) error {
 		}
 		rows = append(rows, m)
 	}
-	sizes := buildSizes{real: fileSize(kpBin), realRSSKiB: kpRSS, all: fileSize(allBin), allRSSKiB: allRSS, empty: fileSize(emptyBin), emptyRSSKiB: emptyRSS}
-	md := report(rows, shares, mods, img, sizes, len(own), *runs, benchkit.DescribeMachine(root))
+	sizes := buildSizes{real: fileSize(kpBin), realRSSKiB: kpRSS, all: fileSize(allBin), allRSSKiB: allRSS, empty: fileSize(emptyBin), emptyRSSKiB: emptyRSS,
+		realNoCgo: fileSize(noCgoBin), realNoCgoRSSKiB: noCgoRSS, allNoCgo: fileSize(allNoCgoBin)}
+	md := report(rows, shares, mods, img, sizes, importers(ps, "plugin"), len(own), *runs, benchkit.DescribeMachine(root))
 	return benchkit.Publish(root, doc, sectionTitle, md, step)
 }
 
@@ -136,7 +160,12 @@ func (r refs) of(paths []string) []use {
 type buildSizes struct {
 	real, all, empty                   int64
 	realRSSKiB, allRSSKiB, emptyRSSKiB int64
+	// bin/kubeplan and all built with CGO_ENABLED=0, as released
+	realNoCgo, realNoCgoRSSKiB, allNoCgo int64
 }
+
+// noCgo is the environment of a build as goreleaser and make image do it.
+var noCgo = []string{"CGO_ENABLED=0"}
 
 // step prints a progress line.
 var step = benchkit.Stepper("binsize")

@@ -12,7 +12,7 @@ import (
 
 // report is the section of docs/benchmarks.md: the table of groups, the
 // rest of bin/kubeplan, the largest modules and the method.
-func report(rows []measured, shares, mods map[string]int64, img image, s buildSizes, ownCount, runs int, m benchkit.Machine) string {
+func report(rows []measured, shares, mods map[string]int64, img image, s buildSizes, pluginUsers []string, ownCount, runs int, m benchkit.Machine) string {
 	var symTotal int64
 	for _, v := range img.Symbols {
 		symTotal += v
@@ -21,13 +21,14 @@ func report(rows []measured, shares, mods map[string]int64, img image, s buildSi
 	fmt.Fprintf(&md, "%s\n\n", sectionTitle)
 	md.WriteString("Command: `make bench-size` (`go run ./tools/binsize`; add `-doc docs/benchmarks.md` to rewrite this section).\n\n")
 	fmt.Fprintf(&md, "bin/kubeplan is **%s**; it starts (`kubeplan lint -` waiting on its input) at %s resident. Per dependency:\n\n", mib(s.real), kibMiB(s.realRSSKiB))
-	md.WriteString("| dependency | packages linked | kubeplan packages on it | all − without it | its symbols in bin/kubeplan | only it: binary | only it: start RSS |\n|---|---|---|---|---|---|---|\n")
+	md.WriteString("| dependency | packages linked | kubeplan packages on it | all − without it | the same, CGO_ENABLED=0 | its symbols in bin/kubeplan | only it: binary | only it: start RSS |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&md, "| %s | %d | %d of %d | **%s** (%.0f%%) | %s (%.0f%%) | %s | %s |\n", r.g.Name, r.linked, r.dropped, ownCount,
+		fmt.Fprintf(&md, "| %s | %d | %d of %d | **%s** (%.0f%%) | %s (%.0f%%) | %s (%.0f%%) | %s | %s |\n", r.g.Name, r.linked, r.dropped, ownCount,
 			mib(s.all-r.without), 100*benchkit.Div(float64(s.all-r.without), float64(s.all)),
+			mib(s.allNoCgo-r.withoutNoCgo), 100*benchkit.Div(float64(s.allNoCgo-r.withoutNoCgo), float64(s.allNoCgo)),
 			mib(r.share), 100*benchkit.Div(float64(r.share), float64(symTotal)), mib(r.only), kibMiB(r.onlyRSSKiB))
 	}
-	fmt.Fprintf(&md, "| (an empty main: the Go runtime) | | | | | %s | %s |\n\n", mib(s.empty), kibMiB(s.emptyRSSKiB))
+	fmt.Fprintf(&md, "| (an empty main: the Go runtime) | | | | | | %s | %s |\n\n", mib(s.empty), kibMiB(s.emptyRSSKiB))
 
 	var rest []string
 	for _, o := range []string{ownKubeplan, ownStd, ownOther, ownNone} {
@@ -35,9 +36,10 @@ func report(rows []measured, shares, mods map[string]int64, img image, s buildSi
 	}
 	fmt.Fprintf(&md, "The rest of bin/kubeplan's %s of symbols: %s.\n", mib(symTotal), strings.Join(rest, ", "))
 	fmt.Fprintf(&md, "Its file by section: text %s, read-only data %s, pclntab %s, ", mib(img.Sections["text"]), mib(img.Sections["rodata"]), mib(img.Sections["pclntab"]))
-	fmt.Fprintf(&md, "data %s, DWARF %s, symbol table %s, other %s; a release build (linked `-s -w`, as goreleaser and `make image` do)\n",
-		mib(img.Sections["data"]), mib(img.Sections["DWARF"]), mib(img.Sections["symtab"]), mib(img.Sections["other"]))
-	fmt.Fprintf(&md, "leaves out the DWARF and the symbol table, %s.\n\n", mib(img.Sections["DWARF"]+img.Sections["symtab"]))
+	fmt.Fprintf(&md, "data %s, DWARF %s, symbol table %s, dynamic symbol table %s, other %s. A release build (linked `-s -w`, as goreleaser\n",
+		mib(img.Sections["data"]), mib(img.Sections["DWARF"]), mib(img.Sections["symtab"]), mib(img.Sections["dynsym"]), mib(img.Sections["other"]))
+	fmt.Fprintf(&md, "and `make image` do) leaves out the DWARF and the symbol table, %s; not the dynamic symbol table.\n\n", mib(img.Sections["DWARF"]+img.Sections["symtab"]))
+	md.WriteString(cgoNote(s, img, pluginUsers))
 	md.WriteString(moduleTable(mods, topModules))
 
 	md.WriteString(`How it is measured, in one run (the builds are under .bench/size/):
@@ -66,6 +68,22 @@ func report(rows []measured, shares, mods map[string]int64, img image, s buildSi
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
 func kibMiB(kib int64) string { return fmt.Sprintf("%.0f MiB", float64(kib)/1024) }
+
+// cgoNote says what linking Go's plugin package costs a cgo build, and
+// who imports it.
+func cgoNote(s buildSizes, img image, pluginUsers []string) string {
+	var md strings.Builder
+	fmt.Fprintf(&md, "**cgo and the plugin package.** bin/kubeplan as `go build` makes it here (cgo on) is %s and starts at %s; built with\n", mib(s.real), kibMiB(s.realRSSKiB))
+	fmt.Fprintf(&md, "`CGO_ENABLED=0`, as goreleaser and `make image` build it, it is **%s** and starts at **%s**.", mib(s.realNoCgo), kibMiB(s.realNoCgoRSSKiB))
+	if len(pluginUsers) == 0 {
+		md.WriteString("\n\n")
+		return md.String()
+	}
+	fmt.Fprintf(&md, " The difference is\nGo's `plugin` package, which %s imports: in a cgo build the linker then\n", "`"+strings.Join(pluginUsers, "`, `")+"`")
+	md.WriteString("links the program as one that may load plugins, keeps every method of every type it links, and exports every\n")
+	fmt.Fprintf(&md, "symbol in the dynamic symbol table (%s here). Without cgo the package cannot load plugins and costs nothing.\n\n", mib(img.Sections["dynsym"]))
+	return md.String()
+}
 
 // topModules is how many modules moduleTable lists.
 const topModules = 15

@@ -11,7 +11,7 @@ import (
 // and the file's bytes by kind of section.
 type image struct {
 	Symbols  map[string]int64
-	Sections map[string]int64 // "text", "rodata", "pclntab", "data", "DWARF", "symtab", "other"
+	Sections map[string]int64 // "text", "rodata", "pclntab", "data", "DWARF", "symtab", "dynsym", "other"
 }
 
 // readImage reads bin's ELF symbol table and section headers.
@@ -61,6 +61,8 @@ func sectionKind(name string) string {
 		return "DWARF"
 	case name == ".symtab" || name == ".strtab":
 		return "symtab"
+	case name == ".dynsym" || name == ".dynstr" || name == ".gnu.hash" || name == ".gnu.version" || name == ".hash":
+		return "dynsym"
 	}
 	return "other"
 }

@@ -21,7 +21,7 @@ func TestByAddressCountsAliasesOnce(t *testing.T) {
 }
 
 func TestSectionKind(t *testing.T) {
-	for name, want := range map[string]string{".text": "text", ".rodata": "rodata", ".typelink": "rodata", ".gopclntab": "pclntab", ".noptrdata": "data", ".debug_info": "DWARF", ".symtab": "symtab", ".strtab": "symtab", ".dynsym": "other"} {
+	for name, want := range map[string]string{".text": "text", ".rodata": "rodata", ".typelink": "rodata", ".gopclntab": "pclntab", ".noptrdata": "data", ".debug_info": "DWARF", ".symtab": "symtab", ".strtab": "symtab", ".dynsym": "dynsym", ".dynstr": "dynsym", ".got": "other"} {
 		if got := sectionKind(name); got != want {
 			t.Errorf("sectionKind(%q) = %q, want %q", name, got, want)
 		}
