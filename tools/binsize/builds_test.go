@@ -54,3 +54,27 @@ func TestMainSourceKeepsRefsAndParses(t *testing.T) {
 		t.Errorf("mainSource(nil) does not parse: %v", err)
 	}
 }
+
+func TestImportersAreDirectOnly(t *testing.T) {
+	ps := []pkg{
+		{Path: "sigs.k8s.io/kustomize/api/internal/plugins/loader", Imports: []string{"fmt", "plugin"}, Deps: []string{"fmt", "plugin"}},
+		{Path: "sigs.k8s.io/kustomize/api/krusty", Imports: []string{"sigs.k8s.io/kustomize/api/internal/plugins/loader"}, Deps: []string{"plugin"}},
+	}
+	if got, want := importers(ps, "plugin"), []string{"sigs.k8s.io/kustomize/api/internal/plugins/loader"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("importers = %v, want %v", got, want)
+	}
+}
+
+func TestCgoNoteNamesWhoImportsPlugin(t *testing.T) {
+	s := buildSizes{real: 120 << 20, realRSSKiB: 60 << 10, realNoCgo: 90 << 20, realNoCgoRSSKiB: 45 << 10}
+	img := image{Sections: map[string]int64{"dynsym": 14 << 20}}
+	note := cgoNote(s, img, []string{"example.com/loader"})
+	for _, want := range []string{"120.0 MiB", "**90.0 MiB**", "**45 MiB**", "`example.com/loader`", "(14.0 MiB here)"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("cgoNote lacks %q:\n%s", want, note)
+		}
+	}
+	if note := cgoNote(s, img, nil); strings.Contains(note, "plugin") {
+		t.Errorf("cgoNote without importers speaks of the plugin package:\n%s", note)
+	}
+}
