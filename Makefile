@@ -7,7 +7,7 @@ DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 BUILDINFO := github.com/kubeplan/kubeplan/internal/buildinfo
 LDFLAGS := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).date=$(DATE)
 
-.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-pod-security bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm bench-serve bench-serve-push bench-start generate fuzz clean testcluster screenshot
+.PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-pod-security bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm bench-serve bench-serve-push bench-start bench-size generate fuzz clean testcluster screenshot
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
@@ -70,7 +70,7 @@ release-snapshot:
 	$(GORELEASER) release --snapshot --clean
 
 # Benchmarks compare kubeplan with its peers side by side; see docs/benchmarks.md.
-bench: bench-lint bench-lint-policies bench-lint-pod-security bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm
+bench: bench-lint bench-lint-policies bench-lint-pod-security bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm bench-size
 
 bench-lint:
 	$(GO) run ./tools/benchlint
@@ -84,6 +84,11 @@ bench-lint-policies:
 # the floors of both binaries and where kubeplan's memory is at start (issue 33: 1.5x wall, 40 MiB).
 bench-start:
 	$(GO) run ./tools/benchstart
+
+# What each major dependency (helm, apiserver CEL, kustomize, go-git, client-go, prometheus, ...) adds to
+# bin/kubeplan: its symbols' share, blank-import builds without it and with only it, and their start RSS.
+bench-size:
+	$(GO) run ./tools/binsize
 
 # kubeplan lint of the bench-lint corpus (20,000 objects) with the pod-security rule off and with levels set
 # (enforce baseline, warn and audit restricted), alternating in one run: what the rule costs (budget 15%).
