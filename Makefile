@@ -9,8 +9,10 @@ LDFLAGS := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) -
 
 .PHONY: build demo test sops-peer helm-peer test-security vet image release-check release-snapshot bench bench-lint bench-lint-policies bench-lint-pod-security bench-lint-crds bench-plan bench-plan-waves bench-plan-guards bench-apply bench-apply-wait bench-projects bench-helm bench-serve bench-serve-push bench-start bench-size generate fuzz clean testcluster screenshot
 
+# CGO_ENABLED=0 as the releases (.goreleaser.yaml) and the image: with cgo, kustomize's plugin loader links
+# Go's plugin package and the binary is 114 MiB instead of 85 (make bench-size).
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o bin/kubeplan ./cmd/kubeplan
 
 # The acceptance story (lint, plan, apply, drift, prune, revert, a broken commit, status, kustomize)
 # from the built binaries on a cluster of its own, which it removes with its work directory at the
