@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"debug/elf"
-	"fmt"
-	"os"
-	"os/exec"
-	"strconv"
-	"strings"
-	"time"
+
+	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
 // startMemoryKiB is where a process's resident memory is, in KiB: all of
@@ -19,44 +14,11 @@ type startMemoryKiB struct{ rss, anon, file, pmd, textRO int64 }
 // startMemory reads it for kubeplan once started: `kubeplan lint -` waits
 // on its input, its /proc/PID/smaps_rollup read meanwhile.
 func startMemory(bin, dir string) (startMemoryKiB, error) {
-	var out startMemoryKiB
-	cmd := exec.Command(bin, "lint", "-")
-	cmd.Dir = dir
-	in, err := cmd.StdinPipe()
+	m, err := benchkit.StartedMemory(bin, []string{"lint", "-"}, dir)
 	if err != nil {
-		return out, err
+		return startMemoryKiB{}, err
 	}
-	if err := cmd.Start(); err != nil {
-		return out, err
-	}
-	defer func() {
-		in.Close()
-		_ = cmd.Wait()
-	}()
-	time.Sleep(time.Second) // started and waiting on its input
-	f, err := os.Open(fmt.Sprintf("/proc/%d/smaps_rollup", cmd.Process.Pid))
-	if err != nil {
-		return out, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) < 2 {
-			continue
-		}
-		v, _ := strconv.ParseInt(fs[1], 10, 64)
-		switch fs[0] {
-		case "Rss:":
-			out.rss = v
-		case "Pss_Anon:":
-			out.anon = v
-		case "Pss_File:":
-			out.file = v
-		case "FilePmdMapped:":
-			out.pmd = v
-		}
-	}
+	out := startMemoryKiB{rss: m["Rss"], anon: m["Pss_Anon"], file: m["Pss_File"], pmd: m["FilePmdMapped"]}
 	e, err := elf.Open(bin)
 	if err != nil {
 		return out, err
@@ -67,5 +29,5 @@ func startMemory(bin, dir string) (startMemoryKiB, error) {
 			out.textRO += int64(p.Memsz) / 1024
 		}
 	}
-	return out, sc.Err()
+	return out, nil
 }

@@ -1,14 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
-	"os"
-	"os/exec"
-	"strconv"
-	"strings"
-	"time"
-
 	"github.com/kubeplan/kubeplan/internal/benchkit"
 )
 
@@ -28,33 +20,6 @@ func startRSS(bin string, args []string, dir string, runs int) (int64, error) {
 }
 
 func rssOnce(bin string, args []string, dir string) (int64, error) {
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return 0, err
-	}
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	defer func() {
-		in.Close()
-		_ = cmd.Wait()
-	}()
-	time.Sleep(time.Second) // started and waiting on its input
-	f, err := os.Open(fmt.Sprintf("/proc/%d/smaps_rollup", cmd.Process.Pid))
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if fs := strings.Fields(sc.Text()); len(fs) >= 2 && fs[0] == "Rss:" {
-			return strconv.ParseInt(fs[1], 10, 64)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	return 0, fmt.Errorf("%s: no Rss line in smaps_rollup", bin)
+	m, err := benchkit.StartedMemory(bin, args, dir)
+	return m["Rss"], err
 }
