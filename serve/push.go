@@ -64,8 +64,19 @@ func (s *server) changedProjects(ctx context.Context, co checkout, ps []project.
 			s.logf("push: which projects changed since %s is unknown (%v): running the %d applied at it", short(rev), err, len(group))
 			changed = group
 		}
+		run := map[string]bool{}
 		for _, p := range changed {
 			out = append(out, p.Name)
+			run[p.Name] = true
+		}
+		// A project whose files did not change since rev is, at this
+		// commit, what it was at rev: it counts as applied here, so the
+		// next push compares it from here (one diff for all such projects,
+		// not one per commit they were left at).
+		for _, p := range group {
+			if !run[p.Name] {
+				s.appliedAt(p.Name, co.rev.SHA)
+			}
 		}
 	}
 	sort.Strings(out)

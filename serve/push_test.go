@@ -92,12 +92,20 @@ func TestChangedProjects(t *testing.T) {
 	if got := s.changedProjects(context.Background(), co, ps); !slices.Equal(got, []string{"a", "c", "d"}) {
 		t.Errorf("changed %v, want [a c d]: a changed since its parent's revision, c's parent records a failure, d has none", got)
 	}
+	// b did not change since its parent's revision: it counts as applied at
+	// second, and the next push compares it from there.
+	if s.applied["b"] != second {
+		t.Errorf("b applied at %q, want %q: an unchanged project moves to the commit it was compared with", s.applied["b"], second)
+	}
 	// This process applied a at second and d at first: a is in sync, d
 	// did not change.
 	s.appliedAt("a", second)
 	s.appliedAt("d", first)
 	if got := s.changedProjects(context.Background(), co, ps); !slices.Equal(got, []string{"c"}) {
 		t.Errorf("changed %v, want [c]", got)
+	}
+	if s.applied["d"] != second {
+		t.Errorf("d applied at %q, want %q", s.applied["d"], second)
 	}
 	// A revision the clone does not have: that project runs.
 	s.appliedAt("d", strings.Repeat("0", 40))

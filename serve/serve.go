@@ -44,7 +44,8 @@ type server struct {
 	// wake ends the loop's sleep (runNow); one pending wake-up stands for
 	// any number of requests.
 	wake chan struct{}
-	// applied is each project's revision of its last successful run.
+	// applied is each project's revision of its last successful run, or
+	// a later commit at which its files are the same (changedProjects).
 	applied map[string]string
 	// marked are the projects whose parents record the failing source.
 	marked []project.Project
