@@ -40,3 +40,21 @@ func TestUnder(t *testing.T) {
 		t.Error("a missing directory must be an error")
 	}
 }
+
+// TestIn: a directory gives its test files, a file itself.
+func TestIn(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "sub", "t.yaml")
+	if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := In(dir, "t.yaml"); err != nil || !slices.Equal(got, []string{f}) {
+		t.Errorf("In(dir) = %v, %v; want [%s]", got, err, f)
+	}
+	if got, err := In(f, "other.yaml"); err != nil || !slices.Equal(got, []string{f}) {
+		t.Errorf("In(file) = %v, %v; want the file itself", got, err)
+	}
+}

@@ -126,17 +126,7 @@ func testRoot(dir string) (string, error) {
 	return root, nil
 }
 
-func testFiles(dir string) ([]string, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !st.IsDir() {
-		return []string{dir}, nil
-	}
-	found, err := testfiles.Under(dir, TestFileName)
-	return found[TestFileName], err
-}
+func testFiles(dir string) ([]string, error) { return testfiles.In(dir, TestFileName) }
 
 // readTest reads and checks one test file.
 func readTest(file, inside string) (*PolicyTest, *manifest.Problem) {

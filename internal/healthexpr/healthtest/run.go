@@ -82,17 +82,7 @@ func Run(dir string) (*Report, error) {
 
 // testFiles are the test files under dir, sorted; dir itself when it is a
 // file. Hidden directories are skipped.
-func testFiles(dir string) ([]string, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !st.IsDir() {
-		return []string{dir}, nil
-	}
-	found, err := testfiles.Under(dir, TestFileName)
-	return found[TestFileName], err
-}
+func testFiles(dir string) ([]string, error) { return testfiles.In(dir, TestFileName) }
 
 // judge evaluates one case.
 func judge(t *testFile, c testCase) Case {
