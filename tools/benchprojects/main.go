@@ -19,6 +19,7 @@ type options struct {
 	runs  int
 	quick bool
 	keep  bool
+	hold  bool
 	doc   string
 }
 
@@ -40,6 +41,7 @@ func run(args []string) error {
 	fs.IntVar(&o.runs, "runs", 3, "timed rounds, after one untimed warm-up round")
 	fs.BoolVar(&o.quick, "quick", false, fmt.Sprintf("a smoke test: %d bases (%d projects) instead of %d (%d)", quickSpec.Bases, quickSpec.projects(), fullSpec.Bases, fullSpec.projects()))
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated repository and the flat directory (their path is printed)")
+	fs.BoolVar(&o.hold, "hold", false, "set up, print the environment to run the commands by hand (profiling), and wait for Ctrl-C instead of measuring")
 	benchkit.DocFlag(fs, &o.doc, sectionTitle)
 	root, err := benchkit.Start(fs, args, &o.runs)
 	if err != nil {
@@ -81,7 +83,13 @@ func run(args []string) error {
 	defer c.Stop()
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	if o.hold {
+		o.keep = true
+	}
 	go func() {
+		if o.hold {
+			return // hold waits for the signal itself
+		}
 		step("%s: stopping the cluster", <-sig)
 		c.Stop()
 		if !o.keep {
@@ -112,6 +120,9 @@ func run(args []string) error {
 
 	// 3. The rounds.
 	tools := commands(c, repo, flat, s)
+	if o.hold {
+		return hold(c, repo, tools, sig)
+	}
 	res.Commands = map[string]string{}
 	for k, ts := range tools {
 		res.Commands[k] = shown(ts[0], work)
