@@ -9,3 +9,12 @@ func SetSyncPoll(d time.Duration) (restore func()) {
 	syncPollEvery = d
 	return func() { syncPollEvery = old }
 }
+
+// SetParentListHook sets what is told of each LIST of parents the sync
+// poll makes (the namespace; "" for all namespaces); it returns the hook to
+// restore.
+func SetParentListHook(f func(cluster, namespace string)) (restore func()) {
+	old := listedHook
+	listedHook = f
+	return func() { listedHook = old }
+}

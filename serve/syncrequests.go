@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -30,6 +32,9 @@ type syncRequests struct {
 	// suspended are the projects whose parent the last poll found
 	// suspended, with the suspension (suspend.go skips them).
 	suspended map[string]suspendedSeen
+	// noEverywhere are the clusters where listing parents across all
+	// namespaces was forbidden, until when not to try again.
+	noEverywhere map[string]time.Time
 }
 
 type syncRequest struct {
@@ -90,9 +95,9 @@ func (s *server) pollSyncRequests(ctx context.Context) {
 	}
 }
 
-// parentsKey is one LIST: the parents of one kind in one namespace of
-// one cluster.
-type parentsKey struct{ cluster, namespace, resource string }
+// parentsKey is one kind of parent in one cluster; parentOf is one
+// project's parent.
+type parentsKey struct{ cluster, resource string }
 
 type parentOf struct {
 	p  project.Project
@@ -100,12 +105,11 @@ type parentOf struct {
 	c  *kube.Client
 }
 
-// pollSyncOnce reads the parents of serve's projects, one metadata-only
-// LIST per cluster, namespace and kind (parents carry the ApplySet id
-// label; a Secret's data is never read), and runs at once those with a
-// new request and those resumed since the last poll; it notes which are
-// suspended (skipSuspended). With 100 projects in a few namespaces it is
-// a few requests.
+// pollSyncOnce reads the parents of serve's projects, metadata only (the
+// parents carry the ApplySet id label; a Secret's data is never read), and
+// runs at once those with a new request and those resumed since the last
+// poll; it notes which are suspended (skipSuspended). See listParents for
+// how many LISTs that is.
 func (s *server) pollSyncOnce(ctx context.Context) {
 	groups := map[parentsKey][]parentOf{}
 	for _, p := range s.currentProjects() {
@@ -121,25 +125,18 @@ func (s *server) pollSyncOnce(ctx context.Context) {
 		if err != nil || p.ApplySet == "" {
 			continue
 		}
-		k := parentsKey{p.Cluster(), as.Namespace, as.Resource()}
+		k := parentsKey{p.Cluster(), as.Resource()}
 		groups[k] = append(groups[k], parentOf{p, as, c})
 	}
 	var names, resumed, errs []string
 	for k, g := range groups {
-		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		list, err := g[0].c.Metadata.Resource(schema.GroupVersionResource{Version: "v1", Resource: k.resource}).Namespace(k.namespace).
-			List(lctx, metav1.ListOptions{LabelSelector: applyset.LabelID})
-		cancel()
-		if err != nil {
-			errs = append(errs, err.Error())
-			continue
-		}
-		annotations := map[string]map[string]string{}
-		for _, m := range list.Items {
-			annotations[m.GetName()] = m.GetAnnotations()
-		}
+		annotations, lerrs := s.listParents(ctx, k, g)
+		errs = append(errs, lerrs...)
 		for _, po := range g {
-			a := annotations[po.as.Name]
+			a, ok := annotations.by[po.as.Namespace+"/"+po.as.Name]
+			if !ok && !annotations.complete(po.as.Namespace) {
+				continue // its namespace could not be listed: nothing is known
+			}
 			if s.syncs.noteSuspension(po.p.Name, po.as, a[plan.AnnotationSuspended], time.Now()) {
 				resumed = append(resumed, po.p.Name)
 			}
@@ -161,6 +158,89 @@ func (s *server) pollSyncOnce(ctx context.Context) {
 	if all := append(names, resumed...); len(all) > 0 {
 		s.runNow(all)
 	}
+}
+
+// parentAnnotations are the listed parents' annotations by
+// "namespace/name"; listed says which namespaces were read (all when
+// everywhere is set).
+type parentAnnotations struct {
+	by         map[string]map[string]string
+	listed     map[string]bool
+	everywhere bool
+}
+
+func (a parentAnnotations) complete(ns string) bool { return a.everywhere || a.listed[ns] }
+
+// listParents lists the parents of one kind in one cluster, metadata
+// only, by the ApplySet id label. Parents in one namespace take one LIST
+// there; parents in several take one LIST across all namespaces (one
+// request a poll however many projects serve has, instead of one per
+// namespace), and when the identity may not list across namespaces, one
+// LIST per namespace, which it is not asked again for an hour.
+func (s *server) listParents(ctx context.Context, k parentsKey, g []parentOf) (parentAnnotations, []string) {
+	out := parentAnnotations{by: map[string]map[string]string{}, listed: map[string]bool{}}
+	nss := map[string]bool{}
+	for _, po := range g {
+		nss[po.as.Namespace] = true
+	}
+	res := g[0].c.Metadata.Resource(schema.GroupVersionResource{Version: "v1", Resource: k.resource})
+	list := func(ns string) error {
+		listedHook(k.cluster, ns)
+		lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		l, err := res.Namespace(ns).List(lctx, metav1.ListOptions{LabelSelector: applyset.LabelID})
+		if err != nil {
+			return err
+		}
+		for _, m := range l.Items {
+			out.by[m.GetNamespace()+"/"+m.GetName()] = m.GetAnnotations()
+		}
+		return nil
+	}
+	if len(nss) > 1 && s.syncs.mayListEverywhere(k.cluster, time.Now()) {
+		err := list(metav1.NamespaceAll)
+		if err == nil {
+			out.everywhere = true
+			return out, nil
+		}
+		if !apierrors.IsForbidden(err) {
+			return out, []string{err.Error()}
+		}
+		s.syncs.forbidEverywhere(k.cluster, time.Now())
+	}
+	var errs []string
+	for ns := range nss {
+		if err := list(ns); err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		out.listed[ns] = true
+	}
+	return out, errs
+}
+
+// listedHook is told of every LIST of parents (the namespace, "" for all);
+// a test sets it.
+var listedHook = func(cluster, namespace string) {}
+
+// everywhereRetry is how long serve lists parents namespace by namespace
+// after a LIST across all namespaces was forbidden.
+const everywhereRetry = time.Hour
+
+func (q *syncRequests) mayListEverywhere(cluster string, now time.Time) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	until, ok := q.noEverywhere[cluster]
+	return !ok || now.After(until)
+}
+
+func (q *syncRequests) forbidEverywhere(cluster string, now time.Time) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.noEverywhere == nil {
+		q.noEverywhere = map[string]time.Time{}
+	}
+	q.noEverywhere[cluster] = now.Add(everywhereRetry)
 }
 
 // noteSyncErrors logs the poll's errors when they change.
