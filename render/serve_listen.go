@@ -10,3 +10,11 @@ import (
 func ServeListening(w io.Writer, addr fmt.Stringer) {
 	fmt.Fprintf(w, "kubeplan serve: listening on %s\n", addr)
 }
+
+// ServeMemory says how serve set the garbage collector (gctune), when it
+// set anything.
+func ServeMemory(w io.Writer, settings string) {
+	if settings != "" {
+		fmt.Fprintf(w, "kubeplan serve: memory: %s (set GOGC or GOMEMLIMIT to choose)\n", settings)
+	}
+}

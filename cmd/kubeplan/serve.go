@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/arguments"
+	"github.com/kubeplan/kubeplan/internal/gctune"
 	"github.com/kubeplan/kubeplan/internal/interrupt"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/serve"
@@ -40,6 +42,10 @@ func runServe(s streams, f *arguments.Serve) error {
 		return err
 	}
 	o.Log = s.err
+	// A long-running process: a tighter collector, under the container's limit.
+	gc := gctune.Serve(s.env(), os.ReadFile)
+	gc.Apply()
+	render.ServeMemory(s.err, gc.String())
 	o.WebhookReady = func(addr fmt.Stringer) { render.ServeWebhooks(s.err, addr) }
 	// GITHUB_API_URL: GitHub Enterprise
 	if err := o.Notifications(render.NotifyWords{}, s.env()("GITHUB_API_URL"), serve.PodState(f.KubeConfig())); err != nil {

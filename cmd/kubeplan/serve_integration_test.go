@@ -270,6 +270,10 @@ func TestIntegrationServeInCluster(t *testing.T) {
 		resp, err := http.Get("http://" + a.addr + "/readyz")
 		return err == nil && resp.StatusCode == 200
 	}, diagA)
+	// A long-running process collects at GOGC=50 (gctune), and says so.
+	if m := a.metrics(); !strings.Contains(m, "go_gc_gogc_percent 50") || !strings.Contains(a.logText(), "kubeplan serve: memory: GOGC=50") {
+		t.Errorf("serve's GOGC: %s\n%s", grepMetric(m, "go_gc_gogc_percent"), a.logText())
+	}
 
 	broken := g.commit("broken", map[string]string{"app/settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  value: [1\n"})
 	eventually(t, "the broken commit fails", func() bool {
@@ -353,4 +357,15 @@ func TestIntegrationServeInCluster(t *testing.T) {
 	if _, err := net.Dial("tcp", a.addr); err == nil {
 		t.Errorf("replica A's HTTP server still answers after exit")
 	}
+}
+
+// grepMetric is the lines of m that start with name.
+func grepMetric(m, name string) string {
+	var out []string
+	for _, l := range strings.Split(m, "\n") {
+		if strings.HasPrefix(l, name) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
