@@ -9,7 +9,10 @@
 // (partof.go). The fields a chart generates or derives from a Secret it
 // read with lookup (manifest.Object.Kept) keep their live value, and the
 // looked-up ones are never shown (kept.go); Lookup is the charts' lookup
-// over the run's client, read-only and cached per run (lookup.go).
+// over the run's client, read-only and cached per run (lookup.go). With
+// Options.RollOnConfigChange, each pod template carries a digest of the
+// set's ConfigMaps and Secrets it reads, so that its pods roll when their
+// data changes (roll.go).
 //
 // The result is a Plan: plain data, rendered elsewhere (package render) and
 // executed by package apply. plan and apply share the dry-run and diff code,

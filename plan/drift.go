@@ -41,7 +41,7 @@ func drift(err error, live, want *unstructured.Unstructured) []Drift {
 				d.Want = show(v)
 			}
 		}
-		if want.GetKind() == "Secret" && (perr != nil || topField(path) == "data" || topField(path) == "stringData") {
+		if want.GetKind() == "Secret" && (perr != nil || topField(path) == "data" || topField(path) == "stringData" || isRollKeyField(cause.Field)) {
 			d.Live, d.Want = "***", "***"
 		}
 		out = append(out, d)

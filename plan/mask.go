@@ -34,7 +34,8 @@ var secretFields = []string{"data", "stringData"}
 // JSON: its data and stringData are masked the same way and it is written
 // back as compact JSON; when it is not a JSON object, it becomes Masked as a
 // whole. A data or stringData field that is not an object becomes Masked as
-// a whole too.
+// a whole too. The Secret's roll key (rollhash.KeyAnnotation) is masked as
+// a value is.
 //
 // Before that, in an object of any kind, every value decrypted from SOPS
 // is hidden in every string and key (see hideDecryptedPair): a copy of
@@ -47,6 +48,7 @@ func MaskSecret(before, after map[string]any) (b, a map[string]any) {
 	b, a = canonObj(before), canonObj(after)
 	maskValues(b, a)
 	maskLastApplied(b, a)
+	maskRollKey(b, a)
 	return b, a
 }
 

@@ -54,6 +54,10 @@ type Options struct {
 	// reader): the run passes the one lint's pod-security rule read, so
 	// each is read once.
 	Namespaces *Namespaces
+	// RollOnConfigChange writes into each pod template a digest of the
+	// set's ConfigMaps and Secrets it reads, so that its pods roll when
+	// their data changes (roll.go, Change.RollsFor).
+	RollOnConfigChange bool
 }
 
 type planner struct {
@@ -111,6 +115,10 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 	if err := p.leaveReplicasToAutoscalers(ctx, targets, live); err != nil {
 		return nil, err
 	}
+	rolls, err := p.rollOnConfigChange(targets, live)
+	if err != nil {
+		return nil, err
+	}
 	changes, err := p.dryRunAll(ctx, targets, live)
 	if err != nil {
 		return nil, err
@@ -137,6 +145,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 		pl.Changes = append(pl.Changes, set.prunes(targets)...)
 	}
 	sortChanges(pl.Changes)
+	rolls.explain(pl.Changes)
 	if stages != nil && set != nil {
 		pruneStages(pl.Changes, set.members)
 	}

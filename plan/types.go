@@ -139,6 +139,10 @@ type Change struct {
 	// Paths are the changed field paths of an update or replace
 	// (ChangedPaths), recorded only when a guard rule reads them.
 	Paths []string `json:"paths,omitempty"`
+	// RollsFor names the ConfigMaps and Secrets of the set whose changed
+	// data makes an update's pod template roll ("configmap/settings";
+	// Options.RollOnConfigChange). Informational, like APIWarnings.
+	RollsFor []string `json:"rollsFor,omitempty"`
 
 	// planned is the dry-run's object as it will be, kept for the guard
 	// rules until the plan is judged (never saved).

@@ -74,6 +74,10 @@ type Project struct {
 	// Windows are the project's change windows (its entry's windows:,
 	// else the defaults'); nil means none: always open.
 	Windows *guard.Schedule `json:"-"`
+	// RollOnConfigChange makes a change of the data of the project's
+	// ConfigMaps and Secrets roll the pods that read them (its entry's
+	// rollOnConfigChange:, else the defaults'; docs/roll.md).
+	RollOnConfigChange bool `json:"rollOnConfigChange,omitempty"`
 }
 
 // Cluster names the project's cluster for tables and for bounding work per

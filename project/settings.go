@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,8 @@ import (
 // KubeVersion is left "" when neither sets it (lint
 // then uses the config's top-level kubeVersion). Windows are the entry's
 // windows compiled (an empty list means none), else the defaults'; nil
-// when neither has any.
+// when neither has any. RollOnConfigChange is the entry's, else the
+// defaults', else false.
 func resolve(base string, cfg *config.Config, m *member) error {
 	var e config.Settings
 	if m.entry != nil {
@@ -44,6 +46,9 @@ func resolve(base string, cfg *config.Config, m *member) error {
 		m.ClusterAt = settingAt(cfg, m, "cluster")
 	}
 	m.KubeVersion = pick(e.KubeVersion, d.KubeVersion)
+	if r := cmp.Or(e.RollOnConfigChange, d.RollOnConfigChange); r != nil {
+		m.RollOnConfigChange = *r
+	}
 	// An entry's windows, an empty list included, replace the defaults'.
 	ws := e.Windows
 	if ws == nil {

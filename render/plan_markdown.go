@@ -196,6 +196,9 @@ func mdChangeRow(p *plan.Plan, c plan.Change) string {
 	if c.Owner != "" {
 		action += ", ⚠️ owned by " + mdText(c.Owner)
 	}
+	if r := rollReason(c); r != "" {
+		action += ", 🔁 " + mdText(r)
+	}
 	return fmt.Sprintf("| %s | %s | %s |\n", action, mdObject(p, c.Ref, true), src)
 }
 

@@ -44,6 +44,9 @@ const (
 //	Drift (changed in the cluster, will be taken back):
 //	  deployment.apps/web spec.replicas is 6, set by kubectl-scale; git says 3
 //
+//	Rolls (the config their pods read changed):
+//	  deployment.apps/web will roll: configmap/settings changed
+//
 //	Guard rules:
 //	  ! needs approval  protect-pvc: prunes persistentvolumeclaim/data in store: ... (approve: --approve protect-pvc=REASON)
 //
@@ -95,6 +98,7 @@ func planText(w io.Writer, p *plan.Plan, opts PlanOptions) error {
 		}
 	}
 	t.drift(p, cs)
+	t.rolls(p, cs)
 	t.warnings(p.Warnings)
 	t.guards(p)
 	t.blank()

@@ -12,9 +12,13 @@ import "github.com/kubeplan/kubeplan/project"
 // Its guards are the workspace's, as every project's: a plain invocation
 // in a repository whose kubeplan.yaml denies a change is denied too. Its
 // windows are the defaults' of that kubeplan.yaml (nil without any); it
-// is no entry of projects:, so it has no windows of its own.
+// is no entry of projects:, so it has no windows of its own. So with
+// rollOnConfigChange: the defaults' is its own.
 func (w *Workspace) Single(paths []string, applySet string) project.Project {
 	p := project.Project{ApplySet: applySet, Guards: w.guards.set, Windows: w.guards.single}
+	if r := w.Config.Defaults.RollOnConfigChange; r != nil {
+		p.RollOnConfigChange = *r
+	}
 	w.single, w.isSingle = paths, true
 	w.all, w.loaded = []project.Project{p}, true
 	return p

@@ -101,6 +101,9 @@ type Settings struct {
 	// Windows are the change windows (windows:); nil when not set. An
 	// entry's windows, an empty list included, replace the defaults'.
 	Windows []guard.Window
+	// RollOnConfigChange is rollOnConfigChange: (docs/roll.md); nil when
+	// not set.
+	RollOnConfigChange *bool
 	// Pos says where each key that was set is, by its name in the file
 	// ("namespace", "applyset", "cluster", ...; for an entry also "name",
 	// "path" and "dependsOn").

@@ -122,6 +122,11 @@ func (d decoder) settings(n *yaml.Node, where string, s *Settings, extra map[str
 			s.Pos["windows"] = at(deref(v))
 			return err
 		},
+		"rollOnConfigChange": func(v *yaml.Node) error {
+			b, err := d.boolean(v, where+".rollOnConfigChange")
+			s.RollOnConfigChange, s.Pos["rollOnConfigChange"] = &b, at(deref(v))
+			return err
+		},
 	}
 	for k, f := range extra {
 		set[k] = f
