@@ -79,3 +79,16 @@ func TestSkipped(t *testing.T) {
 		t.Error("configmaps or deployments are skipped")
 	}
 }
+
+func TestMadeAndListed(t *testing.T) {
+	all := metav1.Verbs{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
+	if !madeAndListed(all) {
+		t.Error("a full type (configmaps) is not listed")
+	}
+	if madeAndListed(metav1.Verbs{"get", "list"}) {
+		t.Error("a read-only view (metrics.k8s.io pods) is listed")
+	}
+	if madeAndListed(metav1.Verbs{"create"}) {
+		t.Error("a create-only request (bindings) is listed")
+	}
+}

@@ -19,8 +19,9 @@ type resourceType struct {
 }
 
 // listable is every namespaced resource type discovery offers (its
-// preferred version) that can be listed, without subresources and
-// without the types Kubernetes alone writes (skipped). A group whose
+// preferred version) whose objects can be listed, created and deleted
+// (madeAndListed), without subresources and without the types
+// Kubernetes alone writes (skipped). A group whose
 // discovery failed (an aggregated API that is down) is not checked.
 func listable(dc discovery.DiscoveryInterface) ([]resourceType, []NotChecked, error) {
 	lists, err := dc.ServerPreferredNamespacedResources()
@@ -41,7 +42,7 @@ func listable(dc discovery.DiscoveryInterface) ([]resourceType, []NotChecked, er
 			continue
 		}
 		for _, r := range l.APIResources {
-			if strings.Contains(r.Name, "/") || !r.Namespaced || !slices.Contains(r.Verbs, "list") {
+			if strings.Contains(r.Name, "/") || !r.Namespaced || !madeAndListed(r.Verbs) {
 				continue
 			}
 			if skipped(gv.Group, r.Name) {
@@ -68,4 +69,12 @@ var skippedTypes = []metav1.GroupResource{
 
 func skipped(group, resource string) bool {
 	return slices.Contains(skippedTypes, metav1.GroupResource{Group: group, Resource: resource})
+}
+
+// madeAndListed reports whether a type's verbs include list, create and
+// delete: objects someone can have made and can remove. Read-only views
+// (metrics.k8s.io's PodMetrics) and create-only requests (Bindings,
+// access reviews) hold nothing left over.
+func madeAndListed(verbs metav1.Verbs) bool {
+	return slices.Contains(verbs, "list") && slices.Contains(verbs, "create") && slices.Contains(verbs, "delete")
 }
