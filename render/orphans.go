@@ -97,7 +97,7 @@ func orphansSummary(r *run.OrphansReport, namespaces []string) string {
 	}
 	n := r.Count()
 	if n == 0 {
-		return "No objects nobody manages in " + where + "."
+		return "No unmanaged objects in " + where + "."
 	}
 	return fmt.Sprintf("%s nobody manages in %s.", plural(n, "object"), where)
 }

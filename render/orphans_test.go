@@ -81,7 +81,7 @@ func TestOrphansTextNone(t *testing.T) {
 	if err := Orphans(&b, "text", r, orphansNow); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := b.String(), "No objects nobody manages in namespaces shop, shop-jobs.\n"; got != want {
+	if got, want := b.String(), "No unmanaged objects in namespaces shop, shop-jobs.\n"; got != want {
 		t.Errorf("text = %q, want %q", got, want)
 	}
 }
