@@ -78,7 +78,11 @@ func orphansText(w io.Writer, r *run.OrphansReport, now time.Time) error {
 			if many {
 				fmt.Fprintf(&b, "%s: ", printable(runName(p)))
 			}
-			fmt.Fprintf(&b, "%s: %s\n", p.Status, printable(p.Error))
+			msg := p.Error // a skipped project's error says so itself
+			if p.Status == run.Failed {
+				msg = "failed: " + msg
+			}
+			fmt.Fprintln(&b, printable(msg))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -31,6 +31,8 @@ func orphansFixture(single bool) *run.OrphansReport {
 		err := errors.New("cluster prod-eu: connection refused")
 		r.Projects = append(r.Projects, run.ProjectReport{Project: project.Project{Name: "cache"}, Status: run.Failed, Error: err.Error(), Err: err})
 		r.Found = append(r.Found, nil)
+		r.Projects = append(r.Projects, run.ProjectReport{Project: project.Project{Name: "queue"}, Status: run.Skipped, Error: "skipped: the run was stopped before it started"})
+		r.Found = append(r.Found, nil)
 	}
 	return r
 }
@@ -67,6 +69,7 @@ func TestOrphansTextProjects(t *testing.T) {
 		"shop     shop       configmap/hotfix       3d    kubectl-create\n",
 		"shop: Not checked in shop (forbidden): roles.rbac.authorization.k8s.io, rolebindings.rbac.authorization.k8s.io\n",
 		"cache: failed: cluster prod-eu: connection refused\n",
+		"queue: skipped: the run was stopped before it started\n",
 	} {
 		if !strings.Contains(got, line) {
 			t.Errorf("text lacks %q:\n%s", line, got)
@@ -106,7 +109,7 @@ func TestOrphansJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
 		t.Fatalf("%v:\n%s", err, b.String())
 	}
-	if doc.Version != OrphansFormatVersion || len(doc.Projects) != 2 {
+	if doc.Version != OrphansFormatVersion || len(doc.Projects) != 3 {
 		t.Fatalf("doc = %+v", doc)
 	}
 	p := doc.Projects[0]
@@ -120,7 +123,7 @@ func TestOrphansJSON(t *testing.T) {
 	if doc.Projects[1].Error == "" || doc.Projects[1].Orphans != nil {
 		t.Errorf("a failed project = %+v", doc.Projects[1])
 	}
-	if doc.Total["orphans"] != 2 || doc.Total["failed"] != 1 || doc.Total["projects"] != 2 {
+	if doc.Total["orphans"] != 2 || doc.Total["failed"] != 2 || doc.Total["projects"] != 3 {
 		t.Errorf("total = %v", doc.Total)
 	}
 }
