@@ -52,7 +52,10 @@ func TestMadeBy(t *testing.T) {
 }
 
 func TestLastManager(t *testing.T) {
-	at := func(min int) *metav1.Time { tm := metav1.NewTime(time.Date(2026, 12, 1, 10, min, 0, 0, time.UTC)); return &tm }
+	at := func(min int) *metav1.Time {
+		tm := metav1.NewTime(time.Date(2026, 12, 1, 10, min, 0, 0, time.UTC))
+		return &tm
+	}
 	for _, tc := range []struct {
 		name   string
 		fields []metav1.ManagedFieldsEntry
