@@ -102,6 +102,16 @@ func TestIntegrationFindListsEachTypeOncePerNamespace(t *testing.T) {
 			t.Errorf("%s listed: Kubernetes alone writes those", path)
 		}
 	}
+	// A second project on the cluster: no discovery again, the same LISTs.
+	before := len(requests())
+	if _, err := Find(context.Background(), c, []string{a}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range requests()[before:] {
+		if !strings.Contains(q.path, "/namespaces/"+a+"/") {
+			t.Errorf("the second Find asked %s %s: discovery is kept for the run", q.method, q.path)
+		}
+	}
 	for _, want := range []string{"/api/v1/namespaces/" + a + "/configmaps", "/api/v1/namespaces/" + b + "/secrets", "/apis/apps/v1/namespaces/" + a + "/deployments"} {
 		if lists[want] != 1 {
 			t.Errorf("%s not listed", want)
