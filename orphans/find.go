@@ -46,30 +46,6 @@ func Find(ctx context.Context, c *kube.Client, namespaces []string) (*Result, er
 	return r, nil
 }
 
-// discoveredTypes is what listable found, kept in the client's Memo so
-// that the projects of one cluster discover its types once per run.
-type discoveredTypes struct {
-	types      []resourceType
-	notChecked []NotChecked
-}
-
-// discovered is listable(c.Discovery), once per run and cluster (a
-// failure is not kept: the next project asks again).
-func discovered(c *kube.Client) ([]resourceType, []NotChecked, error) {
-	const key = "orphans.types"
-	if c.Memo != nil {
-		if v, ok := c.Memo.Load(key); ok {
-			d := v.(discoveredTypes)
-			return d.types, slices.Clone(d.notChecked), nil
-		}
-	}
-	types, notChecked, err := listable(c.Discovery)
-	if err == nil && c.Memo != nil {
-		c.Memo.Store(key, discoveredTypes{types, slices.Clone(notChecked)})
-	}
-	return types, notChecked, err
-}
-
 // listed is one type's objects in one namespace.
 type listed struct {
 	t       resourceType
