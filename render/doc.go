@@ -15,6 +15,7 @@
 //     Status, ApplyMarkdown, PlanAnnotations) render its plan, result or
 //     status (run_single.go);
 //   - the per-project progress lines of a run (RunProgress);
+//   - what kubeplan orphans found (Orphans, orphans.go);
 //   - what kubeplan serve's notifications say (NotifyWords, handed to
 //     notify.Config.Words: notify decides when and delivers) and the
 //     notes of the Events it records (EventNote);

@@ -17,6 +17,9 @@
 // EachParent does suspend's, resume's or a sync request's work on the
 // parents of the selected projects (suspend.go).
 //
+// FindOrphans reads, for each project, the objects nobody manages in the
+// namespaces it manages (package orphans; orphans.go): an OrphansReport.
+//
 // run never prints: the views in render show what it reports.
 //
 // The result is a Report, a value the views in render show (a section per

@@ -104,7 +104,7 @@ func newRoot(s streams) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see %s --help)", err, c.CommandPath())
 	})
-	root.AddCommand(newLintCmd(s), newPlanCmd(s), newApplyCmd(s), newStatusCmd(s), newUnlockCmd(s), newSuspendCmd(s), newResumeCmd(s), newSyncCmd(s), newProjectsCmd(s), newPolicyCmd(s), newCommentCmd(s), newServeCmd(s), newVersionCmd(s))
+	root.AddCommand(newLintCmd(s), newPlanCmd(s), newApplyCmd(s), newStatusCmd(s), newOrphansCmd(s), newUnlockCmd(s), newSuspendCmd(s), newResumeCmd(s), newSyncCmd(s), newProjectsCmd(s), newPolicyCmd(s), newCommentCmd(s), newServeCmd(s), newVersionCmd(s))
 	root.AddCommand(newHealthCmd(s))
 	return root
 }

@@ -39,6 +39,12 @@ func Foreign(live *unstructured.Unstructured, setID string) string {
 		}
 		return ApplySetPrefix + id
 	}
+	return toolMark(labels, ann)
+}
+
+// toolMark names the Helm release, Flux Kustomization or HelmRelease, or
+// Argo CD application whose marks labels and ann carry, or "".
+func toolMark(labels, ann map[string]string) string {
 	if labels[helmManagedBy] == "Helm" && ann[helmReleaseName] != "" {
 		return "Helm release " + ann[helmReleaseName] + in(ann[helmReleaseNS])
 	}
