@@ -20,10 +20,35 @@ import (
 // the config (kubeplan.yaml, or the legacy .kubeplan.yaml) in root or a
 // directory above it affects them all; one deeper down is another tree's.
 func ChangedSince(root, ref string, ps []Project) ([]Project, error) {
+	ch, err := ReadChanges(root, ref)
+	if err != nil {
+		return nil, err
+	}
+	return ch.Affected(root, ps)
+}
+
+// Changes are the paths that changed since a revision (source.ChangedPaths),
+// relative to the repository's root, RepoRoot.
+type Changes struct {
+	Paths    map[string]bool
+	RepoRoot string
+}
+
+// ReadChanges reads what changed since ref in the repository holding root:
+// the git half of ChangedSince, which needs no project, so that it can run
+// while the projects are found.
+func ReadChanges(root, ref string) (*Changes, error) {
 	changed, repoRoot, err := source.ChangedPaths(root, ref)
 	if err != nil {
 		return nil, fmt.Errorf("--changed-since %w", err)
 	}
+	return &Changes{Paths: changed, RepoRoot: repoRoot}, nil
+}
+
+// Affected returns the projects of ps (found under root) that ch affects,
+// as ChangedSince says.
+func (ch *Changes) Affected(root string, ps []Project) ([]Project, error) {
+	changed, repoRoot := ch.Paths, ch.RepoRoot
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err

@@ -52,24 +52,53 @@ func (w *Workspace) Projects() ([]project.Project, error) {
 // Select returns the projects the overrides select, sorted by path: those
 // a change since ChangedSince affects (all without it), of those the ones
 // Projects names (all without names). all are every project.
+//
+// With ChangedSince, git's changes are read while the projects are found
+// (they need nothing of each other).
 func (w *Workspace) Select() (selected, all []project.Project, err error) {
+	changes := w.readChanges()
 	if all, err = w.Projects(); err != nil {
 		return nil, nil, err
 	}
-	if selected, err = w.ChangedSince(all); err != nil || len(w.o.Overrides.Projects) == 0 {
+	if selected, err = w.changedSince(all, changes); err != nil || len(w.o.Overrides.Projects) == 0 {
 		return selected, all, err
 	}
 	selected, err = Named(selected, all, w.o.Overrides.Projects)
 	return selected, all, err
 }
 
-// ChangedSince keeps the projects of ps a change since the overrides'
-// ChangedSince revision affects; all of them without one.
-func (w *Workspace) ChangedSince(ps []project.Project) ([]project.Project, error) {
+// changesRead is what readChanges started: the changes, once done is closed.
+type changesRead struct {
+	done chan struct{}
+	ch   *project.Changes
+	err  error
+}
+
+// readChanges starts reading the changes since the overrides'
+// ChangedSince revision; nil without one.
+func (w *Workspace) readChanges() *changesRead {
 	if w.o.Overrides.ChangedSince == "" {
+		return nil
+	}
+	r := &changesRead{done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.ch, r.err = project.ReadChanges(w.Root(), w.o.Overrides.ChangedSince)
+	}()
+	return r
+}
+
+// changedSince keeps the projects of ps the changes affect; all of them
+// without any to read.
+func (w *Workspace) changedSince(ps []project.Project, r *changesRead) ([]project.Project, error) {
+	if r == nil {
 		return ps, nil
 	}
-	return project.ChangedSince(w.Root(), w.o.Overrides.ChangedSince, ps)
+	<-r.done
+	if r.err != nil {
+		return nil, r.err
+	}
+	return r.ch.Affected(w.Root(), ps)
 }
 
 // UnknownProjectsError is a selection naming projects there are not.
