@@ -60,6 +60,9 @@ func ParseApproval(s string) (Approval, error) {
 // Has says whether the set has a rule of that name (switched on), so an
 // --approve naming no rule (a typo) can be refused rather than ignored.
 func (s *Set) Has(name string) bool {
+	if s.ready() != nil {
+		return false
+	}
 	for _, rs := range [][]*compiled{s.change, s.plan} {
 		for _, r := range rs {
 			if r.rule.Name == name {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
@@ -13,11 +14,45 @@ import (
 // Set is a compiled Config: the built-in rules with their outcomes (those
 // switched off left out), then the user's rules.
 type Set struct {
-	// change and plan are the rules of each scope, in evaluation order.
+	// change and plan are the rules of each scope, in evaluation order,
+	// once ready has run.
 	change, plan []*compiled
 	approvals    Approvals
 	needsObjects bool
 	needsPaths   bool
+	// builtins are the built-in rules switched on, with their outcomes:
+	// compiled on the set's first use (ready), before the user's rules,
+	// so that a command that never judges a plan (lint) does not pay for
+	// compiling them. They cannot fail to compile (TestBuiltinsCompile).
+	builtins []pendingBuiltin
+	once     sync.Once
+	readyErr error
+}
+
+type pendingBuiltin struct {
+	rule    Rule
+	outcome Outcome
+}
+
+// ready compiles the built-in rules, once, and puts them before the
+// user's.
+func (s *Set) ready() error {
+	s.once.Do(func() {
+		user := &Set{}
+		user.change, user.plan = s.change, s.plan
+		s.change, s.plan = nil, nil
+		for _, b := range s.builtins {
+			cr, err := compileRule(b.rule, b.outcome, true)
+			if err != nil {
+				// a built-in that does not compile is a bug of kubeplan's
+				s.readyErr = fmt.Errorf("guard: built-in rule %s: %w", b.rule.Name, err)
+				return
+			}
+			s.add(cr)
+		}
+		s.change, s.plan = append(s.change, user.change...), append(s.plan, user.plan...)
+	})
+	return s.readyErr
 }
 
 // compiled is one rule ready to evaluate.
@@ -62,12 +97,7 @@ func Compile(c Config) (*Set, error) {
 			errs = append(errs, fmt.Errorf("%s: guards.builtin.%s: outcome %q: want deny, require-approval, warn or off", posOf(c.File, c.BuiltinPos[b.Name]), b.Name, out))
 			continue
 		}
-		cr, err := compileRule(b, out, true)
-		if err != nil {
-			// a built-in that does not compile is a bug of kubeplan's
-			return nil, fmt.Errorf("guard: built-in rule %s: %w", b.Name, err)
-		}
-		s.add(cr)
+		s.builtins = append(s.builtins, pendingBuiltin{b, out})
 	}
 	seen := map[string]Rule{}
 	for _, r := range c.Rules {

@@ -105,6 +105,9 @@ func TestCompileBuiltins(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustCompile(t, tc.guards)
+			if err := s.ready(); err != nil {
+				t.Fatal(err)
+			}
 			if got := names(s.change); strings.Join(got, ",") != strings.Join(tc.change, ",") {
 				t.Errorf("change rules %v, want %v", got, tc.change)
 			}
@@ -115,6 +118,9 @@ func TestCompileBuiltins(t *testing.T) {
 	}
 	// Compile of an empty Config yields the built-ins.
 	s, err := Compile(Config{})
+	if err == nil {
+		err = s.ready()
+	}
 	if err != nil || len(s.change) != 3 || len(s.plan) != 1 {
 		t.Fatalf("empty config: %v", err)
 	}
@@ -152,5 +158,32 @@ func TestNeeds(t *testing.T) {
 	s := mustCompile(t, "guards:\n  rules:\n    - {name: r, outcome: warn, expression: 'true', messageExpression: \"change.paths.join(', ')\"}\n")
 	if !s.NeedsPaths() {
 		t.Error("a messageExpression over paths does not need paths")
+	}
+}
+
+// TestBuiltinsCompile: the built-in rules are compiled on a set's first use
+// (Set.ready), where an error could only be kubeplan's; each compiles at
+// each outcome, and before it, a set has not compiled them.
+func TestBuiltinsCompile(t *testing.T) {
+	for _, out := range []Outcome{Deny, RequireApproval, Warn} {
+		c := Config{Builtin: map[string]Outcome{}}
+		for _, b := range builtins {
+			c.Builtin[b.Name] = out
+		}
+		s, err := Compile(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.change)+len(s.plan) != 0 || len(s.builtins) != len(builtins) {
+			t.Fatalf("%s: compiled before first use: %d rules, %d pending", out, len(s.change)+len(s.plan), len(s.builtins))
+		}
+		if err := s.ready(); err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		for _, b := range builtins {
+			if !s.Has(b.Name) {
+				t.Errorf("%s: built-in %s missing once ready", out, b.Name)
+			}
+		}
 	}
 }

@@ -22,6 +22,9 @@ import (
 // so is going over the plan's cost budget (PlanCostBudget). A
 // messageExpression that fails falls back to the rule's message.
 func (s *Set) Evaluate(p Plan, changes []Change) ([]Verdict, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), EvalTimeout)
 	defer cancel()
 	ev := evaluation{ctx: ctx}

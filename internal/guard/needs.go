@@ -30,10 +30,10 @@ func (s *Set) reads(ast *cel.Ast) {
 
 // NeedsObjects says whether a rule reads change.before or change.after:
 // when no rule does, the caller need not build them.
-func (s *Set) NeedsObjects() bool { return s.needsObjects }
+func (s *Set) NeedsObjects() bool { _ = s.ready(); return s.needsObjects }
 
 // NeedsPaths says whether a rule reads change.paths.
-func (s *Set) NeedsPaths() bool { return s.needsPaths }
+func (s *Set) NeedsPaths() bool { _ = s.ready(); return s.needsPaths }
 
 // Approvals are the GitHub approvals that count for this set's rules
 // (Config.Approvals).
