@@ -55,6 +55,11 @@ func (r *applyResult) markdown() string {
 	w("| first apply, default `--wait` (until the %d Deployments are Available) | | %s | %.3f× (kubectl does not wait) | | | | | %.1f× |\n\n",
 		r.Corpus.Info.Spec.Deployments, secs(medianWall(r.waits())), pairedRatio(r.waits(), r.samples(tKubectl, scFirst)), pairedRatio(r.waits(), r.raw(scFirst)))
 
+	if floor := r.allOrNothing(); len(floor) == len(r.Rounds) && len(floor) > 0 {
+		ratio := pairedRatio(r.samples(tKubeplan, scFirst), floor)
+		w("**First apply against the all-or-nothing raw floor** (in each run, %s server-side apply dry-runs, then the %s applies, %d in flight each: what an apply that writes nothing unless the whole set is accepted must at least spend): floor %s, kubeplan / floor **%.2f×** (target ≤ %.1f×, issue 33): **%s**.\n\n",
+			thousands(n), thousands(n), rawApplyInFlight, secs(medianWall(floor)), ratio, allOrNothingTarget, verdict(ratio <= allOrNothingTarget))
+	}
 	w("\"raw / kubectl\" is what this machine allows: the ratio a client would reach that did nothing but the scenario's unavoidable requests (create every object; read the set; read it and delete the 100).\n\n")
 	w("Cost of each run (medians: CPU is user+sys of the process, cluster CPU that of the testcluster process meanwhile, peak RSS the largest):\n\n")
 	w("| scenario | kubectl CPU | kubectl peak RSS | cluster CPU (kubectl) | kubeplan CPU | kubeplan peak RSS | cluster CPU (kubeplan) | raw CPU | cluster CPU (raw) |\n")

@@ -31,6 +31,7 @@ type applyRound struct {
 	Runs         map[string]map[string]applyRun // tool -> scenario -> run
 	KubeplanWait applyRun                       // first apply with the default --wait
 	RawApply     sample                         // 1,200 server-side applies, 16 in flight
+	RawDryRun    sample                         // the same as dry-runs, before them (the all-or-nothing floor's first half)
 	RawList      sample                         // LIST of the 3 resources
 	RawDelete    sample                         // DELETE of the removed ConfigMaps, 16 in flight
 	RawListed    int
@@ -193,6 +194,9 @@ func (b *applyBench) rawRound(r *applyRound, ns string) error {
 		return err
 	}
 	b.c.settle()
+	if r.RawDryRun, err = benchkit.MeasureSelf(b.c.PID(), func() error { return raw.dryRunAll(ctx, rawApplyInFlight) }); err != nil {
+		return err
+	}
 	if r.RawApply, err = benchkit.MeasureSelf(b.c.PID(), func() error { return raw.apply(ctx, rawApplyInFlight) }); err != nil {
 		return err
 	}
@@ -205,7 +209,7 @@ func (b *applyBench) rawRound(r *applyRound, ns string) error {
 	if r.RawDelete, err = benchkit.MeasureSelf(b.c.PID(), func() error { return raw.delete(ctx, b.res.Removed, rawApplyInFlight) }); err != nil {
 		return err
 	}
-	step("run %d, raw client-go: %d applies %s, LIST %s (%d objects), %d deletes %s", r.N, len(raw.objects), secs(r.RawApply.Wall),
+	step("run %d, raw client-go: %d dry-runs %s, %d applies %s, LIST %s (%d objects), %d deletes %s", r.N, len(raw.objects), secs(r.RawDryRun.Wall), len(raw.objects), secs(r.RawApply.Wall),
 		ms(r.RawList.Wall), r.RawListed, len(b.res.Removed), ms(r.RawDelete.Wall))
 	return nil
 }

@@ -50,6 +50,26 @@ func (r *applyResult) raw(sc string) []sample {
 	return out
 }
 
+// allOrNothing is the all-or-nothing raw floor of a first apply, per
+// round: every object dry-run, then every object applied (16 in flight
+// each), what an apply that writes nothing unless the whole set is
+// accepted must at least spend. Rounds measured before it was have none.
+func (r *applyResult) allOrNothing() []sample {
+	var out []sample
+	for _, rd := range r.Rounds {
+		if rd.RawDryRun.Wall == 0 {
+			continue
+		}
+		out = append(out, sample{Wall: rd.RawDryRun.Wall + rd.RawApply.Wall, CPU: rd.RawDryRun.CPU + rd.RawApply.CPU,
+			ServerCPU: rd.RawDryRun.ServerCPU + rd.RawApply.ServerCPU})
+	}
+	return out
+}
+
+// allOrNothingTarget is issue 33's target for a first apply: at most this
+// many times the all-or-nothing raw floor, every safety check kept.
+const allOrNothingTarget = 1.2
+
 func (r *applyResult) waits() []sample {
 	var out []sample
 	for _, rd := range r.Rounds {

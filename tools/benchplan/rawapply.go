@@ -19,6 +19,17 @@ const rawApplyInFlight = 16
 // kubeplan), inFlight at a time, on a new connection: what any program that
 // creates the corpus must at least spend.
 func (r *rawClient) apply(ctx context.Context, inFlight int) error {
+	return r.applyAll(ctx, inFlight, nil)
+}
+
+// dryRunAll sends every object as a server-side apply dry-run, inFlight
+// at a time, on a new connection: the half of an all-or-nothing apply
+// that proves the whole set is accepted before anything is written.
+func (r *rawClient) dryRunAll(ctx context.Context, inFlight int) error {
+	return r.applyAll(ctx, inFlight, []string{metav1.DryRunAll})
+}
+
+func (r *rawClient) applyAll(ctx context.Context, inFlight int, dryRun []string) error {
 	dyn, done, err := r.connect()
 	if err != nil {
 		return err
@@ -32,7 +43,7 @@ func (r *rawClient) apply(ctx context.Context, inFlight int) error {
 		g.Go(func() error {
 			o := r.objects[i]
 			_, err := dyn.Resource(o.gvr).Namespace(r.ns).Patch(ctx, o.name, types.ApplyPatchType, o.data,
-				metav1.PatchOptions{FieldManager: fieldManager, Force: &force})
+				metav1.PatchOptions{FieldManager: fieldManager, Force: &force, DryRun: dryRun})
 			if err != nil {
 				errs[i] = fmt.Errorf("apply of %s %s: %w", o.gvr.Resource, o.name, err)
 			}
