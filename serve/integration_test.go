@@ -279,3 +279,33 @@ func countEvents(t *testing.T, c *testkube.Cluster, ns, reason string) int {
 	}
 	return len(l.Items)
 }
+
+// runServe runs serve.Run with o until the test ends (its error fails the
+// test) and returns the base URL of its metrics listener. o.Listen
+// defaults to a free local port, o.Log to the test's log.
+func runServe(t *testing.T, o serve.Options) string {
+	t.Helper()
+	if o.Listen == "" {
+		o.Listen = "127.0.0.1:0"
+	}
+	if o.Log == nil {
+		o.Log = testWriter{t}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve.Run(ctx, o, func(a fmt.Stringer) { addr <- a.String() }) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve.Run: %v", err)
+		}
+	})
+	select {
+	case a := <-addr:
+		return "http://" + a
+	case err := <-done:
+		t.Fatalf("serve.Run ended before it listened: %v", err)
+		return ""
+	}
+}

@@ -55,24 +55,12 @@ func TestIntegrationServeSuspend(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rs results
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve.Run(ctx, serve.Options{
-			Source: source.Git{URL: g.bare, Ref: "main"}, Interval: time.Hour, Listen: "127.0.0.1:0", Connect: connect,
-			Plan:  plan.Options{FieldManager: "kubeplan"},
-			Apply: apply.Options{FieldManager: "kubeplan", Version: "test", Wait: false},
-			OnRun: rs.add, Log: testWriter{t},
-		}, func(a fmt.Stringer) { addr <- a.String() })
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve.Run: %v", err)
-		}
-	}()
-	base := "http://" + <-addr
+	base := runServe(t, serve.Options{
+		Source: source.Git{URL: g.bare, Ref: "main"}, Interval: time.Hour, Listen: "127.0.0.1:0", Connect: connect,
+		Plan:  plan.Options{FieldManager: "kubeplan"},
+		Apply: apply.Options{FieldManager: "kubeplan", Version: "test", Wait: false},
+		OnRun: rs.add, Log: testWriter{t},
+	})
 	get := func(args ...string) string {
 		out, _ := c.TryKubectl(append([]string{"-n", ns, "get", "--ignore-not-found"}, args...)...)
 		return strings.TrimSpace(out)
