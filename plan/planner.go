@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/manifest"
 )
@@ -54,6 +55,8 @@ type Options struct {
 	// reader): the run passes the one lint's pod-security rule read, so
 	// each is read once.
 	Namespaces *Namespaces
+	// Yield are the fields left to other controllers (yield.go).
+	Yield config.Yield
 }
 
 type planner struct {
@@ -108,7 +111,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 		return nil, err
 	}
 	p.keepPartOf(targets, live)
-	if err := p.leaveReplicasToAutoscalers(ctx, targets, live); err != nil {
+	if err := p.leaveYielded(ctx, targets, live); err != nil {
 		return nil, err
 	}
 	changes, err := p.dryRunAll(ctx, targets, live)

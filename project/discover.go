@@ -74,6 +74,9 @@ type Project struct {
 	// Windows are the project's change windows (its entry's windows:,
 	// else the defaults'); nil means none: always open.
 	Windows *guard.Schedule `json:"-"`
+	// Yield are the fields the project leaves to other controllers
+	// (kubeplan.yaml yield: and yieldDefaults:; plan.Options.Yield).
+	Yield config.Yield `json:"-"`
 }
 
 // Cluster names the project's cluster for tables and for bounding work per

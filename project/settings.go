@@ -44,6 +44,7 @@ func resolve(base string, cfg *config.Config, m *member) error {
 		m.ClusterAt = settingAt(cfg, m, "cluster")
 	}
 	m.KubeVersion = pick(e.KubeVersion, d.KubeVersion)
+	m.Yield = cfg.ProjectYield(m.entry)
 	// An entry's windows, an empty list included, replace the defaults'.
 	ws := e.Windows
 	if ws == nil {

@@ -204,6 +204,7 @@ func (o *Options) planOptions(p project.Project, namespace string, as *applyset.
 	opts := o.Plan
 	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = namespace, as, nil, pending
 	opts.Guards = o.guardOptions(p, "")
+	opts.Yield = p.Yield
 	if po, ok := o.observer().(ProgressObserver); ok {
 		opts.Progress = func(done, total int) { po.Planning(p, done, total) }
 	}

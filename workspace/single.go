@@ -15,6 +15,7 @@ import "github.com/kubeplan/kubeplan/project"
 // is no entry of projects:, so it has no windows of its own.
 func (w *Workspace) Single(paths []string, applySet string) project.Project {
 	p := project.Project{ApplySet: applySet, Guards: w.guards.set, Windows: w.guards.single}
+	p.Yield = w.Config.ProjectYield(nil) // the top level's and the defaults' yield rules
 	w.single, w.isSingle = paths, true
 	w.all, w.loaded = []project.Project{p}, true
 	return p
