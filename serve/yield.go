@@ -1,0 +1,212 @@
+package serve
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/kubeplan/kubeplan/apply"
+	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/config"
+	"github.com/kubeplan/kubeplan/internal/kube"
+	"github.com/kubeplan/kubeplan/plan"
+	"github.com/kubeplan/kubeplan/render"
+	"github.com/kubeplan/kubeplan/run"
+)
+
+// ReasonYieldSuggested: a field another controller sets keeps being
+// taken back; the Event says which yield: rule would leave it to it.
+const ReasonYieldSuggested = "YieldSuggested"
+
+// YieldRuns is how many runs in a row must take back a field the same
+// other manager set before serve suggests a yield: rule.
+const YieldRuns = 3
+
+// YieldHint is a field serve took back YieldRuns runs in a row, set
+// each time by Manager, and the rule that would leave it to it.
+type YieldHint struct {
+	Object  string // "deployment.apps/web" (plan.Ref.String)
+	Field   string // as the API server names it: .spec.replicas
+	Manager string
+	// Rule is the yield: rule to add to kubeplan.yaml, one line of YAML.
+	Rule string
+}
+
+// yieldKey is one field of one object of a project, set by one manager.
+type yieldKey struct{ project, object, field, manager string }
+
+// yieldWatch counts, per project, object, field and manager, the runs in
+// a row that took the field back. A run that does not take it back (the
+// field was left alone, yielded, or set by another manager) starts the
+// count again. Each field is suggested once for the life of the process.
+type yieldWatch struct {
+	mu    sync.Mutex
+	runs  map[yieldKey]int
+	hints map[yieldKey]bool
+}
+
+func newYieldWatch() *yieldWatch {
+	return &yieldWatch{runs: map[yieldKey]int{}, hints: map[yieldKey]bool{}}
+}
+
+// observe counts pr's repairs and returns the fields to suggest now.
+func (w *yieldWatch) observe(pr run.ProjectReport) []YieldHint {
+	seen := map[yieldKey]plan.Change{}
+	for _, c := range repaired(pr) {
+		for _, d := range c.Drift {
+			if d.Manager != "" {
+				seen[yieldKey{pr.Project.Name, c.Ref.String(), d.Field, d.Manager}] = c
+			}
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for k := range w.runs {
+		if _, ok := seen[k]; !ok && k.project == pr.Project.Name {
+			delete(w.runs, k) // not taken back this run
+		}
+	}
+	var out []YieldHint
+	for k, c := range seen {
+		w.runs[k]++
+		if w.runs[k] >= YieldRuns && !w.hints[k] {
+			w.hints[k] = true
+			out = append(out, YieldHint{Object: k.object, Field: k.field, Manager: k.manager, Rule: yieldRule(c.Ref, k.field)})
+		}
+	}
+	return out
+}
+
+// repaired are the changes of pr's plan its apply wrote.
+func repaired(pr run.ProjectReport) []plan.Change {
+	if pr.Plan == nil || pr.Result == nil || pr.Err != nil {
+		return nil
+	}
+	wrote := map[plan.Ref]bool{}
+	for _, o := range pr.Result.Objects {
+		if o.Outcome == apply.Configured || o.Outcome == apply.Replaced {
+			wrote[o.Ref] = true
+		}
+	}
+	var out []plan.Change
+	for _, c := range pr.Plan.Changes {
+		if len(c.Drift) > 0 && wrote[c.Ref] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// yieldRule is the kubeplan.yaml rule that yields field (as the API
+// server names it) of objects of ref's kind.
+func yieldRule(ref plan.Ref, field string) string {
+	group := ""
+	if ref.Group != "" {
+		group = ", group: " + ref.Group
+	}
+	return "yield: [{kind: " + ref.Kind + group + ", paths: [" + strconv.Quote(yieldPathOf(field).String()) + "]}]"
+}
+
+// yieldPathOf turns a field path as the API server writes it
+// (.spec.template.spec.containers[name="web"].resources) into a yield:
+// path: a list item named by one key keeps it, any other becomes [*].
+//
+// The API server's path does not mark a field name holding dots; after
+// the maps whose keys often do (annotations, labels, a ConfigMap's or
+// Secret's data) the rest is one key.
+func yieldPathOf(field string) config.YieldPath {
+	var out config.YieldPath
+	for i := 0; i < len(field); {
+		if stringMap(out) && field[i] == '.' {
+			return append(out, config.YieldStep{Field: field[i+1:]})
+		}
+		switch field[i] {
+		case '.':
+			j := i + 1
+			for j < len(field) && field[j] != '.' && field[j] != '[' {
+				j++
+			}
+			out = append(out, config.YieldStep{Field: field[i+1 : j]})
+			i = j
+		case '[':
+			end := closing(field[i+1:])
+			if end < 0 {
+				return append(out, config.YieldStep{All: true})
+			}
+			out = append(out, itemStep(field[i+1:i+1+end]))
+			i += end + 2
+		default:
+			j := i
+			for j < len(field) && field[j] != '.' && field[j] != '[' {
+				j++
+			}
+			out = append(out, config.YieldStep{Field: field[i:j]})
+			i = j
+		}
+	}
+	return out
+}
+
+// closing is the index of the ] that ends a selector, outside quotes.
+func closing(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			q, err := strconv.QuotedPrefix(s[i:])
+			if err != nil {
+				return -1
+			}
+			i += len(q) - 1
+		case ']':
+			return i
+		}
+	}
+	return -1
+}
+
+// itemStep is the step of a selector: [name="web"] is [name=web]; a
+// selector of several keys, a set value or a position is [*].
+func itemStep(sel string) config.YieldStep {
+	k, v, ok := strings.Cut(sel, "=")
+	if !ok || k == "" || strings.ContainsAny(k, `",`) {
+		return config.YieldStep{All: true}
+	}
+	if u, err := strconv.Unquote(v); err == nil {
+		return config.YieldStep{Key: k, Value: u}
+	}
+	if strings.ContainsAny(v, `",`) {
+		return config.YieldStep{All: true}
+	}
+	return config.YieldStep{Key: k, Value: v}
+}
+
+// suggestYield records each hint of pr's run: a line on the log and a
+// Warning Event on the project's parent (render.YieldNote words it).
+func (s *server) suggestYield(ctx context.Context, c *kube.Client, pr run.ProjectReport, res *RunResult) {
+	res.YieldHints = s.yields.observe(pr)
+	if len(res.YieldHints) == 0 {
+		return
+	}
+	parent, err := applyset.ParseParentFlag(res.ApplySet, res.Namespace)
+	for _, h := range res.YieldHints {
+		msg := render.YieldNote(h.Object, h.Field, h.Manager, YieldRuns, h.Rule)
+		s.logf("%s: %s", res.Project, msg)
+		if err != nil || c == nil || res.ApplySet == "" {
+			continue
+		}
+		if werr := s.ev.write(ctx, c, parent, ReasonYieldSuggested, "Warning", msg); werr != nil {
+			s.logf("%s: %v", res.Project, werr)
+		}
+	}
+}
+
+// stringMap reports whether p names a map of strings whose keys may hold
+// dots.
+func stringMap(p config.YieldPath) bool {
+	switch p.String() {
+	case "metadata.annotations", "metadata.labels", "data", "binaryData", "stringData":
+		return true
+	}
+	return false
+}
