@@ -8,7 +8,7 @@ import (
 // YieldNote is what kubeplan serve says, once, of a field it took back
 // in runs runs in a row, set each time by manager: the yield: rule to add
 // to kubeplan.yaml, and the alternative of fixing the other controller.
-// field is as the API server names it (.spec.replicas).
+// field is as the plan names it (spec.replicas).
 func YieldNote(object, field, manager string, runs int, rule string) string {
 	return fmt.Sprintf("%s of %s was set by %s and taken back in %d runs in a row; "+
 		"to leave it to %s, add to kubeplan.yaml: %s (docs/yield.md); "+

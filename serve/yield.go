@@ -27,7 +27,7 @@ const YieldRuns = 3
 // each time by Manager, and the rule that would leave it to it.
 type YieldHint struct {
 	Object  string // "deployment.apps/web" (plan.Ref.String)
-	Field   string // as the API server names it: .spec.replicas
+	Field   string // as plan.Drift names it: spec.replicas
 	Manager string
 	// Rule is the yield: rule to add to kubeplan.yaml, one line of YAML.
 	Rule string
