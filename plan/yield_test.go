@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/config"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 func jsonMap(t *testing.T, s string) map[string]any {
@@ -93,6 +94,30 @@ func TestBuiltinRulesNamed(t *testing.T) {
 	for _, n := range config.YieldBuiltins {
 		if _, ok := builtinRules[n]; !ok {
 			t.Errorf("no built-in rules for %q", n)
+		}
+	}
+}
+
+// A KEDA ScaledObject in the set scales its target: a Deployment by
+// default.
+func TestScaledObjectTarget(t *testing.T) {
+	for _, tc := range []struct {
+		obj  string
+		want string
+	}{
+		{`{"apiVersion":"keda.sh/v1alpha1","kind":"ScaledObject","metadata":{"name":"s","namespace":"shop"},"spec":{"scaleTargetRef":{"name":"web"}}}`, "Deployment/shop/web"},
+		{`{"apiVersion":"keda.sh/v1alpha1","kind":"ScaledObject","metadata":{"name":"s","namespace":"shop"},"spec":{"scaleTargetRef":{"name":"db","kind":"StatefulSet"}}}`, "StatefulSet/shop/db"},
+		{`{"apiVersion":"keda.sh/v1alpha1","kind":"ScaledObject","metadata":{"name":"s","namespace":"shop"},"spec":{"scaleTargetRef":{"name":"x","kind":"Rollout","apiVersion":"argoproj.io/v1alpha1"}}}`, ""},
+		{`{"apiVersion":"example.com/v1","kind":"ScaledObject","metadata":{"name":"s"},"spec":{"scaleTargetRef":{"name":"web"}}}`, ""},
+	} {
+		u := &unstructured.Unstructured{Object: jsonMap(t, tc.obj)}
+		w, ok := scaledObjectTarget(u)
+		got := ""
+		if ok {
+			got = w.Kind + "/" + w.Namespace + "/" + w.Name
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.obj, got, tc.want)
 		}
 	}
 }
