@@ -63,12 +63,15 @@ func TestIntegrationServeYieldHint(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- serve.Run(ctx, serve.Options{
-			Source:  source.Git{URL: g.bare, Ref: "main"},
-			Connect: func(project.Project) (*kube.Client, string, error) { cl, err := kube.NewFromKubeconfig(c.AdminKubeconfig(), ns); return cl, "test", err },
-			Plan:    plan.Options{FieldManager: "kubeplan"},
-			Apply:   apply.Options{FieldManager: "kubeplan", Version: "test"},
-			OnRun:   onRun,
-			Log:     testWriter{t},
+			Source: source.Git{URL: g.bare, Ref: "main"},
+			Connect: func(project.Project) (*kube.Client, string, error) {
+				cl, err := kube.NewFromKubeconfig(c.AdminKubeconfig(), ns)
+				return cl, "test", err
+			},
+			Plan:  plan.Options{FieldManager: "kubeplan"},
+			Apply: apply.Options{FieldManager: "kubeplan", Version: "test"},
+			OnRun: onRun,
+			Log:   testWriter{t},
 		}, nil)
 	}()
 	var once sync.Once
