@@ -37,10 +37,14 @@ func (p *planner) leaveYielded(ctx context.Context, targets []*target, live map[
 		if l == nil {
 			continue
 		}
-		own := ownFields(l, p.opts.FieldManager)
+		var own fieldSet
+		read := false
 		for _, r := range rules {
 			if !r.MatchesKind(t.ref.Group, t.ref.Kind) || (r.when != nil && !r.when(t.obj)) {
 				continue
+			}
+			if !read { // only for an object a rule is about
+				own, read = ownFields(l, p.opts.FieldManager), true
 			}
 			if r.Manager != "" {
 				for _, other := range fieldsOf(l, func(m metav1.ManagedFieldsEntry) bool {
