@@ -39,23 +39,26 @@ func (p *planner) leaveYielded(ctx context.Context, targets []*target, live map[
 		}
 		var own fieldSet
 		read := false
+		mine := func() fieldSet { // read only for an object a rule is about
+			if !read {
+				own, read = ownFields(l, p.opts.FieldManager), true
+			}
+			return own
+		}
 		for _, r := range rules {
 			if !r.MatchesKind(t.ref.Group, t.ref.Kind) || (r.when != nil && !r.when(t.obj)) {
 				continue
-			}
-			if !read { // only for an object a rule is about
-				own, read = ownFields(l, p.opts.FieldManager), true
 			}
 			if r.Manager != "" {
 				for _, other := range fieldsOf(l, func(m metav1.ManagedFieldsEntry) bool {
 					return m.Manager != p.opts.FieldManager && r.MatchesManager(m.Manager)
 				}) {
-					dropOthers(t.obj.Object, other, own)
+					dropOthers(t.obj.Object, other, mine())
 				}
 				continue
 			}
 			for _, path := range r.Paths {
-				yieldPath(t.obj.Object, own, own != nil, l.Object, path)
+				yieldPath(t.obj.Object, mine(), mine() != nil, l.Object, path)
 			}
 		}
 	}
