@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kubeplan/kubeplan/notify"
 )
 
 // YieldNote is what kubeplan serve says, once, of a field it took back
@@ -14,4 +16,21 @@ func YieldNote(object, field, manager string, runs int, rule string) string {
 		"to leave it to %s, add to kubeplan.yaml: %s (docs/yield.md); "+
 		"or stop %s from writing it",
 		strings.TrimPrefix(field, "."), object, manager, runs, manager, rule, manager)
+}
+
+// yieldSummary is a yield-suggested notification's line:
+//
+//	kubeplan: project store (revision 0123456, namespace store): spec.replicas of deployment.apps/web was set by ... (and 1 more)
+func yieldSummary(e notify.Event) string {
+	s := "kubeplan: project " + e.Project
+	if where := notifyWhere(e); where != "" {
+		s += " (" + where + ")"
+	}
+	if len(e.Hints) > 0 {
+		s += ": " + e.Hints[0]
+	}
+	if len(e.Hints) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(e.Hints)-1)
+	}
+	return s
 }

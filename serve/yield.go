@@ -31,6 +31,9 @@ type YieldHint struct {
 	Manager string
 	// Rule is the yield: rule to add to kubeplan.yaml, one line of YAML.
 	Rule string
+	// Note says it all for people (render.YieldNote): the Event's note,
+	// the log line, the notification.
+	Note string
 }
 
 // yieldKey is one field of one object of a project, set by one manager.
@@ -189,8 +192,9 @@ func (s *server) suggestYield(ctx context.Context, c *kube.Client, pr run.Projec
 		return
 	}
 	parent, err := applyset.ParseParentFlag(res.ApplySet, res.Namespace)
-	for _, h := range res.YieldHints {
+	for i, h := range res.YieldHints {
 		msg := render.YieldNote(h.Object, h.Field, h.Manager, YieldRuns, h.Rule)
+		res.YieldHints[i].Note = msg
 		s.logf("%s: %s", res.Project, msg)
 		if err != nil || c == nil || res.ApplySet == "" {
 			continue

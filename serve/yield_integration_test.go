@@ -13,6 +13,7 @@ import (
 	"github.com/kubeplan/kubeplan/apply"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/internal/testing/testkube"
+	"github.com/kubeplan/kubeplan/notify"
 	"github.com/kubeplan/kubeplan/plan"
 	"github.com/kubeplan/kubeplan/project"
 	"github.com/kubeplan/kubeplan/serve"
@@ -53,8 +54,11 @@ func TestIntegrationServeYieldHint(t *testing.T) {
 		}
 	}
 	var rs results
+	var notified observer
+	notifyRun := serve.Notify(&notified, nil)
 	onRun := func(ctx context.Context, r serve.RunResult) {
 		rs.add(ctx, r)
+		notifyRun(ctx, r)
 		if r.Err == nil {
 			other()
 		}
@@ -124,6 +128,9 @@ func TestIntegrationServeYieldHint(t *testing.T) {
 	if got := countEvents(t, c, ns, serve.ReasonYieldSuggested); got != 1 {
 		t.Errorf("%d YieldSuggested Events, want 1", got)
 	}
+	if hs := notified.hints(); len(hs) != 1 || !strings.Contains(hs[0], wantRule) {
+		t.Errorf("the notifier was handed the hints %q, want one with the rule", hs)
+	}
 
 	// The rule, as suggested, ends the repairs.
 	withRule := g.commit("yield data.value", map[string]string{"kubeplan.yaml": cfg + hint.Rule + "\n"})
@@ -149,4 +156,23 @@ func TestIntegrationServeYieldHint(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// observer records the yield hints serve.Notify hands the notifier.
+type observer struct {
+	mu  sync.Mutex
+	all []string
+}
+
+func (o *observer) Observe(_ context.Context, r notify.Run) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.all = append(o.all, r.YieldHints...)
+	return nil
+}
+
+func (o *observer) hints() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]string(nil), o.all...)
 }
