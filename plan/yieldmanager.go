@@ -9,14 +9,15 @@ import (
 )
 
 // fieldsOf is the FieldsV1 of the live object's entries for which match
-// says yes, the main resource's only (not status).
+// says yes, but for the status: an autoscaler or kubectl scale owns
+// spec.replicas through the scale subresource.
 func fieldsOf(live *unstructured.Unstructured, match func(metav1.ManagedFieldsEntry) bool) []fieldSet {
 	if live == nil {
 		return nil
 	}
 	var out []fieldSet
 	for _, m := range live.GetManagedFields() {
-		if m.Subresource != "" || m.FieldsV1 == nil || !match(m) {
+		if m.Subresource == "status" || m.FieldsV1 == nil || !match(m) {
 			continue
 		}
 		var fs fieldSet
@@ -30,7 +31,7 @@ func fieldsOf(live *unstructured.Unstructured, match func(metav1.ManagedFieldsEn
 // ownFields is what manager's apply owns in live; nil when nothing.
 func ownFields(live *unstructured.Unstructured, manager string) fieldSet {
 	fs := fieldsOf(live, func(m metav1.ManagedFieldsEntry) bool {
-		return m.Manager == manager && m.Operation == metav1.ManagedFieldsOperationApply
+		return m.Manager == manager && m.Operation == metav1.ManagedFieldsOperationApply && m.Subresource == ""
 	})
 	if len(fs) == 0 {
 		return nil
