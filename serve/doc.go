@@ -47,7 +47,8 @@
 // sourcefail.go (a failing source: its reason and state),
 // sourceparents.go (its record and Events on the parents), yield.go (a
 // field taken back in YieldRuns runs in a row: the yield: rule to add,
-// told once as a YieldSuggested Event), util.go.
+// told once as a YieldSuggested Event; yieldpath.go words its path),
+// util.go.
 //
 // Suspensions and sync requests (kubeplan suspend, kubeplan sync
 // --via-serve) are read from the projects' parents every few seconds
