@@ -28,10 +28,10 @@ type Run struct {
 	Stage                      string
 	Applied, Pruned, Unchanged int
 	Drift                      bool // the run found (and took back) changes made outside git
+	Start, End                 time.Time
 	// YieldHints are serve's suggestions of yield: rules, each made once
 	// (render.YieldNote): a yield-suggested webhook says them.
 	YieldHints []string
-	Start, End                 time.Time
 }
 
 // Config says where notifications go. The zero value sends nothing.

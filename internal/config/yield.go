@@ -26,11 +26,8 @@ type YieldRule struct {
 	// for a manager rule; Kinds, if any, limit it to those kinds.
 	Manager string
 	Kinds   []string
-	// At is where the rule is ("" file for a built-in one).
+	// At is where the rule is (zero for a built-in one).
 	At Pos
-	// Builtin names the built-in rule set it comes from ("" for one of
-	// kubeplan.yaml).
-	Builtin string
 }
 
 // YieldBuiltins are the names of the built-in yield rules (yieldDefaults:);
