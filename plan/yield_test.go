@@ -2,6 +2,9 @@ package plan
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kubeplan/kubeplan/internal/config"
@@ -118,6 +121,19 @@ func TestScaledObjectTarget(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.obj, got, tc.want)
+		}
+	}
+}
+
+// docs/yield.md describes every built-in rule.
+func TestBuiltinRulesDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "yield.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range config.YieldBuiltins {
+		if !strings.Contains(string(doc), "| `"+n+"` |") {
+			t.Errorf("docs/yield.md has no row for the built-in rule %q", n)
 		}
 	}
 }
