@@ -121,6 +121,11 @@ func (d decoder) yieldRule(n *yaml.Node, where string) (YieldRule, error) {
 		if _, perr := path.Match(r.Manager, ""); perr != nil {
 			return r, d.errorf(n, "%s.manager: bad glob %q: %v", where, r.Manager, perr)
 		}
+		for i, k := range r.Kinds {
+			if !isKind(k) {
+				return r, d.errorf(n, "%s.kinds[%d]: want a kind as manifests write it (Deployment, ConfigMap), got %q", where, i, k)
+			}
+		}
 	case r.Kind == "" || len(r.Paths) == 0:
 		if pathsNode != nil && len(r.Paths) == 0 && r.Kind != "" {
 			return r, d.errorf(pathsNode, "%s.paths: name at least one field, as [spec.replicas]", where)
@@ -128,6 +133,10 @@ func (d decoder) yieldRule(n *yaml.Node, where string) (YieldRule, error) {
 		return r, d.errorf(n, "%s: want kind and paths ({kind: Deployment, paths: [spec.replicas]}) or manager ({manager: vpa-recommender})", where)
 	case len(r.Kinds) > 0:
 		return r, d.errorf(n, "%s.kinds: only a manager rule takes kinds; a path rule names one kind", where)
+	case !isKind(r.Kind):
+		return r, d.errorf(n, "%s.kind: want a kind as manifests write it (Deployment, ConfigMap), got %q", where, r.Kind)
+	case strings.Contains(r.Group, "/"):
+		return r, d.errorf(n, "%s.group: want the API group without its version (apps, not apps/v1; \"\" for the core group), got %q", where, r.Group)
 	}
 	return r, nil
 }
@@ -175,4 +184,15 @@ func (c *Config) ProjectYield(e *Entry) Yield {
 		y.Rules = append(y.Rules, e.Yield...)
 	}
 	return y
+}
+
+// isKind reports whether s reads as a kind: a capital letter, then
+// letters and digits.
+func isKind(s string) bool {
+	for i, c := range s {
+		if !(c >= 'A' && c <= 'Z' || i > 0 && (c >= 'a' && c <= 'z' || c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -102,6 +102,9 @@ func TestParseYieldErrors(t *testing.T) {
 		{"yield:\n  - {kind: Deployment, kinds: [Service], paths: [spec]}\n", "only a manager rule takes kinds"},
 		{"yieldDefaults: {hpa: false}\n", `kubeplan.yaml:1:17: yieldDefaults: unknown built-in rule "hpa"`},
 		{"yieldDefaults: maybe\n", "kubeplan.yaml:1:16"},
+		{"yield:\n  - {manager: vpa, kinds: [Deployment, pods]}\n", `yield[0].kinds[1]: want a kind`},
+		{"yield:\n  - {kind: deployments, paths: [spec.replicas]}\n", `kubeplan.yaml:2:5: yield[0].kind: want a kind as manifests write it (Deployment, ConfigMap), got "deployments"`},
+		{"yield:\n  - {kind: Deployment, group: apps/v1, paths: [spec.replicas]}\n", `yield[0].group: want the API group without its version`},
 		{"projects:\n  - path: web\n    yield:\n      - {kind: Service, paths: [\"spec.ports[x]\"]}\n", `kubeplan.yaml:4:33: projects[0].yield[0].paths[0]: bad path`},
 	} {
 		_, err := Parse("kubeplan.yaml", []byte(tc.in))
