@@ -11,6 +11,9 @@ const PayloadVersion = 1
 const (
 	KindFailing   = "failing"
 	KindRecovered = "recovered"
+	// KindYieldSuggested: serve took a field back in several runs in a
+	// row, set each time by the same other manager (Run.YieldHints).
+	KindYieldSuggested = "yield-suggested"
 )
 
 // Event is one notification, the generic webhook's JSON payload.
@@ -39,6 +42,9 @@ type Event struct {
 	Drift        bool      `json:"drift"`
 	Start        time.Time `json:"start,omitzero"`
 	End          time.Time `json:"end,omitzero"`
+	// Hints say which yield: rule would leave a field to the controller
+	// that keeps setting it (yield-suggested only).
+	Hints []string `json:"hints,omitempty"`
 	// Summary is one line for people (Words.Summary).
 	Summary string `json:"summary"`
 }
@@ -55,6 +61,9 @@ func (n *Notifier) event(kind string, r Run, since time.Time) Event {
 		e.Error = n.errorText(r.Err)
 		e.Failures = r.Failures
 		e.Stage = r.Stage
+	}
+	if kind == KindYieldSuggested {
+		e.Hints = r.YieldHints
 	}
 	e.Summary = n.cfg.Words.Summary(e)
 	return e

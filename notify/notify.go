@@ -29,6 +29,9 @@ type Run struct {
 	Applied, Pruned, Unchanged int
 	Drift                      bool // the run found (and took back) changes made outside git
 	Start, End                 time.Time
+	// YieldHints are serve's suggestions of yield: rules, each made once
+	// (render.YieldNote): a yield-suggested webhook says them.
+	YieldHints []string
 }
 
 // Config says where notifications go. The zero value sends nothing.
@@ -148,6 +151,9 @@ func (n *Notifier) Observe(parent context.Context, r Run) error {
 		}
 	}
 	if err := n.webhook(ctx, r, &st); err != nil {
+		errs = append(errs, err)
+	}
+	if err := n.yieldWebhook(ctx, r); err != nil {
 		errs = append(errs, err)
 	}
 	if n.gh != nil {

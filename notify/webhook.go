@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"time"
 )
 
 // webhook sends "failing" or "recovered" when the run changed what the
@@ -34,6 +35,27 @@ func (n *Notifier) webhook(ctx context.Context, r Run, st *ProjectState) error {
 	st.Notified = ""
 	if failing {
 		st.Notified = KindFailing
+	}
+	return nil
+}
+
+// yieldWebhook sends r's yield hints, if any: serve makes each once, so
+// no state is kept.
+func (n *Notifier) yieldWebhook(ctx context.Context, r Run) error {
+	if n.cfg.Webhook == "" || len(r.YieldHints) == 0 {
+		return nil
+	}
+	hints := make([]string, len(r.YieldHints))
+	for i, h := range r.YieldHints {
+		hints[i] = n.scrub(h)
+	}
+	r.YieldHints = hints
+	body, err := n.cfg.Words.Payload(n.cfg.Format, n.event(KindYieldSuggested, r, time.Time{}))
+	if err != nil {
+		return fmt.Errorf("webhook: %w", err)
+	}
+	if err := n.retry(ctx, func(ctx context.Context) error { return n.post(ctx, body) }); err != nil {
+		return fmt.Errorf("webhook (%s): %w", KindYieldSuggested, err)
 	}
 	return nil
 }

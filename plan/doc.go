@@ -3,10 +3,11 @@
 // every object (first without force, to find fields someone else changed by
 // hand, then with force, to get the object as it will be), a noise-free diff
 // between the live object and the dry-run result, and a prune preview from the
-// ApplySet the set belongs to. Two fields are left to their owners: the
-// spec.replicas of a workload a HorizontalPodAutoscaler scales (hpa.go), and,
-// without an ApplySet, the set label a live object already carries
-// (partof.go). The fields a chart generates or derives from a Secret it
+// ApplySet the set belongs to. Fields are left to their owners: those
+// kubeplan.yaml's yield rules and the built-in ones name (Options.Yield,
+// yield.go; the spec.replicas of a workload a HorizontalPodAutoscaler
+// scales is hpa.go's), and, without an ApplySet, the set label a live
+// object already carries (partof.go). The fields a chart generates or derives from a Secret it
 // read with lookup (manifest.Object.Kept) keep their live value, and the
 // looked-up ones are never shown (kept.go); Lookup is the charts' lookup
 // over the run's client, read-only and cached per run (lookup.go). With

@@ -46,6 +46,9 @@ func (p *planner) leaveReplicasToAutoscalers(ctx context.Context, targets []*tar
 				owned[w] = true
 			}
 		}
+		if w, ok := scaledObjectTarget(t.obj); ok {
+			owned[w] = true // KEDA's HorizontalPodAutoscaler will scale it
+		}
 	}
 	for ns := range namespaces {
 		ws, err := p.clusterAutoscalerTargets(ctx, ns)

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
+	"github.com/kubeplan/kubeplan/internal/config"
 	"github.com/kubeplan/kubeplan/internal/kube"
 	"github.com/kubeplan/kubeplan/manifest"
 )
@@ -58,6 +59,8 @@ type Options struct {
 	// set's ConfigMaps and Secrets it reads, so that its pods roll when
 	// their data changes (roll.go, Change.RollsFor).
 	RollOnConfigChange bool
+	// Yield are the fields left to other controllers (yield.go).
+	Yield config.Yield
 }
 
 type planner struct {
@@ -112,7 +115,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 		return nil, err
 	}
 	p.keepPartOf(targets, live)
-	if err := p.leaveReplicasToAutoscalers(ctx, targets, live); err != nil {
+	if err := p.leaveYielded(ctx, targets, live); err != nil {
 		return nil, err
 	}
 	rolls, err := p.rollOnConfigChange(targets, live)

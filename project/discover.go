@@ -78,6 +78,9 @@ type Project struct {
 	// ConfigMaps and Secrets roll the pods that read them (its entry's
 	// rollOnConfigChange:, else the defaults'; docs/roll.md).
 	RollOnConfigChange bool `json:"rollOnConfigChange,omitempty"`
+	// Yield are the fields the project leaves to other controllers
+	// (kubeplan.yaml yield: and yieldDefaults:; plan.Options.Yield).
+	Yield config.Yield `json:"-"`
 }
 
 // Cluster names the project's cluster for tables and for bounding work per

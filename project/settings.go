@@ -49,6 +49,7 @@ func resolve(base string, cfg *config.Config, m *member) error {
 	if r := cmp.Or(e.RollOnConfigChange, d.RollOnConfigChange); r != nil {
 		m.RollOnConfigChange = *r
 	}
+	m.Yield = cfg.ProjectYield(m.entry)
 	// An entry's windows, an empty list included, replace the defaults'.
 	ws := e.Windows
 	if ws == nil {

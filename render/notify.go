@@ -50,6 +50,9 @@ func marshalCompact(v any) ([]byte, error) {
 //	kubeplan: project store recovered (...) after failing for 3m0s: 1 applied, 0 pruned, 9 unchanged
 func (NotifyWords) Summary(e notify.Event) string {
 	var b strings.Builder
+	if e.Kind == notify.KindYieldSuggested {
+		return yieldSummary(e)
+	}
 	if e.Kind == notify.KindFailing {
 		fmt.Fprintf(&b, "kubeplan: project %s is failing", e.Project)
 	} else {
@@ -128,6 +131,9 @@ func notifyFacts(e notify.Event) [][2]string {
 	if e.Kind == notify.KindFailing && len(e.Failures) > 0 {
 		add("Reason", failureReasons(e.Failures))
 	}
+	if e.Kind == notify.KindYieldSuggested {
+		add("Suggestion", strings.Join(e.Hints, "\n"))
+	}
 	if e.Kind == notify.KindRecovered {
 		add("Result", fmt.Sprintf("%d applied, %d pruned, %d unchanged", e.Applied, e.Pruned, e.Unchanged))
 	}
@@ -139,6 +145,9 @@ func notifyFacts(e notify.Event) [][2]string {
 
 // notifyTitle is the chat formats' heading.
 func notifyTitle(e notify.Event) string {
+	if e.Kind == notify.KindYieldSuggested {
+		return "kubeplan: " + e.Project + ": a field keeps being taken back"
+	}
 	return "kubeplan: " + e.Project + byKind(e, " is failing", " recovered")
 }
 

@@ -205,6 +205,7 @@ func (o *Options) planOptions(p project.Project, namespace string, as *applyset.
 	opts.Namespace, opts.ApplySet, opts.Progress, opts.Pending = namespace, as, nil, pending
 	opts.Guards = o.guardOptions(p, "")
 	opts.RollOnConfigChange = opts.RollOnConfigChange || p.RollOnConfigChange
+	opts.Yield = p.Yield
 	if po, ok := o.observer().(ProgressObserver); ok {
 		opts.Progress = func(done, total int) { po.Planning(p, done, total) }
 	}

@@ -45,7 +45,10 @@
 // label), events.go, http.go, webhook.go (the webhooks' signatures and
 // payloads), webhook_http.go (their server), push.go (what a push runs),
 // sourcefail.go (a failing source: its reason and state),
-// sourceparents.go (its record and Events on the parents), util.go.
+// sourceparents.go (its record and Events on the parents), yield.go (a
+// field taken back in YieldRuns runs in a row: the yield: rule to add,
+// told once as a YieldSuggested Event; yieldpath.go words its path),
+// util.go.
 //
 // Suspensions and sync requests (kubeplan suspend, kubeplan sync
 // --via-serve) are read from the projects' parents every few seconds

@@ -44,6 +44,9 @@ func Notify(n Observer, log io.Writer) func(ctx context.Context, r RunResult) {
 			ApplySet: r.ApplySet, Scheduled: seen && prev.ok && prev.revision == r.Revision, Err: stageText(r.Err), Failures: failuresOf(r.Err),
 			Stage:   apply.FailedStage(r.Err),
 			Applied: r.Applied, Pruned: r.Pruned, Unchanged: r.Unchanged, Drift: r.Drift(), Start: r.Start, End: r.End}
+		for _, h := range r.YieldHints {
+			run.YieldHints = append(run.YieldHints, h.Note)
+		}
 		if err := n.Observe(ctx, run); err != nil && log != nil {
 			fmt.Fprintf(log, "kubeplan serve: %s: notification: %v\n", r.Project, err)
 		}

@@ -41,6 +41,10 @@ type RunResult struct {
 	// Suspended says who suspended the project and why (kubeplan
 	// suspend): the run wrote nothing, and is not a failure (suspend.go).
 	Suspended string
+	// YieldHints are the fields this run took back for the YieldRuns-th
+	// time in a row from the same other manager, with the yield: rule
+	// that would leave them to it; each is told once (yield.go).
+	YieldHints []YieldHint
 }
 
 // Wrote reports whether the run changed the cluster.

@@ -186,6 +186,7 @@ func (s *server) report(ctx context.Context, pr run.ProjectReport, rev source.Re
 		if err := s.ev.record(ectx, c, res); err != nil {
 			s.logf("%s: %v", res.Project, err)
 		}
+		s.suggestYield(ectx, c, pr, &res)
 		cancel()
 	}
 	if s.o.OnRun != nil {

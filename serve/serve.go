@@ -35,6 +35,9 @@ type server struct {
 	pushed   atomic.Bool
 	srcState sourceState
 
+	// yields counts the fields runs keep taking back (yield.go).
+	yields *yieldWatch
+
 	mu    sync.Mutex
 	next  map[string]time.Time // project -> when it is due
 	start map[string]time.Time // project -> when its run began (this round)
@@ -167,6 +170,7 @@ func newServer(o Options) (*server, error) {
 		requested: map[string]time.Time{},
 		wake:      make(chan struct{}, 1),
 		applied:   map[string]string{},
+		yields:    newYieldWatch(),
 	}, nil
 }
 

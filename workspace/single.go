@@ -19,6 +19,7 @@ func (w *Workspace) Single(paths []string, applySet string) project.Project {
 	if r := w.Config.Defaults.RollOnConfigChange; r != nil {
 		p.RollOnConfigChange = *r
 	}
+	p.Yield = w.Config.ProjectYield(nil) // the top level's and the defaults' yield rules
 	w.single, w.isSingle = paths, true
 	w.all, w.loaded = []project.Project{p}, true
 	return p

@@ -67,6 +67,11 @@ type Config struct {
 	// HealthRules are the rules as read.
 	Health      *healthexpr.Set
 	HealthRules []healthexpr.Rule
+	// Yield are the top level's yield rules (yield:, see yield.go);
+	// YieldOff and YieldAllOff the built-in ones yieldDefaults: turns off.
+	Yield       []YieldRule
+	YieldOff    map[string]bool
+	YieldAllOff bool
 
 	// File is where the config was read from ("" when none).
 	File string
@@ -104,6 +109,9 @@ type Settings struct {
 	// RollOnConfigChange is rollOnConfigChange: (docs/roll.md); nil when
 	// not set.
 	RollOnConfigChange *bool
+	// Yield are the fields left to other controllers (yield:); an
+	// entry's add to the defaults' and the top level's (ProjectYield).
+	Yield []YieldRule
 	// Pos says where each key that was set is, by its name in the file
 	// ("namespace", "applyset", "cluster", ...; for an entry also "name",
 	// "path" and "dependsOn").

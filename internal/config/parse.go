@@ -67,6 +67,9 @@ func (d decoder) top(n *yaml.Node, c *Config) error {
 		"guards":      func(v *yaml.Node) error { return d.guards(v, c) },
 		"podSecurity": func(v *yaml.Node) error { return d.podSecurity(v, c) },
 		"health":      func(v *yaml.Node) error { return d.health(v, c) },
+
+		"yield":         func(v *yaml.Node) error { c.Yield, err = d.yieldRules(v, "yield"); return err },
+		"yieldDefaults": func(v *yaml.Node) error { return d.yieldDefaults(v, c) },
 	})
 }
 
@@ -125,6 +128,12 @@ func (d decoder) settings(n *yaml.Node, where string, s *Settings, extra map[str
 		"rollOnConfigChange": func(v *yaml.Node) error {
 			b, err := d.boolean(v, where+".rollOnConfigChange")
 			s.RollOnConfigChange, s.Pos["rollOnConfigChange"] = &b, at(deref(v))
+			return err
+		},
+		"yield": func(v *yaml.Node) error {
+			var err error
+			s.Yield, err = d.yieldRules(v, where+".yield")
+			s.Pos["yield"] = at(deref(v))
 			return err
 		},
 	}
