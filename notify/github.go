@@ -95,3 +95,31 @@ func (n *Notifier) driftIssue(ctx context.Context, r Run, st *ProjectState) erro
 	st.DriftIssue = 0
 	return nil
 }
+
+// yieldIssue opens an issue (labelled DriftLabel) with the yield: rules
+// serve suggests for run r's project (Run.YieldHints, each made once),
+// unless one with its title is still open: a person decides whether the
+// other controller should own the field, and the issue stays until they
+// close it.
+func (n *Notifier) yieldIssue(ctx context.Context, r Run) error {
+	if len(r.YieldHints) == 0 {
+		return nil
+	}
+	repo, title := n.cfg.GitHubRepository, n.cfg.Words.YieldTitle(r.Project)
+	var found *ghcomment.Issue
+	err := n.retry(ctx, func(ctx context.Context) (err error) {
+		found, err = n.gh.FindOpenIssue(ctx, repo, DriftLabel, title)
+		return err
+	})
+	if err != nil || found != nil {
+		return err
+	}
+	hints := make([]string, len(r.YieldHints))
+	for i, h := range r.YieldHints {
+		hints[i] = n.scrub(h)
+	}
+	return n.retry(ctx, func(ctx context.Context) error {
+		_, err := n.gh.CreateIssue(ctx, repo, title, n.cfg.Words.YieldBody(r, hints), []string{DriftLabel})
+		return err
+	})
+}

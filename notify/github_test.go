@@ -183,3 +183,25 @@ func TestDriftIssueGone(t *testing.T) {
 		t.Errorf("a healthy run after that made requests: %v", calls)
 	}
 }
+
+// A run with yield hints opens one issue with the suggested rules, labelled
+// DriftLabel; later hints for the project while it is open add none, and
+// runs without hints leave it alone.
+func TestYieldIssueOpenedOnce(t *testing.T) {
+	gh := newGitHub(t)
+	n := ghNotifier(t, gh)
+	observe(t, n, scheduled(run(0, revA, nil)))
+	r := scheduled(run(1, revA, nil))
+	r.YieldHints = []string{`spec.replicas of deployment.apps/web was set by keda-operator and taken back in 3 runs in a row; to leave it to keda-operator, add to kubeplan.yaml: yield: [{kind: Deployment, group: apps, paths: ["spec.replicas"]}] (docs/yield.md); or stop keda-operator from writing it`}
+	observe(t, n, r)
+	observe(t, n, scheduled(run(2, revA, nil)))
+	r2 := scheduled(run(3, revA, nil))
+	r2.YieldHints = []string{"data.value of configmap/settings was set by other ..."}
+	observe(t, n, r2)
+	issues := gh.Issues(repo)
+	if len(issues) != 1 || issues[0].State != "open" || issues[0].Title != "kubeplan: project store keeps taking fields back from another controller" ||
+		len(issues[0].Labels) != 1 || issues[0].Labels[0] != DriftLabel ||
+		!strings.Contains(issues[0].Body, `yield: [{kind: Deployment, group: apps, paths: ["spec.replicas"]}]`) || !strings.Contains(issues[0].Body, "revision `aaaaaaa`") {
+		t.Fatalf("issues: %+v", issues)
+	}
+}

@@ -163,6 +163,9 @@ func (n *Notifier) Observe(parent context.Context, r Run) error {
 		if err := n.driftIssue(ctx, r, &st); err != nil {
 			errs = append(errs, err)
 		}
+		if err := n.yieldIssue(ctx, r); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	// Failing is updated last: the notifications above compare with the
 	// project's state before this run.

@@ -32,6 +32,11 @@ type Words interface {
 	// DriftClosed is the comment that closes the drift issue when run r
 	// succeeded.
 	DriftClosed(r Run) string
+	// YieldTitle is the title of project's issue about fields serve
+	// repairs every run (Run.YieldHints); YieldBody its text for run r,
+	// hints scrubbed.
+	YieldTitle(project string) string
+	YieldBody(r Run, hints []string) string
 }
 
 // checkFormat refuses a --notify-format Words has no payload for.

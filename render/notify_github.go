@@ -69,3 +69,22 @@ func (NotifyWords) DriftClosed(r notify.Run) string {
 	return fmt.Sprintf("Project `%s` recovered: revision `%s` applied at %s (%d applied, %d pruned, %d unchanged). Closing.",
 		r.Project, abbrev(r.Revision), r.End.UTC().Format(time.RFC3339), r.Applied, r.Pruned, r.Unchanged)
 }
+
+// YieldTitle is the title of project's issue about fields serve takes back
+// from another controller every run.
+func (NotifyWords) YieldTitle(project string) string {
+	return "kubeplan: project " + project + " keeps taking fields back from another controller"
+}
+
+// YieldBody is that issue's text: the suggested rules (scrubbed hints),
+// one per field.
+func (NotifyWords) YieldBody(r notify.Run, hints []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "kubeplan serve took the fields below back from another field manager in three runs in a row, in project `%s` (revision `%s`, cluster `%s`, namespace `%s`). Either leave them to that controller with the `yield:` rule shown, or stop it from writing them.\n\n",
+		r.Project, abbrev(r.Revision), r.Cluster, r.Namespace)
+	for _, h := range hints {
+		fmt.Fprintf(&b, "- %s\n", h)
+	}
+	b.WriteString("\nSee docs/yield.md. Close this issue once decided; serve says each field once.\n")
+	return b.String()
+}
