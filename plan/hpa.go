@@ -76,6 +76,15 @@ func (p *planner) leaveReplicasToAutoscalers(ctx context.Context, targets []*tar
 // When the identity may not list them, or the cluster serves no
 // autoscalers, it returns none: then only autoscalers in the set count.
 func (p *planner) clusterAutoscalerTargets(ctx context.Context, ns string) ([]hpa.Workload, error) {
+	if items, ok := p.opts.ReadAhead.autoscalersIn(ns); ok {
+		var out []hpa.Workload
+		for _, item := range items {
+			if w, ok := hpa.Target(item.Object, ns); ok {
+				out = append(out, w)
+			}
+		}
+		return out, nil
+	}
 	m, err := p.c.Mapper.RESTMapping(autoscalerKind)
 	if meta.IsNoMatchError(err) {
 		return nil, nil

@@ -17,13 +17,15 @@ import (
 // again. Use one per project and run: answers are never refreshed.
 type Namespaces struct {
 	c  *kube.Client
+	ra *ReadAhead
 	mu sync.Mutex
 	m  map[string]func() (*unstructured.Unstructured, error)
 }
 
-// NewNamespaces returns the reader of c's Namespaces.
-func NewNamespaces(c *kube.Client) *Namespaces {
-	return &Namespaces{c: c, m: map[string]func() (*unstructured.Unstructured, error){}}
+// NewNamespaces returns the reader of c's Namespaces, which takes them
+// from ra when it read them (nil: none).
+func NewNamespaces(c *kube.Client, ra *ReadAhead) *Namespaces {
+	return &Namespaces{c: c, ra: ra, m: map[string]func() (*unstructured.Unstructured, error){}}
 }
 
 // Get is the live Namespace name, read once; the error is the API
@@ -33,6 +35,12 @@ func (n *Namespaces) Get(ctx context.Context, name string) (*unstructured.Unstru
 	get := n.m[name]
 	if get == nil {
 		get = sync.OnceValues(func() (*unstructured.Unstructured, error) {
+			if ns, ok := n.ra.namespace(name); ok {
+				if ns == nil {
+					return nil, notFound(name)
+				}
+				return ns, nil
+			}
 			return n.c.Dynamic.Resource(namespaceGVR).Get(ctx, name, metav1.GetOptions{})
 		})
 		n.m[name] = get

@@ -55,6 +55,10 @@ type Options struct {
 	// reader): the run passes the one lint's pod-security rule read, so
 	// each is read once.
 	Namespaces *Namespaces
+	// ReadAhead are reads made for many projects at once (plan --all;
+	// nil: none): the parent, the members and the autoscalers are taken
+	// from it where it has them. Give Namespaces the same (NewNamespaces).
+	ReadAhead *ReadAhead
 	// RollOnConfigChange writes into each pod template a digest of the
 	// set's ConfigMaps and Secrets it reads, so that its pods roll when
 	// their data changes (roll.go, Change.RollsFor).
@@ -83,7 +87,7 @@ func Make(ctx context.Context, c *kube.Client, objs []*manifest.Object, opts Opt
 		opts.Namespace = c.Namespace
 	}
 	if opts.Namespaces == nil {
-		opts.Namespaces = NewNamespaces(c)
+		opts.Namespaces = NewNamespaces(c, opts.ReadAhead)
 	}
 	p := &planner{c: c, opts: opts}
 	targets, err := p.prepare(objs)

@@ -61,7 +61,7 @@ func (p *planner) preflightAndReadSet(ctx context.Context, targets []*target) (*
 		return nil, p.withIdentity(ctx, missing)
 	}
 	if set != nil && set.parent.Exists {
-		if set.members, err = ListMembers(ctx, p.c, *as, set.state); err != nil {
+		if set.members, err = listMembers(ctx, p.c, *as, set.state, p.opts.ReadAhead); err != nil {
 			return nil, err
 		}
 	}
@@ -81,12 +81,19 @@ func lacks(m MissingPermissions, verb, resource string) bool {
 func (p *planner) readParent(ctx context.Context, as applyset.Parent) (*applySet, error) {
 	gvr := schema.GroupVersionResource{Version: "v1", Resource: as.Resource()}
 	set := &applySet{parent: Parent{Ref: Ref{Version: "v1", Kind: as.Kind, Resource: as.Resource(), Namespace: as.Namespace, Name: as.Name}, ID: as.ID()}}
-	obj, err := p.c.Dynamic.Resource(gvr).Namespace(as.Namespace).Get(ctx, as.Name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
+	obj, read := p.opts.ReadAhead.parent(as)
+	if read && obj == nil {
 		return set, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the ApplySet parent %s: %w", as, err)
+	if !read {
+		var err error
+		obj, err = p.c.Dynamic.Resource(gvr).Namespace(as.Namespace).Get(ctx, as.Name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return set, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the ApplySet parent %s: %w", as, err)
+		}
 	}
 	set.parent.Exists, set.parent.ResourceVersion = true, obj.GetResourceVersion()
 	set.parent.Revision = obj.GetAnnotations()["kubeplan.dev/revision"]
@@ -120,11 +127,17 @@ func (p *planner) readParent(ctx context.Context, as applyset.Parent) (*applySet
 // namespaces, carrying its part-of label. Types the cluster no longer serves
 // are skipped (nothing of them can be left).
 func ListMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st applyset.State) ([]*unstructured.Unstructured, error) {
+	return listMembers(ctx, c, as, st, nil)
+}
+
+// listMembers is ListMembers taking the kinds ra read ahead from it.
+func listMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st applyset.State, ra *ReadAhead) ([]*unstructured.Unstructured, error) {
 	type listing struct {
 		gvr schema.GroupVersionResource
 		ns  string
 	}
 	var ls []listing
+	var ahead []*unstructured.Unstructured
 	for _, gk := range st.GroupKinds {
 		m, err := c.Mapper.RESTMapping(gk)
 		if err != nil {
@@ -133,6 +146,14 @@ func ListMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st app
 		namespaces := []string{""}
 		if m.Scope.Name() == "namespace" {
 			namespaces = append([]string{as.Namespace}, st.Namespaces...)
+		}
+		within := namespaces
+		if within[0] == "" {
+			within = nil // cluster-scoped: wherever
+		}
+		if items, ok := ra.membersOf(as, gk, within); ok {
+			ahead = append(ahead, items...)
+			continue
 		}
 		for _, ns := range namespaces {
 			ls = append(ls, listing{m.Resource, ns})
@@ -157,7 +178,7 @@ func ListMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st app
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	var out []*unstructured.Unstructured
+	out := ahead
 	for _, f := range found {
 		out = append(out, f...)
 	}

@@ -30,6 +30,8 @@ type cluster struct {
 	err, pingErr error
 	lookupOnce   sync.Once
 	look         *plan.Lookup
+	aheadOnce    sync.Once
+	ahead        *plan.ReadAhead
 }
 
 func newClusters(connect Connector) *clusters {

@@ -97,7 +97,7 @@ func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []pl
 		for _, d := range deps {
 			depPlans = append(depPlans, d.Plan)
 		}
-		extra[i] = o.planOne(ctx, cls, pr, plan.PendingOf(o.Plan.Pending, depPlans...))
+		extra[i] = o.planOne(ctx, cls, ps, pr, plan.PendingOf(o.Plan.Pending, depPlans...))
 		o.done(*pr)
 	})
 	for i := range r.Projects {
@@ -110,7 +110,7 @@ func (o *Options) plan(ctx context.Context, ps []project.Project) (*Report, []pl
 
 // planOne plans one project into pr; pending is what the projects it
 // depends on create (plan.Options.Pending).
-func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport, pending plan.Pending) (pd planned) {
+func (o *Options) planOne(ctx context.Context, cls *clusters, ps []project.Project, pr *ProjectReport, pending plan.Pending) (pd planned) {
 	defer func() {
 		if pd.err != nil {
 			pr.fail(pd.err)
@@ -141,7 +141,8 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		}
 		return pd
 	}
-	nss := plan.NewNamespaces(c)
+	ahead := o.readAhead(ctx, cls, ps, p)
+	nss := plan.NewNamespaces(c, ahead)
 	objs, err := o.objects(cls, p, c.Namespace, o.liveNamespaces(ctx, cls, p, nss))
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
@@ -150,7 +151,7 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, pr *ProjectReport,
 		return planned{err: err}
 	}
 	opts := o.planOptions(p, c.Namespace, as, pending)
-	opts.Namespaces = nss
+	opts.Namespaces, opts.ReadAhead = nss, ahead
 	pl, err := plan.Make(ctx, c, objs, opts)
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
@@ -253,4 +254,38 @@ func newReport(ps []project.Project) *Report {
 		r.Projects[i] = ProjectReport{Project: p, Cluster: p.Cluster(), Namespace: p.Namespace, ApplySet: p.ApplySet}
 	}
 	return r
+}
+
+// readAhead is what p's plan takes from reads made for every project of
+// the run on p's cluster at once (plan.ReadAhead), made by the first of
+// them to get here, once its cluster answers; nil for a run of one
+// project on that cluster, or a saved plan.
+func (o *Options) readAhead(ctx context.Context, cls *clusters, ps []project.Project, p project.Project) *plan.ReadAhead {
+	var same []project.Project
+	for _, q := range ps {
+		if q.Cluster() == p.Cluster() {
+			same = append(same, q)
+		}
+	}
+	if len(same) < 2 || o.Saved != nil {
+		return nil
+	}
+	cl := cls.get(p)
+	cl.aheadOnce.Do(func() {
+		if cl.err != nil || cls.ping(ctx, p) != nil {
+			return // each project reports it
+		}
+		var parents []applyset.Parent
+		for _, q := range same {
+			c, _, err := cls.client(q)
+			if err != nil {
+				continue
+			}
+			if as, err := o.parent(q, c.Namespace); err == nil && as != nil {
+				parents = append(parents, *as)
+			}
+		}
+		cl.ahead = plan.ReadAheadFor(ctx, cl.c, parents)
+	})
+	return cl.ahead
 }

@@ -29,7 +29,7 @@ func applyStream(ctx context.Context, ps []project.Project, o ApplyOptions) (*Re
 		for _, d := range deps {
 			pending = mergePending(pending, created[index[d]])
 		}
-		pd := o.planOne(ctx, cls, pr, pending)
+		pd := o.planOne(ctx, cls, nil, pr, pending) // no read-ahead: projects are applied in turn
 		if pr.Plan != nil && pr.Status != Failed {
 			if err := o.check(pr, pd); err != nil {
 				pd.err = err
