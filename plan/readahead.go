@@ -41,6 +41,10 @@ type ReadAhead struct {
 	// autoscalers are the HorizontalPodAutoscalers by namespace; nil when
 	// not read.
 	autoscalers map[string][]unstructured.Unstructured
+	// everything is set when the identity may do every verb on every
+	// resource in every namespace (one SelfSubjectAccessReview): then no
+	// project checks its permissions one by one.
+	everything bool
 }
 
 // idsPerList bounds the ApplySet ids in one member LIST's label selector
@@ -56,9 +60,32 @@ func ReadAheadFor(ctx context.Context, c *kube.Client, parents []applyset.Parent
 	g.Go(func() { ra.namespaces = readNamespaces(ctx, c) })
 	g.Go(func() { ra.autoscalers = readAutoscalers(ctx, c) })
 	g.Go(func() { ra.readSets(ctx, c, parents) })
+	g.Go(func() { ra.everything = mayDoEverything(ctx, c) })
 	g.Wait()
 	return ra
 }
+
+// mayDoEverything asks whether the identity may do every verb on every
+// resource of every group in every namespace: RBAC grants that only with
+// a rule of * verbs on * resources (cluster-admin), other authorizers to
+// whom they say so. Any failure is a no.
+func mayDoEverything(ctx context.Context, c *kube.Client) bool {
+	review := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "authorization.k8s.io/v1",
+		"kind":       "SelfSubjectAccessReview",
+		"spec":       map[string]any{"resourceAttributes": map[string]any{"verb": "*", "group": "*", "resource": "*"}},
+	}}
+	res, err := c.Dynamic.Resource(ssarGVR).Create(ctx, review, metav1.CreateOptions{})
+	if err != nil {
+		return false
+	}
+	ok, _, _ := unstructured.NestedBool(res.Object, "status", "allowed")
+	return ok
+}
+
+// allowsEverything says whether ReadAheadFor found the identity may do
+// everything.
+func (ra *ReadAhead) allowsEverything() bool { return ra != nil && ra.everything }
 
 func readNamespaces(ctx context.Context, c *kube.Client) map[string]*unstructured.Unstructured {
 	list, err := c.Dynamic.Resource(namespaceGVR).List(ctx, metav1.ListOptions{})

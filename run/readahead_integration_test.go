@@ -201,6 +201,22 @@ spec:
 					t.Errorf("%s planned with the others:\n%s\nalone:\n%s", pr.Project.Name, got, alone[pr.Project.Name])
 				}
 			}
+			// One review says the admin may do everything, for every
+			// project; the edit identity's rules are read per namespace.
+			reviews := map[string]int{}
+			rec.mu.Lock()
+			for _, s := range rec.all {
+				if strings.HasSuffix(s, "reviews") {
+					reviews[s[strings.LastIndex(s, "/")+1:]]++
+				}
+			}
+			rec.mu.Unlock()
+			if tc.ahead && (reviews["selfsubjectrulesreviews"] != 0 || reviews["selfsubjectaccessreviews"] != 1) {
+				t.Errorf("admin's permission reviews: %v, want the one access review", reviews)
+			}
+			if !tc.ahead && reviews["selfsubjectrulesreviews"] < len(nss) {
+				t.Errorf("edit identity's permission reviews: %v, want its rules in each namespace", reviews)
+			}
 			for _, ns := range nss {
 				in := rec.setReads(ns)
 				if tc.ahead && len(in) != 0 {
