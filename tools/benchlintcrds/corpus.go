@@ -79,6 +79,7 @@ type manifestInfo struct {
 	Bytes, CRDBytes                                   int64
 	Invalid                                           map[string]int // by defect
 	InvalidObjects                                    []string       // kind/namespace/name
+	Source                                            string         // a real corpus's origin (-real), else ""
 }
 
 // generate writes the corpus into dir (replacing it).
