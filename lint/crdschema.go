@@ -8,6 +8,8 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // crdSchema is one distinct openAPIV3Schema of the run's CRDs. It is kept
@@ -74,7 +76,7 @@ func (s *crdSchema) check() {
 	if s.tried.Load() {
 		return
 	}
-	_, s.err = s.compile()
+	_, s.err = s.validator()
 	s.tried.Store(true)
 }
 
@@ -90,21 +92,38 @@ func (s *crdSchema) checkErr() error {
 
 // compile decodes, converts and compiles the schema.
 func (s *crdSchema) compile() (*crdCompiled, error) {
+	v, err := s.validator()
+	if err != nil {
+		return nil, err
+	}
+	return &crdCompiled{compiled: compiled{schema: v.schema, raw: skeleton(v.doc)}, cel: buildCEL(v.raw)}, nil
+}
+
+// crdValidator is a compiled schema with the documents it came from.
+type crdValidator struct {
+	raw, doc map[string]any // the openAPIV3Schema, and the JSON schema made of it
+	schema   *jsonschema.Schema
+}
+
+// validator decodes, converts and compiles the schema: all a check needs
+// (whether it compiles, and the error), without what validating custom
+// resources also needs (compile).
+func (s *crdSchema) validator() (crdValidator, error) {
 	s.compiles.Add(1)
 	b, err := decompress(s.data)
 	if err != nil {
-		return nil, fmt.Errorf("reading the kept schema: %w", err)
+		return crdValidator{}, fmt.Errorf("reading the kept schema: %w", err)
 	}
 	var raw map[string]any
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, fmt.Errorf("reading the kept schema: %w", err)
+		return crdValidator{}, fmt.Errorf("reading the kept schema: %w", err)
 	}
 	doc := shareSubschemas(crdToJSONSchema(raw, true))
 	sch, err := compileSchema(s.url, doc)
 	if err != nil {
-		return nil, err
+		return crdValidator{}, err
 	}
-	return &crdCompiled{compiled: compiled{schema: sch, raw: skeleton(doc)}, cel: buildCEL(raw)}, nil
+	return crdValidator{raw: raw, doc: doc, schema: sch}, nil
 }
 
 // skeleton keeps of a JSON schema only the structure knownFields and the
@@ -149,12 +168,18 @@ func skeleton(v any) any {
 	return out
 }
 
+// flateWriters reuses compressors: each holds about 600 KiB of state, and
+// a large set keeps a hundred schemas or more.
+var flateWriters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed) // BestSpeed is a valid level
+	return w
+}}
+
 func compress(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	w, err := flate.NewWriter(&buf, flate.BestSpeed)
-	if err != nil {
-		return nil, err
-	}
+	w := flateWriters.Get().(*flate.Writer)
+	defer flateWriters.Put(w)
+	w.Reset(&buf)
 	if _, err := w.Write(b); err != nil {
 		return nil, err
 	}

@@ -43,8 +43,33 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 			return Report{}, nil, err
 		}
 	}
+	// A source read in phase 1 none of whose objects is a custom resource
+	// (the CRD files of a rendered repository) is checked there and then:
+	// nothing in it needs the set's CRDs, and it is not read again.
+	type result struct {
+		findings []Finding
+		records  []identity
+		objects  int
+		err      error
+	}
+	results := make([]result, len(srcs))
+	checkLoaded := func(i int, objs []*manifest.Object, probs []*manifest.Problem) {
+		if opts.Loaded != nil {
+			opts.Loaded(objs)
+		}
+		fs, err := l.checkBatch(objs, probs)
+		r := result{findings: applySettings(fs, objs, opts.Rules), objects: len(objs), err: err}
+		for j, o := range objs {
+			if o.HasName() {
+				scales, autoscaler := scaleKey(o, opts.Namespace)
+				r.records = append(r.records, identity{key: setKey(o, opts.Namespace), scales: scales, autoscaler: autoscaler, src: i, obj: j})
+			}
+		}
+		results[i] = r
+	}
 	drafts := make([][]crdDraft, len(srcs))
 	kept := make([]bool, len(srcs))
+	done := make([]bool, len(srcs))
 	var p1 errgroup.Group
 	p1.SetLimit(workers(opts.Concurrency))
 	for i, s := range srcs {
@@ -64,7 +89,10 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 				}
 				drafts[i] = append(drafts[i], ds...)
 			}
-			if s.Kustomize() || s.Chart() {
+			if !l.needsCRDs(objs) {
+				checkLoaded(i, objs, probs)
+				done[i] = true
+			} else if s.Kustomize() || s.Chart() {
 				pre[i], kept[i] = loaded{objs, probs, true}, true
 			}
 			return nil
@@ -76,6 +104,9 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 	var first, rest []int // phase 2's order: the kept sources first, to drop them early
 	for i := range srcs {
 		l.crds.merge(drafts[i])
+		if done[i] {
+			continue
+		}
 		if kept[i] {
 			first = append(first, i)
 		} else {
@@ -85,15 +116,8 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 	drafts = nil
 	var findings []Finding
 
-	// Phase 2: every source, in parallel, keeping only findings and, for
-	// the set-wide rules, a small record of each object's identity.
-	type result struct {
-		findings []Finding
-		records  []identity
-		objects  int
-		err      error
-	}
-	results := make([]result, len(srcs))
+	// Phase 2: every other source, in parallel, keeping only findings and,
+	// for the set-wide rules, a small record of each object's identity.
 	checkSource := func(i int) {
 		objs, probs := pre[i].objs, pre[i].probs
 		if !pre[i].ok {
@@ -104,18 +128,7 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 			}
 		}
 		pre[i] = loaded{}
-		if opts.Loaded != nil {
-			opts.Loaded(objs)
-		}
-		fs, err := l.checkBatch(objs, probs)
-		r := result{findings: applySettings(fs, objs, opts.Rules), objects: len(objs), err: err}
-		for j, o := range objs {
-			if o.HasName() {
-				scales, autoscaler := scaleKey(o, opts.Namespace)
-				r.records = append(r.records, identity{key: setKey(o, opts.Namespace), scales: scales, autoscaler: autoscaler, src: i, obj: j})
-			}
-		}
-		results[i] = r
+		checkLoaded(i, objs, probs)
 	}
 	var g errgroup.Group
 	g.SetLimit(workers(opts.Concurrency))
@@ -152,6 +165,18 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 	rep.Findings = append(findings, setWide...)
 	Sort(rep.Findings)
 	return rep, records, nil
+}
+
+// needsCRDs reports whether checking objs needs the set's CRDs: whether
+// one of them is a custom resource (checkAPI's apiCustom), validated
+// against a CRD that may be in another source.
+func (l *linter) needsCRDs(objs []*manifest.Object) bool {
+	for _, o := range objs {
+		if v, _ := l.checkAPI(o); v == apiCustom {
+			return true
+		}
+	}
+	return false
 }
 
 // identity is what the stream keeps of an object for the set-wide rules:
