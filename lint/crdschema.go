@@ -26,6 +26,7 @@ type crdSchema struct {
 	tried    atomic.Bool // compiled (or failed) at least once
 	err      error       // the compile error; set before tried
 	compiles atomic.Int32
+	plain    atomic.Int32 // checks plainlyValid settled without compiling
 }
 
 // crdCompiled is what validating a custom resource needs: the validator,
@@ -76,8 +77,23 @@ func (s *crdSchema) check() {
 	if s.tried.Load() {
 		return
 	}
-	_, s.err = s.validator()
+	s.err = s.checkSchema()
 	s.tried.Store(true)
+}
+
+// checkSchema is nil when the schema compiles, else the compile error. A
+// schema plainlyValid accepts is not compiled.
+func (s *crdSchema) checkSchema() error {
+	raw, err := s.decode()
+	if err != nil {
+		return err
+	}
+	if plainlyValid(crdToJSONSchema(raw, true)) {
+		s.plain.Add(1)
+		return nil
+	}
+	_, err = s.validator()
+	return err
 }
 
 // checkErr is the compile error once the schema was compiled or checked.
@@ -110,13 +126,9 @@ type crdValidator struct {
 // resources also needs (compile).
 func (s *crdSchema) validator() (crdValidator, error) {
 	s.compiles.Add(1)
-	b, err := decompress(s.data)
+	raw, err := s.decode()
 	if err != nil {
-		return crdValidator{}, fmt.Errorf("reading the kept schema: %w", err)
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return crdValidator{}, fmt.Errorf("reading the kept schema: %w", err)
+		return crdValidator{}, err
 	}
 	doc := shareSubschemas(crdToJSONSchema(raw, true))
 	sch, err := compileSchema(s.url, doc)
@@ -124,6 +136,19 @@ func (s *crdSchema) validator() (crdValidator, error) {
 		return crdValidator{}, err
 	}
 	return crdValidator{raw: raw, doc: doc, schema: sch}, nil
+}
+
+// decode is the kept openAPIV3Schema.
+func (s *crdSchema) decode() (map[string]any, error) {
+	b, err := decompress(s.data)
+	if err != nil {
+		return nil, fmt.Errorf("reading the kept schema: %w", err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("reading the kept schema: %w", err)
+	}
+	return raw, nil
 }
 
 // skeleton keeps of a JSON schema only the structure knownFields and the
