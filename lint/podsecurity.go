@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -118,6 +119,9 @@ type podSecurityRun struct {
 	// used are, by namespace, the policies its objects were judged with.
 	used  map[string]map[psaapi.Policy]bool
 	found map[string][]Finding // namespace -> findings
+	// files are, by namespace, the files of the pod templates judged: a
+	// redo reads only those of the plain files again (streamObjectsIn).
+	files map[string]map[string]bool
 	stdin []*manifest.Object
 	rules map[string]RuleSetting
 	err   error
@@ -131,7 +135,7 @@ func newPodSecurityRun(in Input, opts Options) *podSecurityRun {
 		return nil
 	}
 	r := &podSecurityRun{settings: opts.PodSecurity, kubeVersion: opts.KubeVersion, defaults: opts.PodSecurity.policy(), namespace: opts.Namespace, stdinName: "<stdin>",
-		rules: opts.Rules, labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{},
+		rules: opts.Rules, labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{}, files: map[string]map[string]bool{},
 		live: opts.LiveNamespaceLabels, liveRead: map[string]func() map[string]string{}, liveLabels: map[string]map[string]string{}}
 	if in.Rename != nil {
 		r.stdinName = in.Rename(r.stdinName)
@@ -176,6 +180,12 @@ func (r *podSecurityRun) add(objs []*manifest.Object) {
 			r.used[ns] = map[psaapi.Policy]bool{}
 		}
 		r.used[ns][p] = true
+		if o.File != r.stdinName { // judged again from r.stdin
+			if r.files[ns] == nil {
+				r.files[ns] = map[string]bool{}
+			}
+			r.files[ns][o.File] = true
+		}
 		if o.File == r.stdinName {
 			r.stdin = append(r.stdin, o)
 		}
@@ -311,7 +321,11 @@ func (r *podSecurityRun) findings(in Input, paths []string, objs []*manifest.Obj
 		} else {
 			paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" })
 			var err error
-			if pods, err = streamObjects(paths, in, opts.Concurrency, again); err != nil {
+			files := map[string]bool{}
+			for ns := range redo {
+				maps.Copy(files, r.files[ns])
+			}
+			if pods, err = streamObjectsIn(paths, in, opts.Concurrency, files, again); err != nil {
 				return nil, err
 			}
 			pods = append(pods, slices.DeleteFunc(slices.Clone(r.stdin), func(o *manifest.Object) bool { return !again(o) })...)
