@@ -76,7 +76,9 @@ func run(args []string) error {
 
 	// 2. The tools.
 	kpBin := *kpBinFlag
-	if kpBin == "" {
+	if kpBin != "" {
+		kpBin = benchkit.Under(root, kpBin) // the tools run in benchDir
+	} else {
 		step("building bin/kubeplan")
 		if kpBin, err = benchkit.BuildKubeplan(root); err != nil {
 			return err
