@@ -20,6 +20,9 @@ type crdSchema struct {
 	url  string
 	data []byte // the openAPIV3Schema, compact JSON, flate-compressed
 	size int64  // its uncompressed size, the weight in the cache
+	// plainlyValid is set when plainlyValid proved, as the CRD was read,
+	// that the schema compiles: check then does not compile it.
+	plainlyValid bool
 
 	mu       sync.Mutex // one compile at a time
 	compiled atomic.Pointer[crdCompiled]
@@ -82,17 +85,13 @@ func (s *crdSchema) check() {
 }
 
 // checkSchema is nil when the schema compiles, else the compile error. A
-// schema plainlyValid accepts is not compiled.
+// schema plainlyValid accepted is not compiled.
 func (s *crdSchema) checkSchema() error {
-	raw, err := s.decode()
-	if err != nil {
-		return err
-	}
-	if plainlyValid(crdToJSONSchema(raw, true)) {
+	if s.plainlyValid {
 		s.plain.Add(1)
 		return nil
 	}
-	_, err = s.validator()
+	_, err := s.validator()
 	return err
 }
 

@@ -15,8 +15,10 @@ import (
 // is every invalid one, whose error a finding quotes. Unknown keywords
 // (x-kubernetes-*) are ignored by the metaschema and the compiler alike.
 //
-// It lets crdSchema.check skip sharing and compiling the schemas of CRDs no
-// custom resource uses: in a rendered platform most of them.
+// It runs when a CRD is read (crdDrafts), on the schema as decoded from
+// YAML, so that crdSchema.check need not even decode, let alone share and
+// compile, the schemas of CRDs no custom resource uses: in a rendered
+// platform most of them. Numbers are taken as JSON has them (number).
 func plainlyValid(doc map[string]any) bool {
 	for k, v := range doc {
 		if !plainKeyword(k, v, doc) {
@@ -102,6 +104,9 @@ func plainKeyword(k string, v any, node map[string]any) bool {
 		}
 		seen := map[any]bool{}
 		for _, it := range list {
+			if f, ok := number(it); ok {
+				it = f // 1 and 1.0 are one value in JSON
+			}
 			switch it.(type) {
 			case string, float64, bool, nil:
 			default:
@@ -125,17 +130,17 @@ func plainKeyword(k string, v any, node map[string]any) bool {
 		_, ok := v.(bool)
 		return ok
 	case "minimum", "maximum":
-		_, ok := v.(float64)
+		_, ok := number(v)
 		return ok
 	case "exclusiveMinimum", "exclusiveMaximum":
 		_, ok := v.(bool)
 		_, bound := node[exclusiveBound[k]] // draft 4: exclusiveMinimum depends on minimum
 		return ok && bound
 	case "multipleOf":
-		f, ok := v.(float64)
+		f, ok := number(v)
 		return ok && f > 0
 	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
-		f, ok := v.(float64)
+		f, ok := number(v)
 		return ok && f >= 0 && f == math.Trunc(f) && f <= 1<<53
 	case "id", "$schema", "$ref", "definitions", "dependencies", "additionalItems",
 		"$id", "$defs", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment",
@@ -145,6 +150,22 @@ func plainKeyword(k string, v any, node map[string]any) bool {
 		return false // draft 4's or later drafts' keywords structural schemas do not use: compile
 	}
 	return true // not a keyword
+}
+
+// number is v as the float64 JSON makes of it: the schema is checked as
+// read from YAML (ints) and compiled from JSON (float64s).
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	}
+	return 0, false
 }
 
 var exclusiveBound = map[string]string{"exclusiveMinimum": "minimum", "exclusiveMaximum": "maximum"}
