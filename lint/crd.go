@@ -96,7 +96,7 @@ func crdDrafts(o *manifest.Object, at crdRef) ([]crdDraft, error) {
 				return nil, fmt.Errorf("keeping the schema of %s: %w", d.key, err)
 			}
 			d.sum, d.n = sha256.Sum256(b), int64(len(b))
-			d.plain = plainlyValid(crdToJSONSchema(raw, true))
+			d.plain = plainlyValidCRD(raw)
 			d.url = fmt.Sprintf("mem:///crd/%s/%s/%s.json", group, name, kind)
 		}
 		out = append(out, d)

@@ -184,3 +184,74 @@ func compiles(s string) bool {
 	_, err := regexp.Compile(s)
 	return err == nil
 }
+
+// plainlyValidCRD is plainlyValid(crdToJSONSchema(s, true)) without making
+// the converted copy: it judges each node of the openAPIV3Schema s as
+// crdToJSONSchema would convert it. What the conversion adds (apiVersion,
+// kind and metadata properties, additionalProperties false, the anyOf of
+// an int-or-string) is plainly valid; what it drops is not judged.
+func plainlyValidCRD(s map[string]any) bool {
+	return plainNode(s)
+}
+
+func plainNode(s map[string]any) bool {
+	ios, _ := s["x-kubernetes-int-or-string"].(bool)
+	nullable, _ := s["nullable"].(bool)
+	for k, v := range s {
+		switch k {
+		case "nullable", "x-kubernetes-validations", "description", "example", "externalDocs":
+			continue // dropped
+		case "properties", "patternProperties":
+			props, _ := v.(map[string]any) // a non-map becomes {}
+			for name, sub := range props {
+				m, ok := sub.(map[string]any)
+				if !ok {
+					continue // dropped
+				}
+				if !plainNode(m) || (k == "patternProperties" && !compiles(name)) {
+					return false
+				}
+			}
+		case "items", "additionalProperties", "not":
+			if m, ok := v.(map[string]any); ok {
+				if !plainNode(m) {
+					return false
+				}
+			} else if !plainKeyword(k, v, s) {
+				return false
+			}
+		case "allOf", "anyOf", "oneOf":
+			list, _ := v.([]any)
+			n := 0
+			for _, it := range list {
+				m, ok := it.(map[string]any)
+				if !ok {
+					continue // dropped
+				}
+				n++
+				if !plainNode(m) {
+					return false
+				}
+			}
+			if n == 0 {
+				return false
+			}
+		case "type":
+			if ios {
+				continue // dropped for the anyOf
+			}
+			if t, ok := v.(string); ok && nullable {
+				if !simpleType(t) || t == "null" { // becomes [t, "null"]
+					return false
+				}
+			} else if !plainKeyword(k, v, s) {
+				return false
+			}
+		default:
+			if !plainKeyword(k, v, s) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -41,6 +41,14 @@ func TestPlainlyValidIsSound(t *testing.T) {
 		{"dangling ref", `{type: object, properties: {a: {$ref: "#/definitions/nope"}}}`, false, false},
 		{"enum of objects", `{type: object, properties: {a: {type: object, enum: [{k: 1}]}}}`, false, true},
 		{"items array", `{type: object, properties: {a: {type: array, items: [{type: string}]}}}`, false, true},
+		{"nullable string", `{type: object, properties: {a: {type: string, nullable: true}}}`, true, true},
+		{"nullable list type", `{type: object, properties: {a: {type: [string, "null"], nullable: true}}}`, true, true},
+		{"int-or-string with a bad type", `{type: object, properties: {a: {x-kubernetes-int-or-string: true, type: strnig}}}`, true, true},
+		{"non-map property", `{type: object, properties: {a: 1, b: {type: string}}}`, true, true},
+		{"properties not a map", `{type: object, properties: [a]}`, true, true},
+		{"anyOf of no schema", `{type: object, properties: {a: {anyOf: [1, 2]}}}`, false, false},
+		{"additionalProperties string", `{type: object, additionalProperties: "no"}`, false, false},
+		{"embedded without properties", `{type: object, properties: {a: {type: object, x-kubernetes-embedded-resource: true}}}`, true, true},
 		{"string minimum", `{type: object, properties: {a: {type: integer, minimum: "1"}}}`, false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -49,6 +57,9 @@ func TestPlainlyValidIsSound(t *testing.T) {
 				t.Fatal(err)
 			}
 			plain := plainlyValid(crdToJSONSchema(fromYAML, true))
+			if direct := plainlyValidCRD(fromYAML); direct != plain {
+				t.Errorf("plainlyValidCRD = %v, plainlyValid of the converted schema = %v", direct, plain)
+			}
 			b, err := json.Marshal(fromYAML)
 			if err != nil {
 				t.Fatal(err)
