@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -315,33 +316,58 @@ func (r *podSecurityRun) findings(in Input, paths []string, objs []*manifest.Obj
 			_, ok := podTemplatePaths[o.Group()+"/"+o.Kind]
 			return ok && redo[r.namespaceOf(o)]
 		}
-		var pods []*manifest.Object
 		if objs != nil {
-			pods = slices.DeleteFunc(slices.Clone(objs), func(o *manifest.Object) bool { return !again(o) })
-		} else {
-			paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" })
-			var err error
-			files := map[string]bool{}
-			for ns := range redo {
-				maps.Copy(files, r.files[ns])
-			}
-			if pods, err = streamObjectsIn(paths, in, opts.Concurrency, files, again); err != nil {
-				return nil, err
-			}
-			pods = append(pods, slices.DeleteFunc(slices.Clone(r.stdin), func(o *manifest.Object) bool { return !again(o) })...)
-		}
-		for _, o := range pods {
-			ns := r.namespaceOf(o)
-			p := r.policyLocked(ns)
-			if p.FullyPrivileged() {
-				continue
-			}
-			fs, err := r.judge(o, ns, p)
+			fs, err := r.judgeAgain(slices.DeleteFunc(slices.Clone(objs), func(o *manifest.Object) bool { return !again(o) }))
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, fs...)
+		} else {
+			// Judged file by file as read, so that no file's objects are
+			// kept past its batch.
+			paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" })
+			files := map[string]bool{}
+			for ns := range redo {
+				maps.Copy(files, r.files[ns])
+			}
+			var mu sync.Mutex
+			var judgeErr error
+			judgeBatch := func(batch []*manifest.Object) {
+				fs, err := r.judgeAgain(slices.DeleteFunc(slices.Clone(batch), func(o *manifest.Object) bool { return !again(o) }))
+				mu.Lock()
+				defer mu.Unlock()
+				out = append(out, fs...)
+				judgeErr = cmp.Or(judgeErr, err)
+			}
+			if _, err := streamObjectsIn(paths, in, opts.Concurrency, files, func(*manifest.Object) bool { return false }, judgeBatch); err != nil {
+				return nil, err
+			}
+			judgeBatch(r.stdin)
+			if judgeErr != nil {
+				return nil, judgeErr
+			}
 		}
+	}
+	return out, nil
+}
+
+// judgeAgain judges pods with their namespaces' final policies. It is safe
+// to call from several goroutines.
+func (r *podSecurityRun) judgeAgain(pods []*manifest.Object) ([]Finding, error) {
+	var out []Finding
+	for _, o := range pods {
+		ns := r.namespaceOf(o)
+		r.mu.Lock()
+		p := r.policyLocked(ns)
+		r.mu.Unlock()
+		if p.FullyPrivileged() {
+			continue
+		}
+		fs, err := r.judge(o, ns, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
 	}
 	return out, nil
 }

@@ -76,18 +76,14 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 	done := make([]bool, len(srcs))
 	var p1 errgroup.Group
 	p1.SetLimit(workers(opts.Concurrency))
-	inFlight := semaphore.NewWeighted(phase1Bytes)
+	inFlight := newByteBudget()
 	for i, s := range srcs {
 		p1.Go(func() error {
 			may, err := s.MayHoldCRD()
 			if err != nil || !may {
 				return err
 			}
-			w := phase1Weight(s)
-			if err := inFlight.Acquire(context.Background(), w); err != nil {
-				return err
-			}
-			defer inFlight.Release(w)
+			defer inFlight.take(s)()
 			objs, probs, err := s.Load()
 			if err != nil {
 				return err
@@ -177,23 +173,30 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 	return rep, records, nil
 }
 
-// phase1Bytes bounds the YAML phase 1 parses at once: the parsed objects
+// readBytes bounds the YAML a streaming pass parses at once (phase 1 here,
+// and the passes that read files again, streamSources): the parsed objects
 // of a file of CRDs take about 7 times its size (24 MiB for kserve's 3.3
 // MiB of CRDs), and rendered platforms put a component's CRDs in one file,
 // so two such files read side by side would double the run's peak memory.
-const phase1Bytes = 4 << 20
+const readBytes = 4 << 20
 
-// phase1Weight is a plain file's size, at most phase1Bytes (a larger file
-// is read alone); 0 for other sources.
-func phase1Weight(s *loader.Source) int64 {
-	if s.Kustomize() || s.Chart() || s.Path() == "-" {
-		return 0
+// byteBudget is readBytes shared by the workers of a pass.
+type byteBudget struct{ sem *semaphore.Weighted }
+
+func newByteBudget() byteBudget { return byteBudget{semaphore.NewWeighted(readBytes)} }
+
+// take waits until s can be parsed within the budget and returns what
+// gives it back. A plain file weighs its size, at most readBytes (a larger
+// one is read alone); other sources weigh nothing.
+func (b byteBudget) take(s *loader.Source) (release func()) {
+	var w int64
+	if !s.Kustomize() && !s.Chart() && s.Path() != "-" {
+		if fi, err := os.Stat(s.Path()); err == nil { // else Load reports it
+			w = min(fi.Size(), readBytes)
+		}
 	}
-	fi, err := os.Stat(s.Path())
-	if err != nil {
-		return 0 // Load reports it
-	}
-	return min(fi.Size(), phase1Bytes)
+	_ = b.sem.Acquire(context.Background(), w) // fails only on a done context
+	return func() { b.sem.Release(w) }
 }
 
 // needsCRDs reports whether checking objs needs the set's CRDs: whether

@@ -201,7 +201,7 @@ func streamObjects(paths []string, in Input, concurrency int, keep func(*manifes
 // in files (as Object.File names them): plain files not among them are
 // not read. When a file of files is no plain file's (a kustomize or chart
 // source, or a name not matched), every source is read, as streamObjects.
-func streamObjectsIn(paths []string, in Input, concurrency int, files map[string]bool, keep func(*manifest.Object) bool) ([]*manifest.Object, error) {
+func streamObjectsIn(paths []string, in Input, concurrency int, files map[string]bool, keep func(*manifest.Object) bool, each ...func([]*manifest.Object)) ([]*manifest.Object, error) {
 	srcs, err := loader.Collect(paths, in.Load)
 	if err != nil {
 		return nil, err
@@ -220,11 +220,11 @@ func streamObjectsIn(paths []string, in Input, concurrency int, files map[string
 	}
 	for f := range files {
 		if !plain[f] {
-			return streamSources(srcs, in, concurrency, keep)
+			return streamSources(srcs, in, concurrency, keep, each...)
 		}
 	}
 	srcs = slices.DeleteFunc(srcs, func(s *loader.Source) bool { return !s.Kustomize() && !s.Chart() && !files[name(s)] })
-	return streamSources(srcs, in, concurrency, keep)
+	return streamSources(srcs, in, concurrency, keep, each...)
 }
 
 func streamSources(srcs []*loader.Source, in Input, concurrency int, keep func(*manifest.Object) bool, each ...func([]*manifest.Object)) ([]*manifest.Object, error) {
@@ -232,8 +232,10 @@ func streamSources(srcs []*loader.Source, in Input, concurrency int, keep func(*
 	var out []*manifest.Object
 	var g errgroup.Group
 	g.SetLimit(workers(concurrency))
+	inFlight := newByteBudget()
 	for _, s := range srcs {
 		g.Go(func() error {
+			defer inFlight.take(s)()
 			objs, _, err := s.Load()
 			if err != nil {
 				return err
