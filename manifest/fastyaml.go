@@ -10,9 +10,11 @@ import (
 // fastDecode decodes the block-style YAML that nearly every Kubernetes
 // manifest is written in, straight into plain values, many times faster than
 // building a yaml.v3 node tree. It knows a strict subset of YAML: block
-// mappings and sequences, plain and quoted one-line scalars, one-line flow
-// collections, and literal block scalars. On anything else (anchors, tags,
-// multi-line flow or plain scalars, duplicate keys, errors of any kind) it
+// mappings and sequences, plain and quoted one-line scalars, plain and
+// single-quoted scalars wrapped over lines without blank lines (as kubectl
+// kustomize writes long strings), one-line flow collections, and literal
+// block scalars. On anything else (anchors, tags, multi-line flow
+// collections or double-quoted scalars, duplicate keys, errors of any kind) it
 // gives up and returns ok=false, and the caller decodes the document with
 // yaml.v3, which also reports problems with their positions. When it
 // succeeds its result is exactly what the yaml.v3 path produces; a
