@@ -12,7 +12,7 @@ import (
 // it), and accepts what CRDs are made of.
 func TestPlainlyValidIsSound(t *testing.T) {
 	for _, c := range []struct {
-		name, schema     string
+		name, schema    string
 		plain, compiles bool
 	}{
 		{"structural", `{type: object, required: [spec], properties: {spec: {type: object, description: d,
