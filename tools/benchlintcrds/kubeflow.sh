@@ -75,4 +75,4 @@ sed -n '/^resources:/,$s/^- \([^ #]*\).*/\1/p' "$src/example/kustomization.yaml"
 		END { flush() }'
 done
 echo "$commit" >"$out/../$(basename "$out").commit"
-echo "kubeflow.sh: kubeflow/manifests@$commit -> $out ($(ls "$out" | wc -l) files, $(cat "$out"/*.yaml | grep -c '^kind: ') objects)" >&2
+echo "kubeflow.sh: kubeflow/manifests@$commit -> $out ($(find "$out" -name "*.yaml" | wc -l) files, $(cat "$out"/*.yaml | grep -c '^kind: ') objects)" >&2
