@@ -347,7 +347,7 @@ func (p *fastParser) value(ind int, rest []byte, inMap bool) (any, bool) {
 	case '"', '\'':
 		var tail []byte
 		v, tail, ok = quoted(rest)
-		if !ok && rest[0] == '\'' {
+		if !ok {
 			v, tail, ok = p.quotedLines(ind, rest)
 		}
 		if !ok || !onlyComment(tail) {
@@ -418,16 +418,17 @@ func plainGoesOn(t []byte) bool {
 	return !bytes.Contains(t, []byte(": ")) && !bytes.HasSuffix(t, []byte(":")) && !bytes.Contains(t, []byte(" #")) && utf8.Valid(t)
 }
 
-// quotedLines parses a single-quoted scalar that rest opens and the
-// following lines, indented more than ind, close, as kubectl kustomize
-// wraps a long string it quotes: the line breaks fold to single spaces (the
-// lines come without their indentation and trailing spaces). A blank line
-// inside it, which would fold to a line break, is yaml.v3's business.
+// quotedLines parses a quoted scalar that rest opens and the following
+// lines, indented more than ind, close, as kubectl kustomize wraps a long
+// string it quotes: the line breaks fold to single spaces (the lines come
+// without their indentation and trailing spaces). A blank line inside it,
+// which would fold to a line break, and a double-quoted line ending in a
+// backslash (an escaped line break) are yaml.v3's business.
 func (p *fastParser) quotedLines(ind int, rest []byte) (any, []byte, bool) {
 	acc := append([]byte(nil), rest...)
 	for p.i < len(p.lines) {
 		l := &p.lines[p.i]
-		if len(l.text) == 0 || l.indent <= ind {
+		if len(l.text) == 0 || l.indent <= ind || (rest[0] == '"' && bytes.HasSuffix(acc, []byte("\\"))) {
 			return nil, nil, false
 		}
 		acc = append(append(acc, ' '), l.text...)

@@ -68,7 +68,8 @@ func TestFastDecodeMatchesYAMLv3(t *testing.T) {
 		"list:\n- first line\n  second line\n- {a: 1}\n- k: v w\n    x y\n  j: 2\n",
 		"a: 'quoted: long\n  string'\nb: 'it''s\n  ''x'' and\n    y' # c\nc:\n- 'e.g: \"https://v:8200\".\n  z'\n",
 		"a: one of (`True`, `False`,\n  `Unknown`).\nb: x\n  'q' \"d\" [1] {2} *s &t !u |v >w %x @y ,z ]\n  -a ?b -\n",
-		"a: b\n  c\n", "a: 1\n  2\n", "a: b\n  c\nd: e\n  f\n    g\n",
+		"a: \"stores\n  status of the\n    PVC.\\nKey names:\\n\\t*\n  Un-prefixed \\\"x\\\"\" # c\nb: 1\n",
+		"a: b\n  c\n", "a: 1\n  2\n", "a: \"x\n  y\"\n", "a: b\n  c\nd: e\n  f\n    g\n",
 	}
 	for _, c := range cases {
 		if !checkFast(t, []byte(c)) {
@@ -78,9 +79,9 @@ func TestFastDecodeMatchesYAMLv3(t *testing.T) {
 	// inputs the fast path must leave to yaml.v3
 	for _, c := range []string{
 		"a: &x 1\nb: *x\n", "a: !!str 1\n", "a: [1,\n 2]\n",
-		"a: b\n\n  c\n", "a: b\n  :c\n", "a: b\n  ? c\n", "a: b\n  c:\n", "a: 'b\n\n  c'\n", "a: \"b\n  c\"\n", "a: 'b\nc: d'\n", "a: b\n  # c\n  d\n", "a: b\n  c: d\n", "a: b # x\n  c\n", "a: b\n  c # x\n", "a: b\n  - c\n", "a: 0x1F\n", "a: 017\n",
+		"a: b\n\n  c\n", "a: b\n  :c\n", "a: b\n  ? c\n", "a: b\n  c:\n", "a: 'b\n\n  c'\n", "a: \"b\\\n  c\"\n", "a: \"b\n\n  c\"\n", "a: 'b\nc: d'\n", "a: b\n  # c\n  d\n", "a: b\n  c: d\n", "a: b # x\n  c\n", "a: b\n  c # x\n", "a: b\n  - c\n", "a: 0x1F\n", "a: 017\n",
 		"a: 1\na: 2\n", "a:\tb\n", "\ta: 1\n", "a: 2020-01-01\n", "a: .inf\n", "a: >\n  x\n", "? a\n: b\n",
-		"a: \"x\n  y\"\n", "- a\n", "a: 99999999999999999999\n", "a: |2\n   x\n", "<<: {a: 1}\n",
+		"- a\n", "a: 99999999999999999999\n", "a: |2\n   x\n", "<<: {a: 1}\n",
 	} {
 		if _, ok := fastDecode([]byte(c)); ok {
 			t.Errorf("fast path should give up on %q", c)
