@@ -58,6 +58,8 @@ type crdDraft struct {
 	sum [32]byte
 	z   []byte // nil when the version has no schema
 	n   int64  // uncompressed size
+	// plain is plainlyValid's verdict: the schema compiles for sure.
+	plain bool
 }
 
 // crdDrafts reads the versions of o if it is an apiextensions.k8s.io/v1
@@ -94,6 +96,7 @@ func crdDrafts(o *manifest.Object, at crdRef) ([]crdDraft, error) {
 				return nil, fmt.Errorf("keeping the schema of %s: %w", d.key, err)
 			}
 			d.sum, d.n = sha256.Sum256(b), int64(len(b))
+			d.plain = plainlyValidCRD(raw)
 			d.url = fmt.Sprintf("mem:///crd/%s/%s/%s.json", group, name, kind)
 		}
 		out = append(out, d)
@@ -121,7 +124,7 @@ func (cs *crdSet) merge(ds []crdDraft) {
 		if d.z != nil {
 			s, ok := cs.schemas[d.sum]
 			if !ok {
-				s = &crdSchema{url: d.url, data: d.z, size: d.n}
+				s = &crdSchema{url: d.url, data: d.z, size: d.n, plainlyValid: d.plain}
 				cs.schemas[d.sum] = s
 				cs.order = append(cs.order, s)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -208,5 +209,46 @@ func TestCELProgramsShared(t *testing.T) {
 	checkCEL(n, map[string]any{"known": "longer", "other": "longer", "ok": "abc"}, nil, &vs)
 	if len(vs) != 1 || !reflect.DeepEqual(vs[0].path, []string{"other"}) {
 		t.Errorf("violations = %+v, want one at other", vs)
+	}
+}
+
+// A source of CRDs and built-in objects only is checked when phase 1 reads
+// it for its CRDs, not read again in phase 2: with one worker it is
+// handed to Loaded before every source of custom resources, whatever its
+// name. A source mixing CRDs and custom resources waits for phase 2. The
+// findings are those of Run.
+func TestRunSourcesCRDOnlyCheckedOnce(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a-crs.yaml":   testCR("Used", "v1", "a", `"big"`),
+		"m-crd.yaml":   testCRD("Used", "{size: {type: integer}}") + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: 1}\n",
+		"z-mixed.yaml": testCRD("Other", "{size: {type: integer}}") + "---\n" + testCR("Other", "v1", "o", 11),
+	}
+	writeTree(t, dir, files)
+	var order []string
+	opts := Options{Concurrency: 1, Loaded: func(objs []*manifest.Object) {
+		if len(objs) > 0 {
+			order = append(order, filepath.Base(objs[0].File))
+		}
+	}}
+	want, got := keptAndStreamed(t, dir, opts)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("streamed differs from Run:\n got %+v\nwant %+v", got.Findings, want.Findings)
+	}
+	// keptAndStreamed calls Loaded for Run too: the streamed order is the last three.
+	if len(order) < 3 {
+		t.Fatalf("Loaded saw %q", order)
+	}
+	if streamed, wantOrder := order[len(order)-3:], []string{"m-crd.yaml", "a-crs.yaml", "z-mixed.yaml"}; !reflect.DeepEqual(streamed, wantOrder) {
+		t.Errorf("streamed sources were checked in the order %q, want %q", streamed, wantOrder)
+	}
+	var rules []string
+	for _, f := range got.Findings {
+		rules = append(rules, fmt.Sprintf("%s:%s", filepath.Base(f.File), f.Rule))
+	}
+	for _, r := range []string{"a-crs.yaml:crd-schema", "m-crd.yaml:schema", "z-mixed.yaml:crd-validation"} {
+		if !slices.Contains(rules, r) {
+			t.Errorf("no %s finding in %q", r, rules)
+		}
 	}
 }

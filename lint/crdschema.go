@@ -8,6 +8,8 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // crdSchema is one distinct openAPIV3Schema of the run's CRDs. It is kept
@@ -18,12 +20,16 @@ type crdSchema struct {
 	url  string
 	data []byte // the openAPIV3Schema, compact JSON, flate-compressed
 	size int64  // its uncompressed size, the weight in the cache
+	// plainlyValid is set when plainlyValid proved, as the CRD was read,
+	// that the schema compiles: check then does not compile it.
+	plainlyValid bool
 
 	mu       sync.Mutex // one compile at a time
 	compiled atomic.Pointer[crdCompiled]
 	tried    atomic.Bool // compiled (or failed) at least once
 	err      error       // the compile error; set before tried
 	compiles atomic.Int32
+	plain    atomic.Int32 // checks plainlyValid settled without compiling
 }
 
 // crdCompiled is what validating a custom resource needs: the validator,
@@ -74,8 +80,19 @@ func (s *crdSchema) check() {
 	if s.tried.Load() {
 		return
 	}
-	_, s.err = s.compile()
+	s.err = s.checkSchema()
 	s.tried.Store(true)
+}
+
+// checkSchema is nil when the schema compiles, else the compile error. A
+// schema plainlyValid accepted is not compiled.
+func (s *crdSchema) checkSchema() error {
+	if s.plainlyValid {
+		s.plain.Add(1)
+		return nil
+	}
+	_, err := s.validator()
+	return err
 }
 
 // checkErr is the compile error once the schema was compiled or checked.
@@ -90,7 +107,38 @@ func (s *crdSchema) checkErr() error {
 
 // compile decodes, converts and compiles the schema.
 func (s *crdSchema) compile() (*crdCompiled, error) {
+	v, err := s.validator()
+	if err != nil {
+		return nil, err
+	}
+	return &crdCompiled{compiled: compiled{schema: v.schema, raw: skeleton(v.doc)}, cel: buildCEL(v.raw)}, nil
+}
+
+// crdValidator is a compiled schema with the documents it came from.
+type crdValidator struct {
+	raw, doc map[string]any // the openAPIV3Schema, and the JSON schema made of it
+	schema   *jsonschema.Schema
+}
+
+// validator decodes, converts and compiles the schema: all a check needs
+// (whether it compiles, and the error), without what validating custom
+// resources also needs (compile).
+func (s *crdSchema) validator() (crdValidator, error) {
 	s.compiles.Add(1)
+	raw, err := s.decode()
+	if err != nil {
+		return crdValidator{}, err
+	}
+	doc := shareSubschemas(crdToJSONSchema(raw, true))
+	sch, err := compileSchema(s.url, doc)
+	if err != nil {
+		return crdValidator{}, err
+	}
+	return crdValidator{raw: raw, doc: doc, schema: sch}, nil
+}
+
+// decode is the kept openAPIV3Schema.
+func (s *crdSchema) decode() (map[string]any, error) {
 	b, err := decompress(s.data)
 	if err != nil {
 		return nil, fmt.Errorf("reading the kept schema: %w", err)
@@ -99,12 +147,7 @@ func (s *crdSchema) compile() (*crdCompiled, error) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("reading the kept schema: %w", err)
 	}
-	doc := shareSubschemas(crdToJSONSchema(raw, true))
-	sch, err := compileSchema(s.url, doc)
-	if err != nil {
-		return nil, err
-	}
-	return &crdCompiled{compiled: compiled{schema: sch, raw: skeleton(doc)}, cel: buildCEL(raw)}, nil
+	return raw, nil
 }
 
 // skeleton keeps of a JSON schema only the structure knownFields and the
@@ -149,12 +192,18 @@ func skeleton(v any) any {
 	return out
 }
 
+// flateWriters reuses compressors: each holds about 600 KiB of state, and
+// a large set keeps a hundred schemas or more.
+var flateWriters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed) // BestSpeed is a valid level
+	return w
+}}
+
 func compress(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	w, err := flate.NewWriter(&buf, flate.BestSpeed)
-	if err != nil {
-		return nil, err
-	}
+	w := flateWriters.Get().(*flate.Writer)
+	defer flateWriters.Put(w)
+	w.Reset(&buf)
 	if _, err := w.Write(b); err != nil {
 		return nil, err
 	}

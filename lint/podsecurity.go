@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -118,6 +120,9 @@ type podSecurityRun struct {
 	// used are, by namespace, the policies its objects were judged with.
 	used  map[string]map[psaapi.Policy]bool
 	found map[string][]Finding // namespace -> findings
+	// files are, by namespace, the files of the pod templates judged: a
+	// redo reads only those of the plain files again (streamObjectsIn).
+	files map[string]map[string]bool
 	stdin []*manifest.Object
 	rules map[string]RuleSetting
 	err   error
@@ -131,7 +136,7 @@ func newPodSecurityRun(in Input, opts Options) *podSecurityRun {
 		return nil
 	}
 	r := &podSecurityRun{settings: opts.PodSecurity, kubeVersion: opts.KubeVersion, defaults: opts.PodSecurity.policy(), namespace: opts.Namespace, stdinName: "<stdin>",
-		rules: opts.Rules, labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{},
+		rules: opts.Rules, labels: map[string]map[string]string{}, used: map[string]map[psaapi.Policy]bool{}, found: map[string][]Finding{}, files: map[string]map[string]bool{},
 		live: opts.LiveNamespaceLabels, liveRead: map[string]func() map[string]string{}, liveLabels: map[string]map[string]string{}}
 	if in.Rename != nil {
 		r.stdinName = in.Rename(r.stdinName)
@@ -176,6 +181,12 @@ func (r *podSecurityRun) add(objs []*manifest.Object) {
 			r.used[ns] = map[psaapi.Policy]bool{}
 		}
 		r.used[ns][p] = true
+		if o.File != r.stdinName { // judged again from r.stdin
+			if r.files[ns] == nil {
+				r.files[ns] = map[string]bool{}
+			}
+			r.files[ns][o.File] = true
+		}
 		if o.File == r.stdinName {
 			r.stdin = append(r.stdin, o)
 		}
@@ -305,29 +316,58 @@ func (r *podSecurityRun) findings(in Input, paths []string, objs []*manifest.Obj
 			_, ok := podTemplatePaths[o.Group()+"/"+o.Kind]
 			return ok && redo[r.namespaceOf(o)]
 		}
-		var pods []*manifest.Object
 		if objs != nil {
-			pods = slices.DeleteFunc(slices.Clone(objs), func(o *manifest.Object) bool { return !again(o) })
-		} else {
-			paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" })
-			var err error
-			if pods, err = streamObjects(paths, in, opts.Concurrency, again); err != nil {
-				return nil, err
-			}
-			pods = append(pods, slices.DeleteFunc(slices.Clone(r.stdin), func(o *manifest.Object) bool { return !again(o) })...)
-		}
-		for _, o := range pods {
-			ns := r.namespaceOf(o)
-			p := r.policyLocked(ns)
-			if p.FullyPrivileged() {
-				continue
-			}
-			fs, err := r.judge(o, ns, p)
+			fs, err := r.judgeAgain(slices.DeleteFunc(slices.Clone(objs), func(o *manifest.Object) bool { return !again(o) }))
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, fs...)
+		} else {
+			// Judged file by file as read, so that no file's objects are
+			// kept past its batch.
+			paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" })
+			files := map[string]bool{}
+			for ns := range redo {
+				maps.Copy(files, r.files[ns])
+			}
+			var mu sync.Mutex
+			var judgeErr error
+			judgeBatch := func(batch []*manifest.Object) {
+				fs, err := r.judgeAgain(slices.DeleteFunc(slices.Clone(batch), func(o *manifest.Object) bool { return !again(o) }))
+				mu.Lock()
+				defer mu.Unlock()
+				out = append(out, fs...)
+				judgeErr = cmp.Or(judgeErr, err)
+			}
+			if _, err := streamObjectsIn(paths, in, opts.Concurrency, files, func(*manifest.Object) bool { return false }, judgeBatch); err != nil {
+				return nil, err
+			}
+			judgeBatch(r.stdin)
+			if judgeErr != nil {
+				return nil, judgeErr
+			}
 		}
+	}
+	return out, nil
+}
+
+// judgeAgain judges pods with their namespaces' final policies. It is safe
+// to call from several goroutines.
+func (r *podSecurityRun) judgeAgain(pods []*manifest.Object) ([]Finding, error) {
+	var out []Finding
+	for _, o := range pods {
+		ns := r.namespaceOf(o)
+		r.mu.Lock()
+		p := r.policyLocked(ns)
+		r.mu.Unlock()
+		if p.FullyPrivileged() {
+			continue
+		}
+		fs, err := r.judge(o, ns, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
 	}
 	return out, nil
 }

@@ -1,7 +1,11 @@
 package lint
 
 import (
+	"context"
+	"os"
+
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/kubeplan/kubeplan/internal/hpa"
 	"github.com/kubeplan/kubeplan/manifest"
@@ -43,50 +47,9 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 			return Report{}, nil, err
 		}
 	}
-	drafts := make([][]crdDraft, len(srcs))
-	kept := make([]bool, len(srcs))
-	var p1 errgroup.Group
-	p1.SetLimit(workers(opts.Concurrency))
-	for i, s := range srcs {
-		p1.Go(func() error {
-			may, err := s.MayHoldCRD()
-			if err != nil || !may {
-				return err
-			}
-			objs, probs, err := s.Load()
-			if err != nil {
-				return err
-			}
-			for j, o := range objs {
-				ds, err := crdDrafts(o, crdRef{src: i, idx: j})
-				if err != nil {
-					return err
-				}
-				drafts[i] = append(drafts[i], ds...)
-			}
-			if s.Kustomize() || s.Chart() {
-				pre[i], kept[i] = loaded{objs, probs, true}, true
-			}
-			return nil
-		})
-	}
-	if err := p1.Wait(); err != nil {
-		return Report{}, nil, err
-	}
-	var first, rest []int // phase 2's order: the kept sources first, to drop them early
-	for i := range srcs {
-		l.crds.merge(drafts[i])
-		if kept[i] {
-			first = append(first, i)
-		} else {
-			rest = append(rest, i)
-		}
-	}
-	drafts = nil
-	var findings []Finding
-
-	// Phase 2: every source, in parallel, keeping only findings and, for
-	// the set-wide rules, a small record of each object's identity.
+	// A source read in phase 1 none of whose objects is a custom resource
+	// (the CRD files of a rendered repository) is checked there and then:
+	// nothing in it needs the set's CRDs, and it is not read again.
 	type result struct {
 		findings []Finding
 		records  []identity
@@ -94,16 +57,7 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 		err      error
 	}
 	results := make([]result, len(srcs))
-	checkSource := func(i int) {
-		objs, probs := pre[i].objs, pre[i].probs
-		if !pre[i].ok {
-			var err error
-			if objs, probs, err = srcs[i].Load(); err != nil {
-				results[i].err = err
-				return
-			}
-		}
-		pre[i] = loaded{}
+	checkLoaded := func(i int, objs []*manifest.Object, probs []*manifest.Problem) {
 		if opts.Loaded != nil {
 			opts.Loaded(objs)
 		}
@@ -116,6 +70,71 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 			}
 		}
 		results[i] = r
+	}
+	drafts := make([][]crdDraft, len(srcs))
+	kept := make([]bool, len(srcs))
+	done := make([]bool, len(srcs))
+	var p1 errgroup.Group
+	p1.SetLimit(workers(opts.Concurrency))
+	inFlight := newByteBudget()
+	for i, s := range srcs {
+		p1.Go(func() error {
+			may, err := s.MayHoldCRD()
+			if err != nil || !may {
+				return err
+			}
+			defer inFlight.take(s)()
+			objs, probs, err := s.Load()
+			if err != nil {
+				return err
+			}
+			for j, o := range objs {
+				ds, err := crdDrafts(o, crdRef{src: i, idx: j})
+				if err != nil {
+					return err
+				}
+				drafts[i] = append(drafts[i], ds...)
+			}
+			if !l.needsCRDs(objs) {
+				checkLoaded(i, objs, probs)
+				done[i] = true
+			} else if s.Kustomize() || s.Chart() {
+				pre[i], kept[i] = loaded{objs, probs, true}, true
+			}
+			return nil
+		})
+	}
+	if err := p1.Wait(); err != nil {
+		return Report{}, nil, err
+	}
+	var first, rest []int // phase 2's order: the kept sources first, to drop them early
+	for i := range srcs {
+		l.crds.merge(drafts[i])
+		if done[i] {
+			continue
+		}
+		if kept[i] {
+			first = append(first, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	drafts = nil
+	var findings []Finding
+
+	// Phase 2: every other source, in parallel, keeping only findings and,
+	// for the set-wide rules, a small record of each object's identity.
+	checkSource := func(i int) {
+		objs, probs := pre[i].objs, pre[i].probs
+		if !pre[i].ok {
+			var err error
+			if objs, probs, err = srcs[i].Load(); err != nil {
+				results[i].err = err
+				return
+			}
+		}
+		pre[i] = loaded{}
+		checkLoaded(i, objs, probs)
 	}
 	var g errgroup.Group
 	g.SetLimit(workers(opts.Concurrency))
@@ -152,6 +171,44 @@ func runSourcesKeys(srcs []*loader.Source, opts Options) (Report, []identity, er
 	rep.Findings = append(findings, setWide...)
 	Sort(rep.Findings)
 	return rep, records, nil
+}
+
+// readBytes bounds the YAML a streaming pass parses at once (phase 1 here,
+// and the passes that read files again, streamSources): the parsed objects
+// of a file of CRDs take about 7 times its size (24 MiB for kserve's 3.3
+// MiB of CRDs), and rendered platforms put a component's CRDs in one file,
+// so two such files read side by side would double the run's peak memory.
+const readBytes = 4 << 20
+
+// byteBudget is readBytes shared by the workers of a pass.
+type byteBudget struct{ sem *semaphore.Weighted }
+
+func newByteBudget() byteBudget { return byteBudget{semaphore.NewWeighted(readBytes)} }
+
+// take waits until s can be parsed within the budget and returns what
+// gives it back. A plain file weighs its size, at most readBytes (a larger
+// one is read alone); other sources weigh nothing.
+func (b byteBudget) take(s *loader.Source) (release func()) {
+	var w int64
+	if !s.Kustomize() && !s.Chart() && s.Path() != "-" {
+		if fi, err := os.Stat(s.Path()); err == nil { // else Load reports it
+			w = min(fi.Size(), readBytes)
+		}
+	}
+	_ = b.sem.Acquire(context.Background(), w) // fails only on a done context
+	return func() { b.sem.Release(w) }
+}
+
+// needsCRDs reports whether checking objs needs the set's CRDs: whether
+// one of them is a custom resource (checkAPI's apiCustom), validated
+// against a CRD that may be in another source.
+func (l *linter) needsCRDs(objs []*manifest.Object) bool {
+	for _, o := range objs {
+		if v, _ := l.checkAPI(o); v == apiCustom {
+			return true
+		}
+	}
+	return false
 }
 
 // identity is what the stream keeps of an object for the set-wide rules:

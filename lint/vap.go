@@ -194,12 +194,48 @@ func streamObjects(paths []string, in Input, concurrency int, keep func(*manifes
 	if err != nil {
 		return nil, err
 	}
+	return streamSources(srcs, in, concurrency, keep, each...)
+}
+
+// streamObjectsIn is streamObjects where the objects keep selects are all
+// in files (as Object.File names them): plain files not among them are
+// not read. When a file of files is no plain file's (a kustomize or chart
+// source, or a name not matched), every source is read, as streamObjects.
+func streamObjectsIn(paths []string, in Input, concurrency int, files map[string]bool, keep func(*manifest.Object) bool, each ...func([]*manifest.Object)) ([]*manifest.Object, error) {
+	srcs, err := loader.Collect(paths, in.Load)
+	if err != nil {
+		return nil, err
+	}
+	name := func(s *loader.Source) string {
+		if in.Rename != nil {
+			return in.Rename(s.Path())
+		}
+		return s.Path()
+	}
+	plain := map[string]bool{}
+	for _, s := range srcs {
+		if !s.Kustomize() && !s.Chart() {
+			plain[name(s)] = true
+		}
+	}
+	for f := range files {
+		if !plain[f] {
+			return streamSources(srcs, in, concurrency, keep, each...)
+		}
+	}
+	srcs = slices.DeleteFunc(srcs, func(s *loader.Source) bool { return !s.Kustomize() && !s.Chart() && !files[name(s)] })
+	return streamSources(srcs, in, concurrency, keep, each...)
+}
+
+func streamSources(srcs []*loader.Source, in Input, concurrency int, keep func(*manifest.Object) bool, each ...func([]*manifest.Object)) ([]*manifest.Object, error) {
 	var mu sync.Mutex
 	var out []*manifest.Object
 	var g errgroup.Group
 	g.SetLimit(workers(concurrency))
+	inFlight := newByteBudget()
 	for _, s := range srcs {
 		g.Go(func() error {
+			defer inFlight.take(s)()
 			objs, _, err := s.Load()
 			if err != nil {
 				return err

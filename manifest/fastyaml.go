@@ -10,9 +10,11 @@ import (
 // fastDecode decodes the block-style YAML that nearly every Kubernetes
 // manifest is written in, straight into plain values, many times faster than
 // building a yaml.v3 node tree. It knows a strict subset of YAML: block
-// mappings and sequences, plain and quoted one-line scalars, one-line flow
-// collections, and literal block scalars. On anything else (anchors, tags,
-// multi-line flow or plain scalars, duplicate keys, errors of any kind) it
+// mappings and sequences, plain and quoted one-line scalars, plain and
+// single-quoted scalars wrapped over lines without blank lines (as kubectl
+// kustomize writes long strings), one-line flow collections, and literal
+// block scalars. On anything else (anchors, tags, multi-line flow
+// collections or double-quoted scalars, duplicate keys, errors of any kind) it
 // gives up and returns ok=false, and the caller decodes the document with
 // yaml.v3, which also reports problems with their positions. When it
 // succeeds its result is exactly what the yaml.v3 path produces; a
@@ -345,6 +347,9 @@ func (p *fastParser) value(ind int, rest []byte, inMap bool) (any, bool) {
 	case '"', '\'':
 		var tail []byte
 		v, tail, ok = quoted(rest)
+		if !ok {
+			v, tail, ok = p.quotedLines(ind, rest)
+		}
 		if !ok || !onlyComment(tail) {
 			return nil, false
 		}
@@ -352,6 +357,9 @@ func (p *fastParser) value(ind int, rest []byte, inMap bool) (any, bool) {
 		s := stripComment(rest)
 		if !plainOK(s, false) {
 			return nil, false
+		}
+		if p.i < len(p.lines) && p.lines[p.i].indent > ind && len(p.lines[p.i].text) > 0 && p.lines[p.i].text[0] != '#' && len(s) == len(rest) {
+			return p.plainLines(ind, s) // the very next line goes on with it
 		}
 		v, ok = resolvePlain(string(s))
 		if !ok {
@@ -364,6 +372,72 @@ func (p *fastParser) value(ind int, rest []byte, inMap bool) (any, bool) {
 		return nil, false
 	}
 	return v, true
+}
+
+// plainLines parses a plain scalar that goes on over the following lines
+// indented more than ind, as kubectl kustomize writes long strings (the
+// descriptions of CRDs): the lines joined by single spaces, a string.
+// Blank or comment lines inside it, a line that could not continue a plain
+// scalar, and a value that would not be a string are yaml.v3's business.
+func (p *fastParser) plainLines(ind int, first []byte) (any, bool) {
+	var b strings.Builder
+	b.Write(first)
+	for p.i < len(p.lines) {
+		l := &p.lines[p.i]
+		if len(l.text) == 0 || l.text[0] == '#' {
+			if l.indent > ind || len(l.text) == 0 {
+				return nil, false // folded as a line break, or a comment inside
+			}
+			break
+		}
+		if l.indent <= ind {
+			break
+		}
+		if !plainGoesOn(l.text) {
+			return nil, false
+		}
+		b.WriteByte(' ')
+		b.Write(l.text)
+		p.i++
+	}
+	s := b.String()
+	if v, ok := resolvePlain(s); !ok || v != any(s) {
+		return nil, false
+	}
+	return s, true
+}
+
+// plainGoesOn reports whether t, a line more indented than its key, goes
+// on with a plain scalar: indicators are indicators only where a scalar
+// starts, so any text but a comment, "- " or "? " or ":" first (which this
+// decoder leaves to yaml.v3), a ": " or a " #" does.
+func plainGoesOn(t []byte) bool {
+	if len(t) == 0 || t[0] == '#' || t[0] == ':' || ((t[0] == '-' || t[0] == '?') && (len(t) == 1 || t[1] == ' ')) {
+		return false
+	}
+	return !bytes.Contains(t, []byte(": ")) && !bytes.HasSuffix(t, []byte(":")) && !bytes.Contains(t, []byte(" #")) && utf8.Valid(t)
+}
+
+// quotedLines parses a quoted scalar that rest opens and the following
+// lines, indented more than ind, close, as kubectl kustomize wraps a long
+// string it quotes: the line breaks fold to single spaces (the lines come
+// without their indentation and trailing spaces). A blank line inside it,
+// which would fold to a line break, and a double-quoted line ending in a
+// backslash (an escaped line break) are yaml.v3's business.
+func (p *fastParser) quotedLines(ind int, rest []byte) (any, []byte, bool) {
+	acc := append([]byte(nil), rest...)
+	for p.i < len(p.lines) {
+		l := &p.lines[p.i]
+		if len(l.text) == 0 || l.indent <= ind || (rest[0] == '"' && bytes.HasSuffix(acc, []byte("\\"))) {
+			return nil, nil, false
+		}
+		acc = append(append(acc, ' '), l.text...)
+		p.i++
+		if v, tail, ok := quoted(acc); ok {
+			return v, tail, true
+		}
+	}
+	return nil, nil, false
 }
 
 // literal parses a "|", "|-" or "|+" block scalar.

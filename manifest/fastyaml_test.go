@@ -62,6 +62,14 @@ func TestFastDecodeMatchesYAMLv3(t *testing.T) {
 		"script: |\n  #!/bin/sh\n  echo hi\n\n    indented\n\nafter: 1\nkeep: |+\n  x\n\nstrip: |-\n  y\nend: 1\n",
 		"url: http://x:8080/a\nk8s.io/name: v\n\"quoted key\": 1\nempty: {}\nlist: []\nnested: {a: [1, {b: c}], d: }\n",
 		"a: b\r\nc: d\r\n",
+		// multi-line plain scalars, as kubectl kustomize wraps long strings
+		"description: CreationTimestamp is a timestamp representing the server time when\n  this object was created.\nnext: 1\n",
+		"spec:\n  properties:\n    a:\n      description: one\n        two\n          three-4 5\n      type: string\n",
+		"list:\n- first line\n  second line\n- {a: 1}\n- k: v w\n    x y\n  j: 2\n",
+		"a: 'quoted: long\n  string'\nb: 'it''s\n  ''x'' and\n    y' # c\nc:\n- 'e.g: \"https://v:8200\".\n  z'\n",
+		"a: one of (`True`, `False`,\n  `Unknown`).\nb: x\n  'q' \"d\" [1] {2} *s &t !u |v >w %x @y ,z ]\n  -a ?b -\n",
+		"a: \"stores\n  status of the\n    PVC.\\nKey names:\\n\\t*\n  Un-prefixed \\\"x\\\"\" # c\nb: 1\n",
+		"a: b\n  c\n", "a: 1\n  2\n", "a: \"x\n  y\"\n", "a: b\n  c\nd: e\n  f\n    g\n",
 	}
 	for _, c := range cases {
 		if !checkFast(t, []byte(c)) {
@@ -70,9 +78,10 @@ func TestFastDecodeMatchesYAMLv3(t *testing.T) {
 	}
 	// inputs the fast path must leave to yaml.v3
 	for _, c := range []string{
-		"a: &x 1\nb: *x\n", "a: !!str 1\n", "a: b\n  c\n", "a: [1,\n 2]\n", "a: 0x1F\n", "a: 017\n",
+		"a: &x 1\nb: *x\n", "a: !!str 1\n", "a: [1,\n 2]\n",
+		"a: b\n\n  c\n", "a: b\n  :c\n", "a: b\n  ? c\n", "a: b\n  c:\n", "a: 'b\n\n  c'\n", "a: \"b\\\n  c\"\n", "a: \"b\n\n  c\"\n", "a: 'b\nc: d'\n", "a: b\n  # c\n  d\n", "a: b\n  c: d\n", "a: b # x\n  c\n", "a: b\n  c # x\n", "a: b\n  - c\n", "a: 0x1F\n", "a: 017\n",
 		"a: 1\na: 2\n", "a:\tb\n", "\ta: 1\n", "a: 2020-01-01\n", "a: .inf\n", "a: >\n  x\n", "? a\n: b\n",
-		"a: \"x\n  y\"\n", "- a\n", "a: 99999999999999999999\n", "a: |2\n   x\n", "<<: {a: 1}\n",
+		"- a\n", "a: 99999999999999999999\n", "a: |2\n   x\n", "<<: {a: 1}\n",
 	} {
 		if _, ok := fastDecode([]byte(c)); ok {
 			t.Errorf("fast path should give up on %q", c)

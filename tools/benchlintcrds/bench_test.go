@@ -15,9 +15,20 @@ import (
 //
 //	go test ./tools/benchlintcrds -run '^$' -bench LintCRDs -benchtime 1x -cpuprofile cpu.out -memprofile mem.out
 func BenchmarkLintCRDs(b *testing.B) {
-	dir := filepath.Join("..", "..", ".bench", "lint-crds", "corpus")
+	benchLint(b, filepath.Join("..", "..", ".bench", "lint-crds", "corpus"), "make bench-lint-crds")
+}
+
+// BenchmarkLintCRDsReal is the same on the rendered kubeflow/manifests
+// `make bench-lint-crds-real` copied:
+//
+//	go test ./tools/benchlintcrds -run '^$' -bench LintCRDsReal -benchtime 1x -cpuprofile cpu.out -memprofile mem.out
+func BenchmarkLintCRDsReal(b *testing.B) {
+	benchLint(b, filepath.Join("..", "..", ".bench", "lint-crds-real", "corpus"), "make bench-lint-crds-real")
+}
+
+func benchLint(b *testing.B, dir, make string) {
 	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("no corpus at %s: run make bench-lint-crds first", dir)
+		b.Skipf("no corpus at %s: run %s first", dir, make)
 	}
 	b.ReportAllocs()
 	for b.Loop() {

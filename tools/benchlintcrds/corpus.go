@@ -9,16 +9,22 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// The corpus has the shape of rendered kubeflow/manifests: component files
-// holding CRDs beside their controllers, and application files holding
-// custom resources of most (not all) of those kinds and built-in objects.
+// The corpus has the shape of rendered kubeflow/manifests (make
+// bench-lint-crds-real measures the real thing): a few large component
+// files holding a dozen CRDs each beside their controllers, with long
+// descriptions wrapped as kubectl kustomize writes them (multi-line plain
+// scalars); application files holding custom resources of a quarter of
+// those kinds (kubeflow's install uses 17 of its 74 CRDs) and built-in
+// objects; and, last, the Namespace of the controllers with pod-security
+// labels, read after the pods it governs as kubeflow's is.
 const (
 	numCRDs        = 100
-	crdsPerFile    = 4
+	crdsPerFile    = 12
 	appFiles       = 163
 	crsPerAppFile  = 10
-	unusedKindMod  = 10 // CRD n has no custom resources when n%unusedKindMod == unusedKindMod-1
+	usedKindMod    = 4 // CRD n has custom resources when n%usedKindMod == 1
 	defectInterval = 150
+	wrapWidth      = 80 // kubectl kustomize's line width for long strings
 )
 
 var groups = []string{"kubeflow.bench.dev", "serving.bench.dev", "training.bench.dev", "pipelines.bench.dev",
@@ -50,7 +56,7 @@ func crdTypes() []crdType {
 }
 
 // used reports whether custom resources of t are in the corpus.
-func (t crdType) used() bool { return t.n%unusedKindMod != unusedKindMod-1 }
+func (t crdType) used() bool { return t.n%usedKindMod == 1 }
 
 func (t crdType) crd() map[string]any {
 	var versions []any
@@ -79,6 +85,7 @@ type manifestInfo struct {
 	Bytes, CRDBytes                                   int64
 	Invalid                                           map[string]int // by defect
 	InvalidObjects                                    []string       // kind/namespace/name
+	Source                                            string         // a real corpus's origin (-real), else ""
 }
 
 // generate writes the corpus into dir (replacing it).
@@ -113,10 +120,11 @@ func generate(dir string) (*manifestInfo, error) {
 			if err != nil {
 				return nil, err
 			}
-			docs = append(docs, string(b))
+			doc := wrapDescriptions(string(b))
+			docs = append(docs, doc)
 			m.CRDs++
 			m.CRDVersions += len(t.versions)
-			m.CRDBytes += int64(len(b))
+			m.CRDBytes += int64(len(doc))
 		}
 		docs = append(docs, builtins(comp, "kubeflow-system")...)
 		if err := write(fmt.Sprintf("%03d-%s.yaml", f, comp), docs); err != nil {
@@ -148,7 +156,54 @@ func generate(dir string) (*manifestInfo, error) {
 		}
 	}
 	m.CRs = cr
+	if err := write("zz-namespace.yaml", []string{`apiVersion: v1
+kind: Namespace
+metadata:
+  name: kubeflow-system
+  labels:
+    pod-security.kubernetes.io/warn: restricted
+`}); err != nil {
+		return nil, err
+	}
 	return m, nil
+}
+
+// wrapDescriptions folds each long plain description of a YAML document
+// over lines of about wrapWidth (deep ones a little wider), as kubectl
+// kustomize writes them: the same string, as a multi-line plain scalar.
+func wrapDescriptions(doc string) string {
+	lines := strings.Split(doc, "\n")
+	var out []string
+	for _, line := range lines {
+		key := strings.Index(line, "description: ")
+		if key < 0 || strings.TrimLeft(line[:key], " -") != "" || len(line) <= wrapWidth {
+			out = append(out, line)
+			continue
+		}
+		value := line[key+len("description: "):]
+		if strings.ContainsAny(value[:1], "'\"|>") || strings.Contains(value, ": ") || strings.Contains(value, " #") {
+			out = append(out, line)
+			continue
+		}
+		indent := strings.Repeat(" ", key+2)
+		width := max(wrapWidth, len(indent)+40) // a deep line keeps some words
+		cur := line[:key+len("description: ")]
+		first := true
+		for _, w := range strings.Fields(value) {
+			switch {
+			case first:
+				cur += w
+				first = false
+			case len(cur)+1+len(w) > width:
+				out = append(out, cur)
+				cur = indent + w
+			default:
+				cur += " " + w
+			}
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
 }
 
 // builtins are a component's built-in objects: Deployment, Service,

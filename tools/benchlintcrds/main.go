@@ -24,24 +24,42 @@ func run(args []string) error {
 	benchkit.DocFlag(fs, &doc, sectionTitle)
 	kpBinFlag := fs.String("kubeplan", "", "kubeplan binary to measure instead of building bin/kubeplan (e.g. an older build, for before/after)")
 	genOnly := fs.Bool("generate-only", false, "write the corpus and kubeconform's schemas, and stop (for profiling with bench_test.go)")
+	realDir := fs.String("real", "", "measure on this directory of rendered kubeflow/manifests (tools/benchlintcrds/kubeflow.sh writes it) instead of the generated corpus; the working directory defaults to .bench/lint-crds-real")
 	root, err := benchkit.Start(fs, args, runs)
 	if err != nil {
 		return err
+	}
+	title := sectionTitle
+	if *realDir != "" {
+		title = realSectionTitle
+		if *dir == fs.Lookup("dir").DefValue {
+			*dir += "-real"
+		}
 	}
 	benchDir := benchkit.Under(root, *dir)
 
 	// 1. The corpus, and kubeconform's schemas made from its CRDs by
 	// kubeconform's own openapi2jsonschema.py.
 	corpus := filepath.Join(benchDir, "corpus")
-	step("corpus: %s", corpus)
-	m, err := generate(corpus)
-	if err != nil {
-		return fmt.Errorf("generating the corpus: %w", err)
+	var m *manifestInfo
+	var crdFiles []string
+	if *realDir != "" {
+		if m, crdFiles, err = realCorpus(benchkit.Under(root, *realDir), corpus); err != nil {
+			return err
+		}
+	} else {
+		step("corpus: %s", corpus)
+		if m, err = generate(corpus); err != nil {
+			return fmt.Errorf("generating the corpus: %w", err)
+		}
+		if crdFiles, err = filepath.Glob(filepath.Join(corpus, "*component-*.yaml")); err != nil {
+			return err
+		}
 	}
 	step("  %d objects (%d CRDs, %d custom resources of %d kinds) in %d files, %.1f MiB (CRDs %.1f MiB)",
 		m.Objects, m.CRDs, m.CRs, m.UsedKinds, m.Files, mibf(m.Bytes), mibf(m.CRDBytes))
 	const kcSchemas = "kc-schemas"
-	if err := openAPI2JSONSchema(corpus, filepath.Join(benchDir, kcSchemas)); err != nil {
+	if err := openAPI2JSONSchema(crdFiles, filepath.Join(benchDir, kcSchemas)); err != nil {
 		return err
 	}
 	if *genOnly {
@@ -58,7 +76,9 @@ func run(args []string) error {
 
 	// 2. The tools.
 	kpBin := *kpBinFlag
-	if kpBin == "" {
+	if kpBin != "" {
+		kpBin = benchkit.Under(root, kpBin) // the tools run in benchDir
+	} else {
 		step("building bin/kubeplan")
 		if kpBin, err = benchkit.BuildKubeplan(root); err != nil {
 			return err
@@ -79,7 +99,7 @@ func run(args []string) error {
 		{Name: "kubeplan (CEL on)", Bin: kpBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", "corpus"}},
 		{Name: "kubeplan (CEL off)", Bin: kpBin, Dir: benchDir, OKCodes: []int{0, 1}, Args: []string{"lint", "-o", "json", "--config", "cel-off.yaml", "corpus"}},
 	}
-	res := &result{When: time.Now(), Machine: benchkit.DescribeMachine(root), Corpus: m, Tools: tools,
+	res := &result{Title: title, When: time.Now(), Machine: benchkit.DescribeMachine(root), Corpus: m, Tools: tools,
 		KPVersion: benchkit.ToolVersion(kpBin, "version"), Samples: make([][]sample, len(tools)), Found: make([]found, len(tools))}
 	for i := range res.Tools {
 		res.Shown = append(res.Shown, benchkit.Shown(tools[i], root, builtin))
@@ -115,12 +135,12 @@ func run(args []string) error {
 		step("run %d/%d: %s", r+1, *runs, strings.Join(line, ", "))
 	}
 	res.LoadAfter = benchkit.LoadAverage()
-	return benchkit.Publish(root, doc, sectionTitle, res.markdown(), step)
+	return benchkit.Publish(root, doc, title, res.markdown(), step)
 }
 
 // openAPI2JSONSchema runs kubeconform's scripts/openapi2jsonschema.py (from
 // the module cache) over the corpus files holding CRDs, writing into out.
-func openAPI2JSONSchema(corpus, out string) error {
+func openAPI2JSONSchema(files []string, out string) error {
 	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		return fmt.Errorf("go env GOMODCACHE: %w", err)
@@ -128,10 +148,6 @@ func openAPI2JSONSchema(corpus, out string) error {
 	script := filepath.Join(strings.TrimSpace(string(modcache)), "github.com", "yannh", "kubeconform@"+benchkit.Kubeconform.Version, "scripts", "openapi2jsonschema.py")
 	if _, err := os.Stat(script); err != nil {
 		return fmt.Errorf("kubeconform's openapi2jsonschema.py: %w (go mod download %s@%s)", err, benchkit.Kubeconform.Module, benchkit.Kubeconform.Version)
-	}
-	files, err := filepath.Glob(filepath.Join(corpus, "*component-*.yaml"))
-	if err != nil {
-		return err
 	}
 	if err := os.RemoveAll(out); err != nil {
 		return err
