@@ -96,6 +96,9 @@ func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Obje
 		return nil, []*manifest.Problem{templateProblem(path, err)}, nil
 	}
 	if calls > 0 || sawSecret {
+		if !hasErrorProblem(probs) {
+			r.first = &firstRender{out: rendered, objs: objs}
+		}
 		if p := r.keptFields(objs, calls > 0, sawSecret, withhold); p != nil {
 			return nil, []*manifest.Problem{p}, nil
 		}

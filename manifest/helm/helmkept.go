@@ -32,6 +32,9 @@ type chartRender struct {
 	deadline time.Time
 	cache    *lookupCache
 	tape     *[]genCall
+	// first is the first render, when it rendered without an error
+	// problem (see reusedObjects).
+	first *firstRender
 }
 
 // render is one render of the templates: generating functions in mode,
@@ -176,7 +179,10 @@ func (r *chartRender) auxObjectsProblems(mode genMode, withhold int) ([]*manifes
 	if err != nil {
 		return nil, []*manifest.Problem{templateProblem(r.path, err)}
 	}
-	objs, probs := helmObjects(r.path, r.ch, out, r.h, nil)
+	objs, probs, ok := r.reusedObjects(out)
+	if !ok {
+		objs, probs = helmObjects(r.path, r.ch, out, r.h, nil)
+	}
 	var errs []*manifest.Problem
 	for _, p := range probs {
 		if !p.Warning && !p.Info {
