@@ -80,13 +80,17 @@ func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Obje
 	if h.WithholdSecretData {
 		withhold = 1
 	}
+	var crds *chartCRDs
+	if !h.SkipCRDs {
+		crds = parseCRDs(path, ch) // meanwhile
+	}
 	rendered, calls, sawSecret, bound, err := r.render(genLive, withhold)
 	if bound != nil {
 		return nil, []*manifest.Problem{bound}, nil
 	}
 	var objs []*manifest.Object
 	if err == nil {
-		objs, probs = helmObjects(path, ch, rendered, h, vals)
+		objs, probs = helmObjects(path, ch, rendered, h, vals, crds)
 	}
 	if withhold == 0 && sawSecret && (err != nil || hasErrorProblem(probs)) {
 		// the messages may quote the data the templates were given

@@ -181,7 +181,7 @@ func (r *chartRender) auxObjectsProblems(mode genMode, withhold int) ([]*manifes
 	}
 	objs, probs, ok := r.reusedObjects(out)
 	if !ok {
-		objs, probs = helmObjects(r.path, r.ch, out, r.h, nil)
+		objs, probs = helmObjects(r.path, r.ch, out, r.h, nil, nil)
 	}
 	var errs []*manifest.Problem
 	for _, p := range probs {

@@ -19,7 +19,7 @@ type firstRender struct {
 // bytes parsed. It returns false when there is no first render to reuse
 // (it failed, or had error problems a full parse must report again).
 func (r *chartRender) reusedObjects(out map[string]string) ([]*manifest.Object, []*manifest.Problem, bool) {
-	if r.first == nil {
+	if r.first == nil || !reuseFirstRender {
 		return nil, nil, false
 	}
 	same := map[string]bool{}
@@ -42,6 +42,10 @@ func (r *chartRender) reusedObjects(out map[string]string) ([]*manifest.Object, 
 	}
 	h := r.h
 	h.SkipCRDs = true
-	parsed, probs := helmObjects(r.path, r.ch, changed, h, nil)
+	parsed, probs := helmObjects(r.path, r.ch, changed, h, nil, nil)
 	return append(objs, parsed...), probs, true
 }
+
+// reuseFirstRender is off only in tests, which compare the Kept fields
+// found with and without reusing the first render's objects.
+var reuseFirstRender = true
