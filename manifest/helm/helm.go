@@ -90,6 +90,9 @@ func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Obje
 	}
 	var objs []*manifest.Object
 	if err == nil {
+		if calls > 0 {
+			r.start(genVary, withhold) // keptFields' next render, meanwhile
+		}
 		objs, probs = helmObjects(path, ch, rendered, h, vals, crds)
 	}
 	if withhold == 0 && sawSecret && (err != nil || hasErrorProblem(probs)) {

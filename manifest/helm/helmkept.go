@@ -35,6 +35,8 @@ type chartRender struct {
 	// first is the first render, when it rendered without an error
 	// problem (see reusedObjects).
 	first *firstRender
+	// pending is a render started ahead (see start).
+	pending *pendingRender
 }
 
 // render is one render of the templates: generating functions in mode,
@@ -172,7 +174,7 @@ func (r *chartRender) withheldErrors(err error, probs []*manifest.Problem) []*ma
 // helmObjects does, without blame; with the error problems of rendering
 // or parsing.
 func (r *chartRender) auxObjectsProblems(mode genMode, withhold int) ([]*manifest.Object, []*manifest.Problem) {
-	out, _, _, bound, err := r.render(mode, withhold)
+	out, bound, err := r.renderAgain(mode, withhold)
 	if bound != nil {
 		return nil, []*manifest.Problem{bound}
 	}

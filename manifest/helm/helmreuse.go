@@ -49,3 +49,36 @@ func (r *chartRender) reusedObjects(out map[string]string) ([]*manifest.Object, 
 // reuseFirstRender is off only in tests, which compare the Kept fields
 // found with and without reusing the first render's objects.
 var reuseFirstRender = true
+
+// pendingRender is a render started ahead (see chartRender.start).
+type pendingRender struct {
+	mode     genMode
+	withhold int
+	done     chan struct{}
+	out      map[string]string
+	bound    *manifest.Problem
+	err      error
+}
+
+// start begins the render keptFields will ask for next, while the first
+// render's output is parsed: it needs only the first render's tape, which
+// is complete once that render returned. auxObjectsProblems takes it.
+func (r *chartRender) start(mode genMode, withhold int) {
+	p := &pendingRender{mode: mode, withhold: withhold, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.out, _, _, p.bound, p.err = r.render(mode, withhold)
+	}()
+	r.pending = p
+}
+
+// renderAgain is the render started ahead in this mode, else a new one.
+func (r *chartRender) renderAgain(mode genMode, withhold int) (map[string]string, *manifest.Problem, error) {
+	if p := r.pending; p != nil && p.mode == mode && p.withhold == withhold {
+		r.pending = nil
+		<-p.done
+		return p.out, p.bound, p.err
+	}
+	out, _, _, bound, err := r.render(mode, withhold)
+	return out, bound, err
+}
