@@ -84,6 +84,14 @@ func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Obje
 	if !h.SkipCRDs {
 		crds = parseCRDs(path, ch) // meanwhile
 	}
+	notes := make(chan []*manifest.Problem, 1) // what the templates' source says, meanwhile too
+	go func() {
+		var ps []*manifest.Problem
+		if h.Lookup == nil {
+			ps = lookupWarnings(path, ch)
+		}
+		notes <- append(ps, generatedFindings(path, ch)...)
+	}()
 	rendered, calls, sawSecret, bound, err := r.render(genLive, withhold)
 	if bound != nil {
 		return nil, []*manifest.Problem{bound}, nil
@@ -110,10 +118,7 @@ func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Obje
 			return nil, []*manifest.Problem{p}, nil
 		}
 	}
-	if h.Lookup == nil {
-		probs = append(probs, lookupWarnings(path, ch)...)
-	}
-	probs = append(probs, generatedFindings(path, ch)...)
+	probs = append(probs, <-notes...)
 	return objs, probs, nil
 }
 

@@ -286,6 +286,9 @@ func placeKeys(objs []*manifest.Object) []string {
 // differs, a mapping whose keys differ (as a whole: its keys may be made
 // of the values); at the top, each field that differs or is in one only.
 func diffContent(x, y map[string]any) [][]string {
+	if len(x) > 0 && reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+		return nil // one object: a template whose output did not change (see reusedObjects)
+	}
 	var out [][]string
 	keys := map[string]bool{}
 	for k := range x {
