@@ -42,6 +42,17 @@ func (r *result) ratio() float64 {
 	return benchkit.Median(rs)
 }
 
+// cpuRatio is the median of the per-run CPU (user+system) ratios
+// kubeplan/pipeline: on a shared machine, less sensitive to the load than
+// wall time (a pipeline of two processes gets two shares of a busy CPU).
+func (r *result) cpuRatio() float64 {
+	var rs []float64
+	for i := range r.KPSamples {
+		rs = append(rs, benchkit.Div(float64(r.KPSamples[i].CPU), float64(r.PeerSamples[i].CPU)))
+	}
+	return benchkit.Median(rs)
+}
+
 // verdict is PASS or FAIL against target; "" without kubeplan runs.
 func (r *result) verdict() string {
 	switch {
@@ -62,7 +73,7 @@ func section(rs []*result) string {
 	fmt.Fprintf(&b, "Target: kubeplan's wall time <= %.1fx the pipeline's (median of per-run ratios) in every scenario. `make bench-helm` (tools/benchhelm; `-scenarios` picks some, `-kubeplan PATH` measures another build).\n\n", target)
 	for _, r := range rs {
 		if v := r.verdict(); v != "" {
-			fmt.Fprintf(&b, "- **%s: %.2fx, %s**\n", r.Scenario.Name, r.ratio(), v)
+			fmt.Fprintf(&b, "- **%s: %.2fx, %s** (CPU: %.2fx)\n", r.Scenario.Name, r.ratio(), v, r.cpuRatio())
 		} else {
 			fmt.Fprintf(&b, "- **%s: not measured** (kubeplan does not render charts yet)\n", r.Scenario.Name)
 		}
@@ -92,7 +103,7 @@ func (r *result) markdown() string {
 	row(fmt.Sprintf("helm %s template \\| kubeconform %s", r.HelmVersion, r.KCVersion), r.PeerSamples)
 	if len(r.KPSamples) > 0 {
 		row("kubeplan lint", r.KPSamples)
-		w("\n**kubeplan / pipeline, wall: %.2fx (median of per-run ratios): %s.** Same objects: kubeplan %s; kubeconform: %s.\n", r.ratio(), r.verdict(), r.KPFound, r.PeerFound)
+		w("\n**kubeplan / pipeline, wall: %.2fx (median of per-run ratios): %s.** CPU (user+system): %.2fx. Same objects: kubeplan %s; kubeconform: %s.\n", r.ratio(), r.verdict(), r.cpuRatio(), r.KPFound, r.PeerFound)
 	} else {
 		w("| kubeplan lint | not measured | | | |\n")
 		w("\n**kubeplan does not render charts yet**: `kubeplan lint %s` read %d objects (%d files). No ratio until it does; kubeconform: %s.\n",

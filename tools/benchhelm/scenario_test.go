@@ -37,10 +37,10 @@ func TestSectionVerdictPerScenario(t *testing.T) {
 	mk := func(sc scenario, kp, peer time.Duration) *result {
 		return &result{Scenario: sc, Chart: sc.Chart, KPFound: kpFound{Objects: 132}, PeerFound: peerFound{Resources: 132, Valid: 132},
 			Peer: tool{Args: []string{"-c", pipefail + "helm template | kubeconform"}}, KP: tool{Bin: "bin/kubeplan"},
-			PeerSamples: []sample{{Wall: peer}}, KPSamples: []sample{{Wall: kp}}, CRDSchemas: ".bench/helm/kc-schemas", CRDFiles: 10}
+			PeerSamples: []sample{{Wall: peer, CPU: peer}}, KPSamples: []sample{{Wall: kp, CPU: kp / 2}}, CRDSchemas: ".bench/helm/kc-schemas", CRDFiles: 10}
 	}
 	md := section([]*result{mk(scenarios[0], 80*time.Millisecond, 100*time.Millisecond), mk(scenarios[1], 1200*time.Millisecond, time.Second)})
-	for _, want := range []string{"- **synthetic: 0.80x, PASS**", "- **kube-prometheus-stack: 1.20x, FAIL**", "### kube-prometheus-stack",
+	for _, want := range []string{"- **synthetic: 0.80x, PASS**", "- **kube-prometheus-stack: 1.20x, FAIL** (CPU: 0.60x)", "### kube-prometheus-stack",
 		"openapi2jsonschema.py", "10 CRD files", "Same objects: kubeplan 132 objects"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("missing %q in\n%s", want, md)
