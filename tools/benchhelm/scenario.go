@@ -30,7 +30,7 @@ type scenario struct {
 // scenarios are what `make bench-helm` measures, in order.
 var scenarios = []scenario{
 	{Name: "synthetic", Chart: "testdata/charts/bench", Release: "bench",
-		About: "a shop of six services and two subcharts, written for the benchmark: 50 templates, no CRDs"},
+		About: "a shop of six services with a cache and a database subchart, written for the benchmark, no CRDs"},
 	{Name: "kube-prometheus-stack", Chart: "testdata/charts/public/kube-prometheus-stack", Release: "kps", Real: true,
 		About: "kube-prometheus-stack 88.5.3 as published, with its subcharts (crds, grafana, kube-state-metrics, prometheus-node-exporter, prometheus-windows-exporter; testdata/charts/public/kube-prometheus-stack/SOURCE.md) and its 10 CRDs (4.6 MiB), default values"},
 }
