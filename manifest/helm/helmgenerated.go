@@ -73,8 +73,9 @@ func generatingCalls(name, text string) []genAt {
 
 // mentionsGenerating reports whether text holds the name of a generating
 // function as a word (an identifier of text/template is a whole run of
-// letters, digits and underscores: "now" in "unknown" is none): a template
-// that does not is not parsed.
+// letters, digits and underscores: "now" in "unknown" is none) that may be
+// inside an action: a template that does not is not parsed. Grafana
+// dashboards say "now-6h" in their text, outside any action.
 func mentionsGenerating(text string) bool {
 	for name := range generatingFuncs {
 		for rest, off := text, 0; ; {
@@ -83,7 +84,7 @@ func mentionsGenerating(text string) bool {
 				break
 			}
 			at := off + i
-			if !identByte(text, at-1) && !identByte(text, at+len(name)) {
+			if !identByte(text, at-1) && !identByte(text, at+len(name)) && mayBeInAction(text, at) {
 				return true
 			}
 			off = at + 1
@@ -91,6 +92,24 @@ func mentionsGenerating(text string) bool {
 		}
 	}
 	return false
+}
+
+// mayBeInAction reports whether text[at] may be inside a {{ }} action:
+// after the last "{{" before it, no "}}" closed that action, or the first
+// "}}" comes after a quote, so may be inside a string of the action (then
+// it cannot tell, and says yes).
+func mayBeInAction(text string, at int) bool {
+	open := strings.LastIndex(text[:at], "{{")
+	if open < 0 {
+		return false
+	}
+	seg := text[open:at]
+	closed := strings.Index(seg, "}}")
+	if closed < 0 {
+		return true
+	}
+	q := strings.IndexAny(seg, "\"`'")
+	return q >= 0 && q < closed
 }
 
 // identByte reports whether text[i] exists and can be part of an

@@ -89,3 +89,20 @@ func TestHelmMentionsGeneratingAsAWord(t *testing.T) {
 		}
 	}
 }
+
+// A generating function's name outside every action is text, not a call.
+func TestHelmMentionsGeneratingInActions(t *testing.T) {
+	for text, want := range map[string]bool{
+		`"from": "now-6h", "to": "now"`:                             false,
+		`{{ .Values.x }} "from": "now-6h"`:                          false,
+		`{{ .Values.x }} "from": "{{ now | date "2006" }}"`:         true,
+		`{{ printf "}}" | randAlphaNum }}`:                          true, // a "}}" in a quoted string: cannot tell
+		"{{ `}}` | uuidv4 }}":                                       true,
+		"{{- if .Values.x }}\n  a: {{ randAlphaNum 5 }}\n{{ end }}": true,
+		`{{/* now */}}`:                                             true, // a comment: parsed, no call found
+	} {
+		if got := helm.MentionsGen(text); got != want {
+			t.Errorf("%q: %v, want %v", text, got, want)
+		}
+	}
+}
