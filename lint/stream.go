@@ -311,16 +311,31 @@ func (l *linter) checkBatch(objs []*manifest.Object, probs []*manifest.Problem) 
 	for _, p := range probs {
 		out = append(out, problemFinding(p))
 	}
-	for _, o := range objs {
-		fs, err := l.checkObject(o)
+	if len(objs) >= parallelBatch {
+		fs, err := l.checkAll(objs)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, fs...)
+	} else {
+		for _, o := range objs {
+			fs, err := l.checkObject(o)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fs...)
+		}
 	}
 	out = append(out, runPolicyRules(objs, l.opts, false)...)
 	return out, nil
 }
+
+// parallelBatch is the size from which a batch's objects are checked in
+// parallel (checkAll): a chart is one source, so one batch, and a chart
+// with subcharts and CRDs renders hundreds of objects (bench-helm's
+// kube-prometheus-stack: 132, most of its lint compiling and checking
+// against the CRDs its custom resources need).
+const parallelBatch = 32
 
 // runSetWide runs the rules that need the whole set, but the except one.
 func runSetWide(objs []*manifest.Object, opts Options, except string) []Finding {

@@ -10,7 +10,9 @@
 // it), with the data of Secrets withheld when Options.WithholdSecretData;
 // a chart that generates values or reads a Secret's data renders again,
 // and the fields that differ are marked in Object.Kept (helmkept.go,
-// helmgen.go, helmlookupfunc.go).
+// helmgen.go, helmlookupfunc.go); those renders parse only the templates
+// whose output changed (helmreuse.go). A chart's CRD files are parsed
+// while its templates render (helmcrdparse.go).
 //
 // Go's default HTTP transport refuses every request helm code makes: this
 // package installs the guard of internal/netguard in its init (helmnet.go),

@@ -8,8 +8,10 @@ var (
 	HasErrorProblem = hasErrorProblem
 	HelmRenders     = &helmRenders
 	LoadChart       = loadChart
+	MentionsGen     = mentionsGenerating
 	NewGenSource    = newGenSource
 	RenderBounded   = renderBounded
+	ReuseFirst      = &reuseFirstRender
 	WithheldText    = withheldText
 )
 

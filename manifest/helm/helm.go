@@ -80,13 +80,28 @@ func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Obje
 	if h.WithholdSecretData {
 		withhold = 1
 	}
+	var crds *chartCRDs
+	if !h.SkipCRDs {
+		crds = parseCRDs(path, ch) // meanwhile
+	}
+	notes := make(chan []*manifest.Problem, 1) // what the templates' source says, meanwhile too
+	go func() {
+		var ps []*manifest.Problem
+		if h.Lookup == nil {
+			ps = lookupWarnings(path, ch)
+		}
+		notes <- append(ps, generatedFindings(path, ch)...)
+	}()
 	rendered, calls, sawSecret, bound, err := r.render(genLive, withhold)
 	if bound != nil {
 		return nil, []*manifest.Problem{bound}, nil
 	}
 	var objs []*manifest.Object
 	if err == nil {
-		objs, probs = helmObjects(path, ch, rendered, h, vals)
+		if calls > 0 {
+			r.start(genVary, withhold) // keptFields' next render, meanwhile
+		}
+		objs, probs = helmObjects(path, ch, rendered, h, vals, crds)
 	}
 	if withhold == 0 && sawSecret && (err != nil || hasErrorProblem(probs)) {
 		// the messages may quote the data the templates were given
@@ -96,14 +111,14 @@ func Render(ctx context.Context, path, root string, h Options) ([]*manifest.Obje
 		return nil, []*manifest.Problem{templateProblem(path, err)}, nil
 	}
 	if calls > 0 || sawSecret {
+		if !hasErrorProblem(probs) {
+			r.first = &firstRender{out: rendered, objs: objs}
+		}
 		if p := r.keptFields(objs, calls > 0, sawSecret, withhold); p != nil {
 			return nil, []*manifest.Problem{p}, nil
 		}
 	}
-	if h.Lookup == nil {
-		probs = append(probs, lookupWarnings(path, ch)...)
-	}
-	probs = append(probs, generatedFindings(path, ch)...)
+	probs = append(probs, <-notes...)
 	return objs, probs, nil
 }
 

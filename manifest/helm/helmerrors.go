@@ -1,6 +1,7 @@
 package helm
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
 	"regexp"
@@ -131,8 +132,14 @@ var lookupCall = regexp.MustCompile(`(?:^|[\s({|])(lookup)\s+["$.(]`)
 func lookupWarnings(path string, ch *chart.Chart) []*manifest.Problem {
 	var probs []*manifest.Problem
 	for _, t := range ch.Templates {
+		if !bytes.Contains(t.Data, []byte("lookup")) {
+			continue // the regular expression is the cost: most templates never call it
+		}
 		file := chartFile(path, ch.ChartFullPath()+"/"+t.Name)
 		for i, line := range strings.Split(string(t.Data), "\n") {
+			if !strings.Contains(line, "lookup") {
+				continue
+			}
 			for _, m := range lookupCall.FindAllStringSubmatchIndex(line, -1) {
 				probs = append(probs, &manifest.Problem{File: file, Pos: manifest.Pos{Line: i + 1, Col: m[2] + 1}, Rule: "helm-lookup", Warning: true,
 					Message: "lookup reads the cluster; kubeplan renders offline, where it returns an empty map (as helm template does)"})

@@ -72,14 +72,54 @@ func generatingCalls(name, text string) []genAt {
 }
 
 // mentionsGenerating reports whether text holds the name of a generating
-// function at all: a template that does not is not parsed.
+// function as a word (an identifier of text/template is a whole run of
+// letters, digits and underscores: "now" in "unknown" is none) that may be
+// inside an action: a template that does not is not parsed. Grafana
+// dashboards say "now-6h" in their text, outside any action.
 func mentionsGenerating(text string) bool {
 	for name := range generatingFuncs {
-		if strings.Contains(text, name) {
-			return true
+		for rest, off := text, 0; ; {
+			i := strings.Index(rest, name)
+			if i < 0 {
+				break
+			}
+			at := off + i
+			if !identByte(text, at-1) && !identByte(text, at+len(name)) && mayBeInAction(text, at) {
+				return true
+			}
+			off = at + 1
+			rest = text[off:]
 		}
 	}
 	return false
+}
+
+// mayBeInAction reports whether text[at] may be inside a {{ }} action:
+// after the last "{{" before it, no "}}" closed that action, or the first
+// "}}" comes after a quote, so may be inside a string of the action (then
+// it cannot tell, and says yes).
+func mayBeInAction(text string, at int) bool {
+	open := strings.LastIndex(text[:at], "{{")
+	if open < 0 {
+		return false
+	}
+	seg := text[open:at]
+	closed := strings.Index(seg, "}}")
+	if closed < 0 {
+		return true
+	}
+	q := strings.IndexAny(seg, "\"`'")
+	return q >= 0 && q < closed
+}
+
+// identByte reports whether text[i] exists and can be part of an
+// identifier (non-ASCII bytes count: letters of other scripts can).
+func identByte(text string, i int) bool {
+	if i < 0 || i >= len(text) {
+		return false
+	}
+	c := text[i]
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // walkNodes calls f for every function identifier under n.

@@ -32,6 +32,11 @@ type chartRender struct {
 	deadline time.Time
 	cache    *lookupCache
 	tape     *[]genCall
+	// first is the first render, when it rendered without an error
+	// problem (see reusedObjects).
+	first *firstRender
+	// pending is a render started ahead (see start).
+	pending *pendingRender
 }
 
 // render is one render of the templates: generating functions in mode,
@@ -169,14 +174,17 @@ func (r *chartRender) withheldErrors(err error, probs []*manifest.Problem) []*ma
 // helmObjects does, without blame; with the error problems of rendering
 // or parsing.
 func (r *chartRender) auxObjectsProblems(mode genMode, withhold int) ([]*manifest.Object, []*manifest.Problem) {
-	out, _, _, bound, err := r.render(mode, withhold)
+	out, bound, err := r.renderAgain(mode, withhold)
 	if bound != nil {
 		return nil, []*manifest.Problem{bound}
 	}
 	if err != nil {
 		return nil, []*manifest.Problem{templateProblem(r.path, err)}
 	}
-	objs, probs := helmObjects(r.path, r.ch, out, r.h, nil)
+	objs, probs, ok := r.reusedObjects(out)
+	if !ok {
+		objs, probs = helmObjects(r.path, r.ch, out, r.h, nil, nil)
+	}
 	var errs []*manifest.Problem
 	for _, p := range probs {
 		if !p.Warning && !p.Info {
@@ -278,6 +286,9 @@ func placeKeys(objs []*manifest.Object) []string {
 // differs, a mapping whose keys differ (as a whole: its keys may be made
 // of the values); at the top, each field that differs or is in one only.
 func diffContent(x, y map[string]any) [][]string {
+	if len(x) > 0 && reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+		return nil // one object: a template whose output did not change (see reusedObjects)
+	}
 	var out [][]string
 	keys := map[string]bool{}
 	for k := range x {

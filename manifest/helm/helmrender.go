@@ -18,18 +18,18 @@ import (
 // unless h.SkipHooks.
 // Fields whose value came straight from a values key are blamed on the
 // values file that set it (see blameValues).
-func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, h Options, vals *helmVals) ([]*manifest.Object, []*manifest.Problem) {
+// crds are the chart's CRDs already being parsed (see parseCRDs); nil
+// parses them here.
+func helmObjects(chartPath string, ch *chart.Chart, rendered map[string]string, h Options, vals *helmVals, crds *chartCRDs) ([]*manifest.Object, []*manifest.Problem) {
 	var objs []*manifest.Object
 	var probs []*manifest.Problem
 	if !h.SkipCRDs {
-		for _, crd := range ch.CRDObjects() {
-			o, p := manifest.Parse(chartFile(chartPath, crd.Filename), crd.File.Data)
-			for _, obj := range o {
-				obj.Chart = chartPath
-			}
-			objs = append(objs, o...)
-			probs = append(probs, p...)
+		if crds == nil {
+			crds = parseCRDs(chartPath, ch)
 		}
+		o, p := crds.wait()
+		objs = append(objs, o...)
+		probs = append(probs, p...)
 	}
 	sources := map[string]templateSource{}
 	collectTemplates(chartPath, ch, nil, sources)
