@@ -120,6 +120,11 @@ func FuzzFastDecode(f *testing.F) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  k: v\n",
 		"a:\n- b: 1\n  c: [1, 2]\n- 'x'\n",
 		"s: |\n  a\n\n  b\n",
+		// wrapped scalars, as kubectl kustomize writes long descriptions
+		"d: a long plain\n  string wrapped\n\n  twice\nn: 1\n",
+		"d: 'single quoted\n  wrapped '' here'\n",
+		"d: \"double quoted\n  wrapped \\\n  escaped\\tline\"\n",
+		"- description: plain text that\n    goes on\n  type: object\n",
 	} {
 		f.Add([]byte(s))
 	}
