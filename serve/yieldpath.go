@@ -29,7 +29,7 @@ func yieldPathOf(field string) config.YieldPath {
 			out = append(out, config.YieldStep{Field: field[i+1 : j]})
 			i = j
 		case '[':
-			end := closing(field[i+1:])
+			end := config.SelectorEnd(field[i+1:])
 			if end < 0 {
 				return append(out, config.YieldStep{All: true})
 			}
@@ -45,23 +45,6 @@ func yieldPathOf(field string) config.YieldPath {
 		}
 	}
 	return out
-}
-
-// closing is the index of the ] that ends a selector, outside quotes.
-func closing(s string) int {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			q, err := strconv.QuotedPrefix(s[i:])
-			if err != nil {
-				return -1
-			}
-			i += len(q) - 1
-		case ']':
-			return i
-		}
-	}
-	return -1
 }
 
 // itemStep is the step of a selector: [name="web"] is [name=web]; a

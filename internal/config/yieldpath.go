@@ -71,7 +71,7 @@ func ParseYieldPath(s string) (YieldPath, error) {
 			}
 			i++
 		case c == '[':
-			end := selectorEnd(s[i+1:])
+			end := SelectorEnd(s[i+1:])
 			if end < 0 {
 				return nil, fmt.Errorf("unterminated [ at %d", i)
 			}
@@ -104,9 +104,10 @@ func ParseYieldPath(s string) (YieldPath, error) {
 	return out, nil
 }
 
-// selectorEnd is the index of the ] that closes a selector, skipping
-// quoted strings; -1 when there is none.
-func selectorEnd(s string) int {
+// SelectorEnd is the index of the ] that closes a list-item selector
+// (what follows its [), skipping quoted strings; -1 when there is none.
+// serve reads the API server's field paths with it too.
+func SelectorEnd(s string) int {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '"':
