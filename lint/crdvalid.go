@@ -70,33 +70,9 @@ func plainKeyword(k string, v any, node map[string]any) bool {
 		if s, ok := v.(string); ok {
 			return simpleType(s)
 		}
-		list, ok := v.([]any)
-		if !ok || len(list) == 0 {
-			return false
-		}
-		seen := map[string]bool{}
-		for _, it := range list {
-			s, ok := it.(string)
-			if !ok || !simpleType(s) || seen[s] {
-				return false
-			}
-			seen[s] = true
-		}
-		return true
+		return uniqueStrings(v, simpleType)
 	case "required":
-		list, ok := v.([]any)
-		if !ok || len(list) == 0 {
-			return false
-		}
-		seen := map[string]bool{}
-		for _, it := range list {
-			s, ok := it.(string)
-			if !ok || seen[s] {
-				return false
-			}
-			seen[s] = true
-		}
-		return true
+		return uniqueStrings(v, func(string) bool { return true })
 	case "enum":
 		list, ok := v.([]any)
 		if !ok || len(list) == 0 {
@@ -252,6 +228,24 @@ func plainNode(s map[string]any) bool {
 				return false
 			}
 		}
+	}
+	return true
+}
+
+// uniqueStrings says that v is a non-empty list of distinct strings, each
+// of which ok accepts.
+func uniqueStrings(v any, ok func(string) bool) bool {
+	list, isList := v.([]any)
+	if !isList || len(list) == 0 {
+		return false
+	}
+	seen := map[string]bool{}
+	for _, it := range list {
+		s, isString := it.(string)
+		if !isString || !ok(s) || seen[s] {
+			return false
+		}
+		seen[s] = true
 	}
 	return true
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -215,7 +216,7 @@ func (ra *ReadAhead) membersOf(as applyset.Parent, gk schema.GroupKind, namespac
 		if o.GetLabels()[applyset.LabelPartOf] != id {
 			continue
 		}
-		if namespaces != nil && !containsString(namespaces, o.GetNamespace()) {
+		if namespaces != nil && !slices.Contains(namespaces, o.GetNamespace()) {
 			continue
 		}
 		out = append(out, o)
@@ -239,15 +240,6 @@ func (ra *ReadAhead) autoscalersIn(ns string) ([]unstructured.Unstructured, bool
 		return nil, false
 	}
 	return ra.autoscalers[ns], true
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // notFound is the API server's answer for a Namespace ReadAhead knows is

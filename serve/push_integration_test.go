@@ -60,22 +60,7 @@ func startServe(t *testing.T, c *testkube.Cluster, ns string, g *repo, o serve.O
 	if o.WebhookListen != "" {
 		o.WebhookReady = func(a fmt.Stringer) { hooks <- a.String() }
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() { done <- serve.Run(ctx, o, func(a fmt.Stringer) { addr <- a.String() }) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve.Run: %v", err)
-		}
-	})
-	select {
-	case a := <-addr:
-		s.base = "http://" + a
-	case err := <-done:
-		t.Fatalf("serve.Run: %v", err)
-	}
+	s.base = runServe(t, o)
 	if o.WebhookListen != "" {
 		s.hooks = "http://" + <-hooks
 	}
