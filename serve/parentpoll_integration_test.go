@@ -87,7 +87,8 @@ func TestIntegrationServeParentPoll(t *testing.T) {
 			mu.Lock()
 			got := append([]string(nil), listed...)
 			mu.Unlock()
-			if len(got) < 2 {
+			// One LIST across namespaces may see both suspensions.
+			if len(got) == 0 {
 				t.Fatalf("parents listed %d times: %q", len(got), got)
 			}
 			all, per := 0, 0
