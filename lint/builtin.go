@@ -16,10 +16,21 @@ import (
 )
 
 // compiled is a schema ready to validate, with its raw document kept for
-// finding the names of known fields.
+// finding the names of known fields. A built-in schema is compiled by
+// compileFast (fast set); anything else by jsonschema (schema set).
 type compiled struct {
 	schema *jsonschema.Schema
+	fast   *fastSchema
 	raw    any
+}
+
+// validate checks v against the schema; the error is a
+// *jsonschema.ValidationError either way.
+func (c *compiled) validate(v any) error {
+	if c.fast != nil {
+		return c.fast.Validate(v)
+	}
+	return c.schema.Validate(v)
 }
 
 // builtinSchemas loads the embedded Kubernetes schemas through kubeconform's
@@ -75,6 +86,10 @@ func (b *builtinSchemas) get(apiVersion, kind string) (*compiled, error) {
 		}
 		if err != nil {
 			e.err = fmt.Errorf("loading schema for %s %s: %w", apiVersion, kind, err)
+			return
+		}
+		if f := compileFast(raw); f != nil {
+			e.c = &compiled{fast: f, raw: raw}
 			return
 		}
 		s, err := compileSchema(path, raw)

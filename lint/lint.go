@@ -113,7 +113,7 @@ func (l *linter) checkObject(o *manifest.Object) ([]Finding, error) {
 		if c == nil {
 			return findings, nil // served by an older version only: no 1.37 schema
 		}
-		if err := c.schema.Validate(o.Content); err != nil {
+		if err := c.validate(o.Content); err != nil {
 			findings = append(findings, schemaFindings(o, c, err, "schema")...)
 		}
 		findings = semanticFindings(o, findings)
