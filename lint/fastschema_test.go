@@ -63,6 +63,9 @@ func TestFastSchemaAgreesWithJSONSchema(t *testing.T) {
 			v := g.value(doc.(map[string]any), 0)
 			want, got := leafKeys(ref.Validate(v)), leafKeys(fast.Validate(v))
 			compared++
+			if fast.root.valid(v) != (len(want) == 0) {
+				t.Errorf("%s, instance %d: valid() = %v, but jsonschema found %q", filepath.Base(f), i, fast.root.valid(v), want)
+			}
 			if len(want) > 0 {
 				invalid++
 			}

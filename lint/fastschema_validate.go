@@ -103,6 +103,15 @@ func (n *fastNode) validateObject(obj map[string]any, loc []string, errs *[]*jso
 // validateOneOf is jsonschema's oneOf: an error when no subschema matches
 // (with each one's errors as causes) or when a second one does.
 func (n *fastNode) validateOneOf(v any, loc []string, errs *[]*jsonschema.ValidationError) {
+	count := 0
+	for _, sub := range n.oneOf {
+		if sub.valid(v) {
+			count++
+		}
+	}
+	if count == 1 {
+		return // the common case, found without making the other subschemas' errors
+	}
 	matched := -1
 	var causes []*jsonschema.ValidationError
 	for i, sub := range n.oneOf {
@@ -125,6 +134,62 @@ func (n *fastNode) validateOneOf(v any, loc []string, errs *[]*jsonschema.Valida
 		e.Causes = causes
 		*errs = append(*errs, e)
 	}
+}
+
+// valid reports whether validate would find no error, without making any.
+func (n *fastNode) valid(v any) bool {
+	t := fastTypeOf(v)
+	if t == 0 {
+		return false
+	}
+	if n.types != 0 && n.types&t == 0 && (n.types&tInteger == 0 || t != tNumber || !isWhole(v)) {
+		return false
+	}
+	if n.dateTime {
+		if s, ok := v.(string); ok && dateTimeError(s) != nil {
+			return false
+		}
+	}
+	if n.ref != nil {
+		return n.ref.valid(v)
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for _, r := range n.required {
+			if _, ok := v[r]; !ok {
+				return false
+			}
+		}
+		for name, pv := range v {
+			if ps, ok := n.props[name]; ok {
+				if !ps.valid(pv) {
+					return false
+				}
+				continue
+			}
+			if (n.addl != nil && !n.addl.valid(pv)) || (n.addl == nil && n.addlFalse) {
+				return false
+			}
+		}
+	case []any:
+		if n.items != nil {
+			for _, item := range v {
+				if !n.items.valid(item) {
+					return false
+				}
+			}
+		}
+	}
+	if len(n.oneOf) > 0 {
+		count := 0
+		for _, sub := range n.oneOf {
+			if sub.valid(v) {
+				count++
+			}
+		}
+		return count == 1
+	}
+	return true
 }
 
 // groupErrors is one error for a subschema's errors, as jsonschema gives it.
