@@ -11,16 +11,16 @@ func (s *sem) container(c []string, cm map[string]any, volumes map[string]bool, 
 	switch name, ok := cm["name"].(string); {
 	case ok && name != "":
 		if ms := DNS1123Label(name); len(ms) > 0 {
-			s.msgs(at(c, "name"), name, ms)
+			s.msgs(s.at(c, "name"), name, ms)
 		} else if names[name] {
-			s.bad(at(c, "name"), "Duplicate value: %q: container names must be unique within the pod (init containers included); rename one", name)
+			s.bad(s.at(c, "name"), "Duplicate value: %q: container names must be unique within the pod (init containers included); rename one", name)
 		}
 		names[name] = true
 	case ok: // "" (a missing name the schema reports)
-		s.required(at(c, "name"), "every container needs a name")
+		s.required(s.at(c, "name"), "every container needs a name")
 	}
-	if img, ok := s.str(at(c, "image")); !s.has(at(c, "image")) || (ok && img == "") {
-		s.required(at(c, "image"), "every container needs an image")
+	if img, ok := s.str(s.at(c, "image")); !s.has(s.at(c, "image")) || (ok && img == "") {
+		s.required(s.at(c, "image"), "every container needs an image")
 	}
 	s.enumIn(cm, c, "imagePullPolicy", "Always", "IfNotPresent", "Never")
 	s.enumIn(cm, c, "terminationMessagePolicy", "File", "FallbackToLogsOnError")
@@ -29,44 +29,44 @@ func (s *sem) container(c []string, cm map[string]any, volumes map[string]bool, 
 	}
 	// Absent fields are skipped here, without making their paths.
 	if cm["ports"] != nil {
-		s.containerPorts(at(c, "ports"))
+		s.containerPorts(s.at(c, "ports"))
 	}
 	if cm["env"] != nil {
-		s.env(at(c, "env"))
+		s.env(s.at(c, "env"))
 	}
 	if cm["envFrom"] != nil {
-		s.envFrom(at(c, "envFrom"))
+		s.envFrom(s.at(c, "envFrom"))
 	}
 	if cm["resources"] != nil {
-		s.resources(at(c, "resources"))
+		s.resources(s.at(c, "resources"))
 	}
 	for _, probe := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
 		if cm[probe] != nil {
-			s.probe(at(c, probe), probe != "readinessProbe")
+			s.probe(s.at(c, probe), probe != "readinessProbe")
 		}
 	}
 	if lc, ok := cm["lifecycle"].(map[string]any); ok {
 		for _, hook := range []string{"postStart", "preStop"} {
 			if lc[hook] != nil {
-				s.handler(at(c, "lifecycle", hook), true)
+				s.handler(s.at(c, "lifecycle", hook), true)
 			}
 		}
 	}
 	mounts := map[string]bool{}
-	s.items(at(c, "volumeMounts"), func(vm []string, m map[string]any) {
+	s.items(s.at(c, "volumeMounts"), func(vm []string, m map[string]any) {
 		name, _ := m["name"].(string)
 		switch {
 		case name == "":
-			s.required(at(vm, "name"), "name the volume to mount")
+			s.required(s.at(vm, "name"), "name the volume to mount")
 		case !volumes[name]:
-			s.bad(at(vm, "name"), "Not found: %q: no volume of the pod has this name; add it under volumes or fix the name", name)
+			s.bad(s.at(vm, "name"), "Not found: %q: no volume of the pod has this name; add it under volumes or fix the name", name)
 		}
 		mp, _ := m["mountPath"].(string)
 		switch {
 		case mp == "":
-			s.required(at(vm, "mountPath"), "say where to mount the volume")
+			s.required(s.at(vm, "mountPath"), "say where to mount the volume")
 		case mounts[mp]:
-			s.bad(at(vm, "mountPath"), "Invalid value: %q: must be unique; two mounts of one container use this path", mp)
+			s.bad(s.at(vm, "mountPath"), "Invalid value: %q: must be unique; two mounts of one container use this path", mp)
 		}
 		mounts[mp] = true
 	})
@@ -79,21 +79,21 @@ func (s *sem) containerPorts(path []string) {
 	s.items(path, func(pp []string, m map[string]any) {
 		if name, ok := m["name"].(string); ok && name != "" {
 			if ms := validation.IsValidPortName(name); len(ms) > 0 {
-				s.msgs(at(pp, "name"), name, ms)
+				s.msgs(s.at(pp, "name"), name, ms)
 			} else if names[name] {
-				s.bad(at(pp, "name"), "Duplicate value: %q: port names must be unique within a container", name)
+				s.bad(s.at(pp, "name"), "Duplicate value: %q: port names must be unique within a container", name)
 			}
 			names[name] = true
 		}
 		if n, ok := asInt(m["containerPort"]); ok {
 			if n == 0 {
-				s.bad(at(pp, "containerPort"), "Required value: set the port the container listens on (1-65535)")
+				s.bad(s.at(pp, "containerPort"), "Required value: set the port the container listens on (1-65535)")
 			} else {
-				s.portNum(at(pp, "containerPort"), n)
+				s.portNum(s.at(pp, "containerPort"), n)
 			}
 		}
 		if n, ok := asInt(m["hostPort"]); ok && n != 0 {
-			s.portNum(at(pp, "hostPort"), n)
+			s.portNum(s.at(pp, "hostPort"), n)
 		}
 		s.enumIn(m, pp, "protocol", "SCTP", "TCP", "UDP")
 	})
@@ -129,11 +129,11 @@ func (s *sem) probe(path []string, liveness bool) {
 	s.handler(path, false)
 	for _, f := range []string{"initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold", "terminationGracePeriodSeconds"} {
 		if n, ok := asInt(m[f]); ok && n < 0 {
-			s.bad(at(path, f), "Invalid value: %d: must be greater than or equal to 0", n)
+			s.bad(s.at(path, f), "Invalid value: %d: must be greater than or equal to 0", n)
 		}
 	}
 	if n, ok := asInt(m["successThreshold"]); ok && liveness && n != 1 && n > 0 {
-		s.bad(at(path, "successThreshold"), "Invalid value: %d: must be 1 for liveness and startup probes", n)
+		s.bad(s.at(path, "successThreshold"), "Invalid value: %d: must be 1 for liveness and startup probes", n)
 	}
 }
 
@@ -161,32 +161,32 @@ func (s *sem) handler(path []string, hook bool) {
 		s.bad(path, "Forbidden: may not specify more than 1 handler type")
 	}
 	if g, ok := m["httpGet"].(map[string]any); ok {
-		gp := at(path, "httpGet")
+		gp := s.at(path, "httpGet")
 		if g["port"] == nil {
-			s.required(at(gp, "port"), "the port to probe, a number or a container port's name")
+			s.required(s.at(gp, "port"), "the port to probe, a number or a container port's name")
 		}
-		s.portNumOrName(at(gp, "port"))
+		s.portNumOrName(s.at(gp, "port"))
 		s.enumIn(g, gp, "scheme", "HTTP", "HTTPS")
 		if g["httpHeaders"] != nil {
-			s.items(at(gp, "httpHeaders"), func(h []string, m map[string]any) {
+			s.items(s.at(gp, "httpHeaders"), func(h []string, m map[string]any) {
 				if name, _ := m["name"].(string); name != "" {
-					s.msgs(at(h, "name"), name, validation.IsHTTPHeaderName(name))
+					s.msgs(s.at(h, "name"), name, validation.IsHTTPHeaderName(name))
 				}
 			})
 		}
 	}
 	if e, ok := m["exec"].(map[string]any); ok && len(listOf(e["command"])) == 0 {
-		s.required(at(path, "exec", "command"), "the command to run")
+		s.required(s.at(path, "exec", "command"), "the command to run")
 	}
 	if t, ok := m["tcpSocket"].(map[string]any); ok {
 		if t["port"] == nil {
-			s.required(at(path, "tcpSocket", "port"), "the port to probe")
+			s.required(s.at(path, "tcpSocket", "port"), "the port to probe")
 		}
-		s.portNumOrName(at(path, "tcpSocket", "port"))
+		s.portNumOrName(s.at(path, "tcpSocket", "port"))
 	}
 	if g, ok := m["grpc"].(map[string]any); ok {
 		if n, ok := asInt(g["port"]); ok {
-			s.portNum(at(path, "grpc", "port"), n)
+			s.portNum(s.at(path, "grpc", "port"), n)
 		}
 	}
 }

@@ -23,20 +23,20 @@ func (s *sem) env(path []string) {
 		name, _ := m["name"].(string)
 		switch {
 		case name == "":
-			s.required(at(e, "name"), "every env var needs a name")
+			s.required(s.at(e, "name"), "every env var needs a name")
 		case seen[name]:
 			// env is a list map keyed by name: server-side apply refuses
 			// two entries with one name
-			s.bad(at(e, "name"), "Duplicate value: %q: server-side apply refuses duplicate entries for key name; keep one", name)
+			s.bad(s.at(e, "name"), "Duplicate value: %q: server-side apply refuses duplicate entries for key name; keep one", name)
 		default:
-			s.msgs(at(e, "name"), name, validation.IsRelaxedEnvVarName(name))
+			s.msgs(s.at(e, "name"), name, validation.IsRelaxedEnvVarName(name))
 		}
 		seen[name] = true
 		vf, ok := m["valueFrom"].(map[string]any)
 		if !ok {
 			return
 		}
-		from := at(e, "valueFrom")
+		from := s.at(e, "valueFrom")
 		n := 0
 		for _, k := range []string{"fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef"} {
 			if vf[k] != nil {
@@ -53,10 +53,10 @@ func (s *sem) env(path []string) {
 		if v, _ := m["value"].(string); v != "" {
 			s.bad(from, "Invalid value: may not be specified when `value` is not empty; keep one of them")
 		}
-		s.fieldRef(at(from, "fieldRef"), envFieldPaths)
-		s.resourceFieldRef(at(from, "resourceFieldRef"))
-		s.keyRef(at(from, "configMapKeyRef"))
-		s.keyRef(at(from, "secretKeyRef"))
+		s.fieldRef(s.at(from, "fieldRef"), envFieldPaths)
+		s.resourceFieldRef(s.at(from, "resourceFieldRef"))
+		s.keyRef(s.at(from, "configMapKeyRef"))
+		s.keyRef(s.at(from, "secretKeyRef"))
 	})
 }
 
@@ -65,9 +65,9 @@ func (s *sem) fieldRef(path []string, allowed map[string]bool) {
 	if s.m(path) == nil {
 		return
 	}
-	fp, _ := s.str(at(path, "fieldPath"))
+	fp, _ := s.str(s.at(path, "fieldPath"))
 	if fp == "" {
-		s.required(at(path, "fieldPath"), "name the field to read, such as metadata.name")
+		s.required(s.at(path, "fieldPath"), "name the field to read, such as metadata.name")
 		return
 	}
 	base, sub, subscripted := strings.Cut(fp, "[")
@@ -75,16 +75,16 @@ func (s *sem) fieldRef(path []string, allowed map[string]bool) {
 		key := strings.TrimSuffix(strings.Trim(strings.TrimSuffix(sub, "]"), `'"`), "'")
 		switch base {
 		case "metadata.labels":
-			s.msgs(at(path, "fieldPath"), key, QualifiedName(key))
+			s.msgs(s.at(path, "fieldPath"), key, QualifiedName(key))
 		case "metadata.annotations":
-			s.msgs(at(path, "fieldPath"), key, QualifiedName(strings.ToLower(key)))
+			s.msgs(s.at(path, "fieldPath"), key, QualifiedName(strings.ToLower(key)))
 		default:
-			s.bad(at(path, "fieldPath"), "Invalid value: %q: does not support subscript", base)
+			s.bad(s.at(path, "fieldPath"), "Invalid value: %q: does not support subscript", base)
 		}
 		return
 	}
 	if !allowed[fp] {
-		s.bad(at(path, "fieldPath"), "Unsupported value: %q: not a field the downward API serves here (metadata.name, metadata.namespace, metadata.labels, ...)", fp)
+		s.bad(s.at(path, "fieldPath"), "Unsupported value: %q: not a field the downward API serves here (metadata.name, metadata.namespace, metadata.labels, ...)", fp)
 	}
 }
 
@@ -99,17 +99,17 @@ func (s *sem) resourceFieldRef(path []string) {
 	if s.m(path) == nil {
 		return
 	}
-	res, _ := s.str(at(path, "resource"))
+	res, _ := s.str(s.at(path, "resource"))
 	kind, known := resourceFields[res]
 	switch {
 	case res == "":
-		s.required(at(path, "resource"), "name the resource to read, such as limits.cpu")
+		s.required(s.at(path, "resource"), "name the resource to read, such as limits.cpu")
 		return
 	case !known && !strings.HasPrefix(res, "limits.hugepages-") && !strings.HasPrefix(res, "requests.hugepages-"):
-		s.bad(at(path, "resource"), "Unsupported value: %q: supported values: %s", res, quoteAll(sortedKeys(resourceFields)))
+		s.bad(s.at(path, "resource"), "Unsupported value: %q: supported values: %s", res, quoteAll(sortedKeys(resourceFields)))
 		return
 	}
-	d, ok := s.quantity(at(path, "divisor"))
+	d, ok := s.quantity(s.at(path, "divisor"))
 	if !ok || d.IsZero() {
 		return
 	}
@@ -119,7 +119,7 @@ func (s *sem) resourceFieldRef(path []string) {
 		valid = map[string]bool{"1m": true, "1": true}
 	}
 	if !valid[d.String()] {
-		s.bad(at(path, "divisor"), "Invalid value: %q: not a divisor %s supports (cpu: 1m or 1; memory and storage: 1, 1k, 1Ki, 1M, 1Mi, ...)", d.String(), res)
+		s.bad(s.at(path, "divisor"), "Invalid value: %q: not a divisor %s supports (cpu: 1m or 1; memory and storage: 1, 1k, 1Ki, 1M, 1Mi, ...)", d.String(), res)
 	}
 }
 
@@ -131,12 +131,12 @@ func (s *sem) keyRef(path []string) {
 		return
 	}
 	name, _ := m["name"].(string)
-	s.msgs(at(path, "name"), name, DNS1123Subdomain(name))
+	s.msgs(s.at(path, "name"), name, DNS1123Subdomain(name))
 	key, _ := m["key"].(string)
 	if key == "" {
-		s.required(at(path, "key"), "name the key to read")
+		s.required(s.at(path, "key"), "name the key to read")
 	} else {
-		s.msgs(at(path, "key"), key, validation.IsConfigMapKey(key))
+		s.msgs(s.at(path, "key"), key, validation.IsConfigMapKey(key))
 	}
 }
 
@@ -153,16 +153,16 @@ func (s *sem) envFrom(path []string) {
 			n++
 			name, _ := ref["name"].(string)
 			if name == "" {
-				s.required(at(e, k, "name"), "name the "+strings.TrimSuffix(k, "Ref"))
+				s.required(s.at(e, k, "name"), "name the "+strings.TrimSuffix(k, "Ref"))
 			} else {
-				s.msgs(at(e, k, "name"), name, DNS1123Subdomain(name))
+				s.msgs(s.at(e, k, "name"), name, DNS1123Subdomain(name))
 			}
 		}
 		if n != 1 {
 			s.bad(e, "Invalid value: must specify one of: `configMapRef` or `secretRef`")
 		}
 		if prefix, _ := m["prefix"].(string); prefix != "" {
-			s.msgs(at(e, "prefix"), prefix, validation.IsRelaxedEnvVarName(prefix))
+			s.msgs(s.at(e, "prefix"), prefix, validation.IsRelaxedEnvVarName(prefix))
 		}
 	})
 }
@@ -192,7 +192,7 @@ func (s *sem) quantityOf(v any, path, base []string, key ...string) (resource.Qu
 	q, err := resource.ParseQuantity(str)
 	if err != nil {
 		if path == nil {
-			path = at(base, key...)
+			path = s.at(base, key...)
 		}
 		s.bad(path, "Invalid value: %q: %v; write a quantity such as 500m, 2, 256Mi or 1Gi", v, err)
 		return q, false

@@ -10,11 +10,11 @@ func (s *sem) labelMap(path []string) {
 	m := s.m(path)
 	for _, k := range sortedKeys(m) {
 		for _, msg := range QualifiedName(k) {
-			s.badKey(at(path, k), "Invalid value: %q: label key %s", k, msg)
+			s.badKey(s.at(path, k), "Invalid value: %q: label key %s", k, msg)
 		}
 		if v, ok := m[k].(string); ok {
 			for _, msg := range LabelValue(v) {
-				s.bad(at(path, k), "Invalid value: %q: label value %s", v, msg)
+				s.bad(s.at(path, k), "Invalid value: %q: label value %s", v, msg)
 			}
 		}
 	}
@@ -24,7 +24,7 @@ func (s *sem) labelMap(path []string) {
 func (s *sem) annotations(path []string) {
 	for _, k := range sortedKeys(s.m(path)) {
 		for _, msg := range QualifiedName(strings.ToLower(k)) {
-			s.badKey(at(path, k), "Invalid value: %q: annotation key %s", k, msg)
+			s.badKey(s.at(path, k), "Invalid value: %q: annotation key %s", k, msg)
 		}
 	}
 }
@@ -89,8 +89,8 @@ func (s *sem) labelSelector(path []string) *selector {
 		return nil
 	}
 	sel := &selector{labels: map[string]string{}}
-	s.labelMap(at(path, "matchLabels"))
-	for k, v := range s.m(at(path, "matchLabels")) {
+	s.labelMap(s.at(path, "matchLabels"))
+	for k, v := range s.m(s.at(path, "matchLabels")) {
 		vs, ok := v.(string)
 		if !ok {
 			return nil
@@ -98,7 +98,7 @@ func (s *sem) labelSelector(path []string) *selector {
 		sel.labels[k] = vs
 	}
 	ok := true
-	s.items(at(path, "matchExpressions"), func(e []string, em map[string]any) {
+	s.items(s.at(path, "matchExpressions"), func(e []string, em map[string]any) {
 		key, _ := em["key"].(string)
 		op, _ := em["operator"].(string)
 		var values []string
@@ -107,28 +107,28 @@ func (s *sem) labelSelector(path []string) *selector {
 			values = append(values, vs)
 		}
 		if key == "" {
-			s.required(at(e, "key"), "the label key to test")
+			s.required(s.at(e, "key"), "the label key to test")
 		} else {
-			s.msgs(at(e, "key"), key, QualifiedName(key))
+			s.msgs(s.at(e, "key"), key, QualifiedName(key))
 		}
 		switch op {
 		case "In", "NotIn":
 			if len(values) == 0 {
-				s.bad(at(e, "values"), "Required value: must be specified when `operator` is 'In' or 'NotIn'")
+				s.bad(s.at(e, "values"), "Required value: must be specified when `operator` is 'In' or 'NotIn'")
 			}
 		case "Exists", "DoesNotExist":
 			if len(values) > 0 {
-				s.bad(at(e, "values"), "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
+				s.bad(s.at(e, "values"), "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
 			}
 		case "":
-			s.required(at(e, "operator"), "In, NotIn, Exists or DoesNotExist")
+			s.required(s.at(e, "operator"), "In, NotIn, Exists or DoesNotExist")
 			ok = false
 		default:
-			s.bad(at(e, "operator"), "Unsupported value: %q: supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\"", op)
+			s.bad(s.at(e, "operator"), "Unsupported value: %q: supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\"", op)
 			ok = false
 		}
 		for i, v := range values {
-			s.msgs(at(e, "values", idx(i)), v, LabelValue(v))
+			s.msgs(s.at(e, "values", idx(i)), v, LabelValue(v))
 		}
 		sel.exprs = append(sel.exprs, selectorExpr{key: key, op: op, values: values})
 	})
@@ -157,13 +157,13 @@ func (s *sem) selectorMatchesTemplate(selPath, tmplPath []string, kind string) {
 		s.bad(selPath, "Invalid value: {}: empty selector is invalid for %s; select the pod template's labels", strings.ToLower(kind))
 		return
 	}
-	labelsPath := at(tmplPath, "metadata", "labels")
+	labelsPath := s.at(tmplPath, "metadata", "labels")
 	labels := s.m(labelsPath)
 	if !sel.matches(labels) {
 		where := labelsPath
 		for _, k := range sortedKeys(sel.labels) {
 			if v, ok := labels[k].(string); ok && v != sel.labels[k] {
-				where = at(labelsPath, k) // the label whose value differs
+				where = s.at(labelsPath, k) // the label whose value differs
 				break
 			}
 		}

@@ -47,9 +47,9 @@ func (s *sem) pvcSpec(spec []string) {
 	if s.has(spec) && s.m(spec) == nil {
 		return // not a mapping: the schema reports it
 	}
-	modes := s.list(at(spec, "accessModes"))
+	modes := s.list(s.at(spec, "accessModes"))
 	if len(modes) == 0 {
-		s.required(at(spec, "accessModes"), "at least 1 access mode is required (ReadWriteOnce, ...)")
+		s.required(s.at(spec, "accessModes"), "at least 1 access mode is required (ReadWriteOnce, ...)")
 	}
 	for i, m := range modes {
 		ms, _ := m.(string)
@@ -57,44 +57,44 @@ func (s *sem) pvcSpec(spec []string) {
 		case "ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany":
 		case "ReadWriteOncePod":
 			if len(modes) > 1 {
-				s.bad(at(spec, "accessModes"), "Forbidden: may not use ReadWriteOncePod with other access modes")
+				s.bad(s.at(spec, "accessModes"), "Forbidden: may not use ReadWriteOncePod with other access modes")
 			}
 		default:
-			s.bad(at(spec, "accessModes", idx(i)), "Unsupported value: %q: supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\"", ms)
+			s.bad(s.at(spec, "accessModes", idx(i)), "Unsupported value: %q: supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\"", ms)
 		}
 	}
-	sp := at(spec, "resources", "requests", "storage")
+	sp := s.at(spec, "resources", "requests", "storage")
 	if !s.has(sp) {
 		s.required(sp, "the claim's size, such as 10Gi")
 	} else if q, ok := s.quantity(sp); ok && q.Sign() <= 0 {
 		s.bad(sp, "Invalid value: %q: must be greater than zero", q.String())
 	}
-	for _, k := range sortedKeys(s.m(at(spec, "resources", "limits"))) {
-		s.quantity(at(spec, "resources", "limits", k)) // only parsed: the server accepts a negative limit
+	for _, k := range sortedKeys(s.m(s.at(spec, "resources", "limits"))) {
+		s.quantity(s.at(spec, "resources", "limits", k)) // only parsed: the server accepts a negative limit
 	}
-	for _, k := range sortedKeys(s.m(at(spec, "resources", "requests"))) {
+	for _, k := range sortedKeys(s.m(s.at(spec, "resources", "requests"))) {
 		if k != "storage" {
-			s.quantity(at(spec, "resources", "requests", k))
+			s.quantity(s.at(spec, "resources", "requests", k))
 		}
 	}
-	s.enum(at(spec, "volumeMode"), "Block", "Filesystem")
-	if c, ok := s.str(at(spec, "storageClassName")); ok && c != "" {
-		s.msgs(at(spec, "storageClassName"), c, DNS1123Subdomain(c))
+	s.enum(s.at(spec, "volumeMode"), "Block", "Filesystem")
+	if c, ok := s.str(s.at(spec, "storageClassName")); ok && c != "" {
+		s.msgs(s.at(spec, "storageClassName"), c, DNS1123Subdomain(c))
 	}
-	s.labelSelector(at(spec, "selector"))
+	s.labelSelector(s.at(spec, "selector"))
 }
 
 // checkPDB checks minAvailable/maxUnavailable, the eviction policy and the
 // selector.
 func checkPDB(s *sem) {
 	spec := p("spec")
-	if s.has(at(spec, "minAvailable")) && s.has(at(spec, "maxUnavailable")) {
-		s.bad(at(spec, "maxUnavailable"), "Invalid value: minAvailable and maxUnavailable cannot be both set; keep one")
+	if s.has(s.at(spec, "minAvailable")) && s.has(s.at(spec, "maxUnavailable")) {
+		s.bad(s.at(spec, "maxUnavailable"), "Invalid value: minAvailable and maxUnavailable cannot be both set; keep one")
 	}
-	s.intOrPercent(at(spec, "minAvailable"), true)
-	s.intOrPercent(at(spec, "maxUnavailable"), true)
-	s.enum(at(spec, "unhealthyPodEvictionPolicy"), "IfHealthyBudget", "AlwaysAllow")
-	s.labelSelector(at(spec, "selector"))
+	s.intOrPercent(s.at(spec, "minAvailable"), true)
+	s.intOrPercent(s.at(spec, "maxUnavailable"), true)
+	s.enum(s.at(spec, "unhealthyPodEvictionPolicy"), "IfHealthyBudget", "AlwaysAllow")
+	s.labelSelector(s.at(spec, "selector"))
 }
 
 // podSecurityLevels are the levels of the Pod Security admission labels.

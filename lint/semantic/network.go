@@ -11,47 +11,47 @@ import (
 // TLS hosts, the default backend and the class name.
 func checkIngress(s *sem) {
 	spec := p("spec")
-	if name, ok := s.str(at(spec, "ingressClassName")); ok && name != "" {
-		s.msgs(at(spec, "ingressClassName"), name, DNS1123Subdomain(name))
+	if name, ok := s.str(s.at(spec, "ingressClassName")); ok && name != "" {
+		s.msgs(s.at(spec, "ingressClassName"), name, DNS1123Subdomain(name))
 	}
-	s.ingressBackend(at(spec, "defaultBackend"))
-	if !s.has(at(spec, "defaultBackend")) && !s.has(at(spec, "rules")) {
-		s.required(at(spec, "rules"), "either `defaultBackend` or `rules` must be specified")
+	s.ingressBackend(s.at(spec, "defaultBackend"))
+	if !s.has(s.at(spec, "defaultBackend")) && !s.has(s.at(spec, "rules")) {
+		s.required(s.at(spec, "rules"), "either `defaultBackend` or `rules` must be specified")
 	}
-	s.items(at(spec, "tls"), func(t []string, m map[string]any) {
+	s.items(s.at(spec, "tls"), func(t []string, m map[string]any) {
 		for i, h := range listOf(m["hosts"]) {
 			if hs, ok := h.(string); ok {
-				s.host(at(t, "hosts", idx(i)), hs)
+				s.host(s.at(t, "hosts", idx(i)), hs)
 			}
 		}
 	})
-	s.items(at(spec, "rules"), func(r []string, m map[string]any) {
+	s.items(s.at(spec, "rules"), func(r []string, m map[string]any) {
 		if h, ok := m["host"].(string); ok && h != "" {
-			s.host(at(r, "host"), h)
+			s.host(s.at(r, "host"), h)
 		}
-		s.items(at(r, "http", "paths"), func(pp []string, pm map[string]any) {
+		s.items(s.at(r, "http", "paths"), func(pp []string, pm map[string]any) {
 			pt, _ := pm["pathType"].(string)
 			path, _ := pm["path"].(string)
 			switch pt {
 			case "":
-				if s.has(at(pp, "pathType")) { // missing, the schema reports it
-					s.required(at(pp, "pathType"), "pathType must be specified (Prefix, Exact or ImplementationSpecific)")
+				if s.has(s.at(pp, "pathType")) { // missing, the schema reports it
+					s.required(s.at(pp, "pathType"), "pathType must be specified (Prefix, Exact or ImplementationSpecific)")
 				}
 			case "Exact", "Prefix":
 				if !strings.HasPrefix(path, "/") {
-					s.bad(at(pp, "path"), "Invalid value: %q: must be an absolute path", path)
+					s.bad(s.at(pp, "path"), "Invalid value: %q: must be an absolute path", path)
 				}
 			case "ImplementationSpecific":
 				if path != "" && !strings.HasPrefix(path, "/") {
-					s.bad(at(pp, "path"), "Invalid value: %q: must be an absolute path", path)
+					s.bad(s.at(pp, "path"), "Invalid value: %q: must be an absolute path", path)
 				}
 			default:
-				s.bad(at(pp, "pathType"), "Unsupported value: %q: supported values: \"Exact\", \"ImplementationSpecific\", \"Prefix\"", pt)
+				s.bad(s.at(pp, "pathType"), "Unsupported value: %q: supported values: \"Exact\", \"ImplementationSpecific\", \"Prefix\"", pt)
 			}
-			if !s.has(at(pp, "backend")) {
-				s.required(at(pp, "backend"), "the service the path routes to")
+			if !s.has(s.at(pp, "backend")) {
+				s.required(s.at(pp, "backend"), "the service the path routes to")
 			}
-			s.ingressBackend(at(pp, "backend"))
+			s.ingressBackend(s.at(pp, "backend"))
 		})
 	})
 }
@@ -83,61 +83,61 @@ func (s *sem) ingressBackend(path []string) {
 	if !isSvc {
 		return
 	}
-	sp := at(path, "service")
+	sp := s.at(path, "service")
 	name, _ := svc["name"].(string)
 	if name == "" {
-		s.required(at(sp, "name"), "the Service to route to")
+		s.required(s.at(sp, "name"), "the Service to route to")
 	} else {
-		s.msgs(at(sp, "name"), name, validation.IsDNS1035Label(name))
+		s.msgs(s.at(sp, "name"), name, validation.IsDNS1035Label(name))
 	}
 	port, _ := svc["port"].(map[string]any)
 	_, hasNum := port["number"]
 	pname, _ := port["name"].(string)
 	switch {
 	case hasNum && pname != "":
-		s.bad(at(sp, "port"), "Invalid value: cannot set both port name & port number")
+		s.bad(s.at(sp, "port"), "Invalid value: cannot set both port name & port number")
 	case hasNum:
 		if n, ok := asInt(port["number"]); ok {
-			s.portNum(at(sp, "port", "number"), n)
+			s.portNum(s.at(sp, "port", "number"), n)
 		}
 	case pname != "":
-		s.msgs(at(sp, "port", "name"), pname, validation.IsValidPortName(pname))
+		s.msgs(s.at(sp, "port", "name"), pname, validation.IsValidPortName(pname))
 	default:
-		s.required(at(sp, "port"), "port name or number is required")
+		s.required(s.at(sp, "port"), "port name or number is required")
 	}
 }
 
 // checkNetworkPolicy checks selectors, peers, ports and policy types.
 func checkNetworkPolicy(s *sem) {
 	spec := p("spec")
-	s.labelSelector(at(spec, "podSelector"))
-	for i, t := range s.list(at(spec, "policyTypes")) {
+	s.labelSelector(s.at(spec, "podSelector"))
+	for i, t := range s.list(s.at(spec, "policyTypes")) {
 		if ts, ok := t.(string); ok && ts != "Ingress" && ts != "Egress" {
-			s.bad(at(spec, "policyTypes", idx(i)), "Unsupported value: %q: supported values: \"Ingress\", \"Egress\"", ts)
+			s.bad(s.at(spec, "policyTypes", idx(i)), "Unsupported value: %q: supported values: \"Ingress\", \"Egress\"", ts)
 		}
 	}
 	for _, dir := range [][2]string{{"ingress", "from"}, {"egress", "to"}} {
-		s.items(at(spec, dir[0]), func(r []string, _ map[string]any) {
-			s.items(at(r, "ports"), func(pp []string, m map[string]any) {
-				s.enum(at(pp, "protocol"), "SCTP", "TCP", "UDP")
+		s.items(s.at(spec, dir[0]), func(r []string, _ map[string]any) {
+			s.items(s.at(r, "ports"), func(pp []string, m map[string]any) {
+				s.enum(s.at(pp, "protocol"), "SCTP", "TCP", "UDP")
 				port, isNum := asInt(m["port"])
 				if isNum {
-					s.portNum(at(pp, "port"), port)
+					s.portNum(s.at(pp, "port"), port)
 				} else if _, ok := m["port"].(string); ok {
-					s.portNumOrName(at(pp, "port"))
+					s.portNumOrName(s.at(pp, "port"))
 				}
 				if end, ok := asInt(m["endPort"]); ok {
 					switch {
 					case !isNum:
-						s.bad(at(pp, "endPort"), "Required value: may not be specified when `port` is not a number; set a numeric port")
+						s.bad(s.at(pp, "endPort"), "Required value: may not be specified when `port` is not a number; set a numeric port")
 					case end < port:
-						s.bad(at(pp, "endPort"), "Invalid value: %d: must be greater than or equal to `port`", end)
+						s.bad(s.at(pp, "endPort"), "Invalid value: %d: must be greater than or equal to `port`", end)
 					default:
-						s.portNum(at(pp, "endPort"), end)
+						s.portNum(s.at(pp, "endPort"), end)
 					}
 				}
 			})
-			s.items(at(r, dir[1]), func(peer []string, m map[string]any) {
+			s.items(s.at(r, dir[1]), func(peer []string, m map[string]any) {
 				n := 0
 				for _, k := range []string{"podSelector", "namespaceSelector", "ipBlock"} {
 					if m[k] != nil {
@@ -150,9 +150,9 @@ func checkNetworkPolicy(s *sem) {
 				if m["ipBlock"] != nil && n > 1 {
 					s.bad(peer, "Forbidden: may not specify both ipBlock and another peer")
 				}
-				s.labelSelector(at(peer, "podSelector"))
-				s.labelSelector(at(peer, "namespaceSelector"))
-				s.ipBlock(at(peer, "ipBlock"))
+				s.labelSelector(s.at(peer, "podSelector"))
+				s.labelSelector(s.at(peer, "namespaceSelector"))
+				s.ipBlock(s.at(peer, "ipBlock"))
 			})
 		})
 	}
@@ -163,24 +163,24 @@ func (s *sem) ipBlock(path []string) {
 	if s.m(path) == nil {
 		return
 	}
-	c, _ := s.str(at(path, "cidr"))
+	c, _ := s.str(s.at(path, "cidr"))
 	if c == "" {
-		s.required(at(path, "cidr"), "the CIDR to allow, such as 10.0.0.0/8")
+		s.required(s.at(path, "cidr"), "the CIDR to allow, such as 10.0.0.0/8")
 		return
 	}
 	block, err := netip.ParsePrefix(c)
 	if err != nil {
-		s.bad(at(path, "cidr"), "Invalid value: %q: must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)", c)
+		s.bad(s.at(path, "cidr"), "Invalid value: %q: must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)", c)
 		return
 	}
-	for i, e := range s.list(at(path, "except")) {
+	for i, e := range s.list(s.at(path, "except")) {
 		es, _ := e.(string)
 		ex, err := netip.ParsePrefix(es)
 		switch {
 		case err != nil:
-			s.bad(at(path, "except", idx(i)), "Invalid value: %q: must be a valid CIDR value", es)
+			s.bad(s.at(path, "except", idx(i)), "Invalid value: %q: must be a valid CIDR value", es)
 		case !block.Contains(ex.Addr()) || ex.Bits() <= block.Bits():
-			s.bad(at(path, "except", idx(i)), "Invalid value: %q: must be a strict subset of `cidr`", es)
+			s.bad(s.at(path, "except", idx(i)), "Invalid value: %q: must be a strict subset of `cidr`", es)
 		}
 	}
 }

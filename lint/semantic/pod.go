@@ -13,54 +13,54 @@ const (
 
 // podTemplate checks a pod template: its labels and annotations, its spec.
 func (s *sem) podTemplate(path []string, r restart) {
-	s.labelMap(at(path, "metadata", "labels"))
-	s.annotations(at(path, "metadata", "annotations"))
-	s.podSpec(at(path, "spec"), r)
+	s.labelMap(s.at(path, "metadata", "labels"))
+	s.annotations(s.at(path, "metadata", "annotations"))
+	s.podSpec(s.at(path, "spec"), r)
 }
 
 // podSpec checks a pod's spec as ValidatePodSpec does.
 func (s *sem) podSpec(path []string, r restart) {
 	if !s.has(path) {
-		s.required(at(path, "containers"), "a pod needs at least one container")
+		s.required(s.at(path, "containers"), "a pod needs at least one container")
 		if r == restartJob {
-			s.required(at(path, "restartPolicy"), "a Job's pods need restartPolicy OnFailure or Never")
+			s.required(s.at(path, "restartPolicy"), "a Job's pods need restartPolicy OnFailure or Never")
 		}
 		return
 	}
 	if s.m(path) == nil {
 		return
 	}
-	if r == restartJob && !s.has(at(path, "restartPolicy")) {
-		s.required(at(path, "restartPolicy"), "a Job's pods need restartPolicy OnFailure or Never")
+	if r == restartJob && !s.has(s.at(path, "restartPolicy")) {
+		s.required(s.at(path, "restartPolicy"), "a Job's pods need restartPolicy OnFailure or Never")
 	}
-	s.restartPolicy(at(path, "restartPolicy"), r)
-	s.enum(at(path, "dnsPolicy"), "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
-	s.enum(at(path, "preemptionPolicy"), "Never", "PreemptLowerPriority")
-	s.labelMap(at(path, "nodeSelector"))
-	volumes := s.volumes(at(path, "volumes"))
+	s.restartPolicy(s.at(path, "restartPolicy"), r)
+	s.enum(s.at(path, "dnsPolicy"), "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
+	s.enum(s.at(path, "preemptionPolicy"), "Never", "PreemptLowerPriority")
+	s.labelMap(s.at(path, "nodeSelector"))
+	volumes := s.volumes(s.at(path, "volumes"))
 	names := map[string]bool{}
-	if len(s.list(at(path, "containers"))) == 0 && s.has(at(path, "containers")) {
-		s.bad(at(path, "containers"), "Required value: a pod needs at least one container")
+	if len(s.list(s.at(path, "containers"))) == 0 && s.has(s.at(path, "containers")) {
+		s.bad(s.at(path, "containers"), "Required value: a pod needs at least one container")
 	}
 	for _, field := range []string{"initContainers", "containers"} {
-		s.items(at(path, field), func(c []string, cm map[string]any) {
+		s.items(s.at(path, field), func(c []string, cm map[string]any) {
 			s.container(c, cm, volumes, names, field == "initContainers")
 		})
 	}
-	s.tolerations(at(path, "tolerations"))
-	s.items(at(path, "topologySpreadConstraints"), func(c []string, _ map[string]any) {
-		s.enum(at(c, "whenUnsatisfiable"), "DoNotSchedule", "ScheduleAnyway")
-		s.enum(at(c, "nodeAffinityPolicy"), "Honor", "Ignore")
-		s.enum(at(c, "nodeTaintsPolicy"), "Honor", "Ignore")
-		if n, ok := s.num(at(c, "maxSkew")); ok && n <= 0 {
-			s.bad(at(c, "maxSkew"), "Invalid value: %d: must be greater than zero", n)
+	s.tolerations(s.at(path, "tolerations"))
+	s.items(s.at(path, "topologySpreadConstraints"), func(c []string, _ map[string]any) {
+		s.enum(s.at(c, "whenUnsatisfiable"), "DoNotSchedule", "ScheduleAnyway")
+		s.enum(s.at(c, "nodeAffinityPolicy"), "Honor", "Ignore")
+		s.enum(s.at(c, "nodeTaintsPolicy"), "Honor", "Ignore")
+		if n, ok := s.num(s.at(c, "maxSkew")); ok && n <= 0 {
+			s.bad(s.at(c, "maxSkew"), "Invalid value: %d: must be greater than zero", n)
 		}
-		if k, ok := s.str(at(c, "topologyKey")); !ok || k == "" {
-			s.required(at(c, "topologyKey"), "can not be empty; name a node label such as topology.kubernetes.io/zone")
+		if k, ok := s.str(s.at(c, "topologyKey")); !ok || k == "" {
+			s.required(s.at(c, "topologyKey"), "can not be empty; name a node label such as topology.kubernetes.io/zone")
 		} else {
-			s.msgs(at(c, "topologyKey"), k, QualifiedName(k))
+			s.msgs(s.at(c, "topologyKey"), k, QualifiedName(k))
 		}
-		s.labelSelector(at(c, "labelSelector"))
+		s.labelSelector(s.at(c, "labelSelector"))
 	})
 }
 
@@ -84,23 +84,23 @@ func (s *sem) tolerations(path []string) {
 		op, _ := m["operator"].(string)
 		value, _ := m["value"].(string)
 		if key != "" {
-			s.msgs(at(t, "key"), key, QualifiedName(key))
+			s.msgs(s.at(t, "key"), key, QualifiedName(key))
 		}
 		switch op {
 		case "Exists":
 			if value != "" {
-				s.bad(at(t, "value"), "Invalid value: %q: value must be empty when `operator` is 'Exists'", value)
+				s.bad(s.at(t, "value"), "Invalid value: %q: value must be empty when `operator` is 'Exists'", value)
 			}
 		case "Equal", "":
 			if key == "" {
-				s.bad(at(t, "operator"), "Invalid value: %q: operator must be Exists when `key` is empty, which means \"match all values and all keys\"", op)
+				s.bad(s.at(t, "operator"), "Invalid value: %q: operator must be Exists when `key` is empty, which means \"match all values and all keys\"", op)
 			}
 			if value != "" {
-				s.msgs(at(t, "value"), value, LabelValue(value))
+				s.msgs(s.at(t, "value"), value, LabelValue(value))
 			}
 		default:
-			s.bad(at(t, "operator"), "Unsupported value: %q: supported values: \"Equal\", \"Exists\"", op)
+			s.bad(s.at(t, "operator"), "Unsupported value: %q: supported values: \"Equal\", \"Exists\"", op)
 		}
-		s.enum(at(t, "effect"), "NoSchedule", "PreferNoSchedule", "NoExecute")
+		s.enum(s.at(t, "effect"), "NoSchedule", "PreferNoSchedule", "NoExecute")
 	})
 }

@@ -33,15 +33,15 @@ func standardContainerResource(name string) bool {
 // resources checks a container's requests and limits: resource names,
 // quantities, none negative, each request at most its limit.
 func (s *sem) resources(path []string) {
-	limits := s.resourceList(at(path, "limits"))
-	requests := s.resourceList(at(path, "requests"))
+	limits := s.resourceList(s.at(path, "limits"))
+	requests := s.resourceList(s.at(path, "requests"))
 	for _, name := range sortedKeys(requests) {
 		lim, ok := limits[name]
 		if !ok {
 			continue
 		}
 		if req := requests[name]; req.Cmp(lim) > 0 {
-			s.bad(at(path, "requests", name), "Invalid value: %q: must be less than or equal to %s limit of %s; raise the limit or lower the request", req.String(), name, lim.String())
+			s.bad(s.at(path, "requests", name), "Invalid value: %q: must be less than or equal to %s limit of %s; raise the limit or lower the request", req.String(), name, lim.String())
 		}
 	}
 }
@@ -61,13 +61,13 @@ func (s *sem) resourceList(path []string) map[string]resource.Quantity {
 		}
 		if !standardContainerResource(name) {
 			if !strings.Contains(name, "/") {
-				s.badKey(at(path, name), "Invalid value: %q: must be a standard resource type (cpu, memory, ephemeral-storage, hugepages-*) or fully qualified (example.com/gpu)", name)
+				s.badKey(s.at(path, name), "Invalid value: %q: must be a standard resource type (cpu, memory, ephemeral-storage, hugepages-*) or fully qualified (example.com/gpu)", name)
 				continue
 			}
-			s.msgs(at(path, name), name, QualifiedName(name))
+			s.msgs(s.at(path, name), name, QualifiedName(name))
 		}
 		if q.Sign() < 0 {
-			s.bad(at(path, name), "Invalid value: %q: must be greater than or equal to 0", q.String())
+			s.bad(s.at(path, name), "Invalid value: %q: must be greater than or equal to 0", q.String())
 			continue
 		}
 		out[name] = q

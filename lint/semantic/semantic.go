@@ -41,6 +41,8 @@ type sem struct {
 	// claims are a StatefulSet's volumeClaimTemplates: volumes its pods
 	// mount without declaring them.
 	claims map[string]bool
+	// arena is where at cuts paths from.
+	arena []string
 }
 
 // Check checks a built-in object the way the API server validates it
@@ -86,9 +88,26 @@ var semanticChecks = map[string]func(*sem){
 func p(parts ...string) []string { return parts }
 
 // at returns path + more, without sharing path's backing array.
-func at(path []string, more ...string) []string {
-	return append(append(make([]string, 0, len(path)+len(more)), path...), more...)
+//
+// The paths of one object's checks are cut from shared chunks (s.arena):
+// a check builds a path for every field it walks and keeps almost none, so
+// one allocation serves hundreds of them. Each path is capped at its own
+// length, so appending to it copies instead of writing into a neighbour.
+func (s *sem) at(path []string, more ...string) []string {
+	n := len(path) + len(more)
+	if n > arenaChunk/4 {
+		return append(append(make([]string, 0, n), path...), more...)
+	}
+	if len(s.arena)+n > cap(s.arena) {
+		s.arena = make([]string, 0, arenaChunk)
+	}
+	start := len(s.arena)
+	s.arena = append(append(s.arena, path...), more...)
+	return s.arena[start : start+n : start+n]
 }
+
+// arenaChunk is how many path elements one chunk of sem.arena holds.
+const arenaChunk = 512
 
 // idx is the path element of list index i.
 func idx(i int) string { return strconv.Itoa(i) }
@@ -172,7 +191,7 @@ func (s *sem) enumIn(m map[string]any, base []string, key string, allowed ...str
 			return
 		}
 	}
-	s.enum(at(base, key), allowed...)
+	s.enum(s.at(base, key), allowed...)
 }
 
 // enum reports a string at path outside allowed; "" and missing are left
@@ -210,7 +229,7 @@ func (s *sem) msgs(path []string, value string, ms []string) {
 func (s *sem) items(path []string, f func(item []string, m map[string]any)) {
 	for i, v := range s.list(path) {
 		if m, ok := v.(map[string]any); ok {
-			f(at(path, idx(i)), m)
+			f(s.at(path, idx(i)), m)
 		}
 	}
 }

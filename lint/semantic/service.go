@@ -9,54 +9,54 @@ import (
 // duplicates), the selector's labels.
 func checkService(s *sem) {
 	spec := p("spec")
-	typ, _ := s.str(at(spec, "type"))
+	typ, _ := s.str(s.at(spec, "type"))
 	if typ == "" {
 		typ = "ClusterIP"
 	}
-	s.enum(at(spec, "type"), "ClusterIP", "NodePort", "LoadBalancer", "ExternalName")
-	s.enum(at(spec, "sessionAffinity"), "None", "ClientIP")
-	s.enum(at(spec, "externalTrafficPolicy"), "Cluster", "Local")
-	s.enum(at(spec, "internalTrafficPolicy"), "Cluster", "Local")
-	s.enum(at(spec, "ipFamilyPolicy"), "SingleStack", "PreferDualStack", "RequireDualStack")
-	s.labelMap(at(spec, "selector"))
-	external := typ == "NodePort" || typ == "LoadBalancer" || (typ == "ClusterIP" && len(s.list(at(spec, "externalIPs"))) > 0)
-	if v, ok := s.str(at(spec, "externalTrafficPolicy")); ok && v != "" && !external {
-		s.bad(at(spec, "externalTrafficPolicy"), "Invalid value: %q: may only be set for externally-accessible services (type NodePort or LoadBalancer, or with externalIPs)", v)
+	s.enum(s.at(spec, "type"), "ClusterIP", "NodePort", "LoadBalancer", "ExternalName")
+	s.enum(s.at(spec, "sessionAffinity"), "None", "ClientIP")
+	s.enum(s.at(spec, "externalTrafficPolicy"), "Cluster", "Local")
+	s.enum(s.at(spec, "internalTrafficPolicy"), "Cluster", "Local")
+	s.enum(s.at(spec, "ipFamilyPolicy"), "SingleStack", "PreferDualStack", "RequireDualStack")
+	s.labelMap(s.at(spec, "selector"))
+	external := typ == "NodePort" || typ == "LoadBalancer" || (typ == "ClusterIP" && len(s.list(s.at(spec, "externalIPs"))) > 0)
+	if v, ok := s.str(s.at(spec, "externalTrafficPolicy")); ok && v != "" && !external {
+		s.bad(s.at(spec, "externalTrafficPolicy"), "Invalid value: %q: may only be set for externally-accessible services (type NodePort or LoadBalancer, or with externalIPs)", v)
 	}
-	headless, _ := s.str(at(spec, "clusterIP"))
-	ports := s.list(at(spec, "ports"))
+	headless, _ := s.str(s.at(spec, "clusterIP"))
+	ports := s.list(s.at(spec, "ports"))
 	if len(ports) == 0 && headless != "None" && typ != "ExternalName" && (s.m(spec) != nil || !s.has(spec)) {
-		s.required(at(spec, "ports"), "a Service needs at least one port (or clusterIP: None, or type ExternalName)")
+		s.required(s.at(spec, "ports"), "a Service needs at least one port (or clusterIP: None, or type ExternalName)")
 	}
 	names := map[string]bool{}
 	seen := map[string]bool{}
-	s.items(at(spec, "ports"), func(pp []string, m map[string]any) {
+	s.items(s.at(spec, "ports"), func(pp []string, m map[string]any) {
 		name, _ := m["name"].(string)
 		switch {
 		case name == "" && len(ports) > 1:
-			s.required(at(pp, "name"), "name every port when a Service has more than one")
+			s.required(s.at(pp, "name"), "name every port when a Service has more than one")
 		case name != "" && len(DNS1123Label(name)) > 0:
-			s.msgs(at(pp, "name"), name, DNS1123Label(name))
+			s.msgs(s.at(pp, "name"), name, DNS1123Label(name))
 		case name != "" && names[name]:
-			s.bad(at(pp, "name"), "Duplicate value: %q: port names must be unique", name)
+			s.bad(s.at(pp, "name"), "Duplicate value: %q: port names must be unique", name)
 		}
 		names[name] = true
 		if n, ok := asInt(m["port"]); ok {
-			s.portNum(at(pp, "port"), n)
+			s.portNum(s.at(pp, "port"), n)
 		}
-		s.enum(at(pp, "protocol"), "SCTP", "TCP", "UDP")
+		s.enum(s.at(pp, "protocol"), "SCTP", "TCP", "UDP")
 		if n, ok := asInt(m["targetPort"]); ok && n != 0 {
-			s.portNum(at(pp, "targetPort"), n)
+			s.portNum(s.at(pp, "targetPort"), n)
 		} else if tp, isString := m["targetPort"].(string); isString && tp != "" { // "" defaults to port
-			s.portNumOrName(at(pp, "targetPort"))
+			s.portNumOrName(s.at(pp, "targetPort"))
 		}
 		if n, ok := asInt(m["nodePort"]); ok && n != 0 {
 			if typ == "ClusterIP" {
-				s.bad(at(pp, "nodePort"), "Forbidden: may not be used when `type` is 'ClusterIP'; use type NodePort or remove it")
+				s.bad(s.at(pp, "nodePort"), "Forbidden: may not be used when `type` is 'ClusterIP'; use type NodePort or remove it")
 			} else if n < 1 || n > 65535 {
 				// A dry-run does not allocate node ports, so plan passes;
 				// the create fails.
-				pp := at(pp, "nodePort")
+				pp := s.at(pp, "nodePort")
 				s.out = append(s.out, Violation{Path: pp, Warning: true, Message: FieldPath(pp) + ": " +
 					fmt.Sprintf("Invalid value: %d: not in the node port range (30000-32767 by default); a dry-run accepts it but the create fails", n)})
 			}

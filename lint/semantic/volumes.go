@@ -24,11 +24,11 @@ func (s *sem) volumes(path []string) map[string]bool {
 		name, _ := m["name"].(string)
 		switch {
 		case name == "":
-			s.required(at(v, "name"), "every volume needs a name")
+			s.required(s.at(v, "name"), "every volume needs a name")
 		case len(DNS1123Label(name)) > 0:
-			s.msgs(at(v, "name"), name, DNS1123Label(name))
+			s.msgs(s.at(v, "name"), name, DNS1123Label(name))
 		case seen[name]:
-			s.bad(at(v, "name"), "Duplicate value: %q: volume names must be unique within the pod", name)
+			s.bad(s.at(v, "name"), "Duplicate value: %q: volume names must be unique within the pod", name)
 		}
 		seen[name] = true
 		names[name] = true
@@ -48,32 +48,32 @@ func (s *sem) volumes(path []string) map[string]bool {
 
 // volumeSource checks the common sources' required fields and values.
 func (s *sem) volumeSource(v []string, m map[string]any, name string) {
-	if s.has(at(v, "configMap")) {
-		s.requiredString(at(v, "configMap", "name"), "name the ConfigMap")
-		s.keyToPaths(at(v, "configMap", "items"))
-		s.fileMode(at(v, "configMap", "defaultMode"))
+	if s.has(s.at(v, "configMap")) {
+		s.requiredString(s.at(v, "configMap", "name"), "name the ConfigMap")
+		s.keyToPaths(s.at(v, "configMap", "items"))
+		s.fileMode(s.at(v, "configMap", "defaultMode"))
 	}
-	if s.has(at(v, "secret")) {
-		s.requiredString(at(v, "secret", "secretName"), "name the Secret")
-		s.keyToPaths(at(v, "secret", "items"))
-		s.fileMode(at(v, "secret", "defaultMode"))
+	if s.has(s.at(v, "secret")) {
+		s.requiredString(s.at(v, "secret", "secretName"), "name the Secret")
+		s.keyToPaths(s.at(v, "secret", "items"))
+		s.fileMode(s.at(v, "secret", "defaultMode"))
 	}
-	if s.has(at(v, "persistentVolumeClaim")) && !s.claims[name] {
-		s.requiredString(at(v, "persistentVolumeClaim", "claimName"), "name the PersistentVolumeClaim")
+	if s.has(s.at(v, "persistentVolumeClaim")) && !s.claims[name] {
+		s.requiredString(s.at(v, "persistentVolumeClaim", "claimName"), "name the PersistentVolumeClaim")
 	}
-	if s.has(at(v, "emptyDir")) {
-		if q, ok := s.quantity(at(v, "emptyDir", "sizeLimit")); ok && q.Sign() < 0 {
-			s.bad(at(v, "emptyDir", "sizeLimit"), "Forbidden: SizeLimit field must be a valid resource quantity (not negative)")
+	if s.has(s.at(v, "emptyDir")) {
+		if q, ok := s.quantity(s.at(v, "emptyDir", "sizeLimit")); ok && q.Sign() < 0 {
+			s.bad(s.at(v, "emptyDir", "sizeLimit"), "Forbidden: SizeLimit field must be a valid resource quantity (not negative)")
 		}
-		s.enum(at(v, "emptyDir", "medium"), "", "Memory", "HugePages")
+		s.enum(s.at(v, "emptyDir", "medium"), "", "Memory", "HugePages")
 	}
-	if s.has(at(v, "downwardAPI")) {
-		s.fileMode(at(v, "downwardAPI", "defaultMode"))
-		s.downwardItems(at(v, "downwardAPI", "items"))
+	if s.has(s.at(v, "downwardAPI")) {
+		s.fileMode(s.at(v, "downwardAPI", "defaultMode"))
+		s.downwardItems(s.at(v, "downwardAPI", "items"))
 	}
-	if s.has(at(v, "projected")) {
-		s.fileMode(at(v, "projected", "defaultMode"))
-		s.items(at(v, "projected", "sources"), func(src []string, sm map[string]any) {
+	if s.has(s.at(v, "projected")) {
+		s.fileMode(s.at(v, "projected", "defaultMode"))
+		s.items(s.at(v, "projected", "sources"), func(src []string, sm map[string]any) {
 			n := 0
 			for _, k := range []string{"secret", "downwardAPI", "configMap", "serviceAccountToken", "clusterTrustBundle", "podCertificate"} {
 				if sm[k] != nil {
@@ -83,25 +83,25 @@ func (s *sem) volumeSource(v []string, m map[string]any, name string) {
 			if n > 1 {
 				s.bad(src, "Forbidden: a projected source may have only one of secret, configMap, downwardAPI, serviceAccountToken, clusterTrustBundle")
 			}
-			if s.has(at(src, "configMap")) {
-				s.requiredString(at(src, "configMap", "name"), "name the ConfigMap")
+			if s.has(s.at(src, "configMap")) {
+				s.requiredString(s.at(src, "configMap", "name"), "name the ConfigMap")
 			}
-			s.keyToPaths(at(src, "configMap", "items"))
-			s.keyToPaths(at(src, "secret", "items"))
-			s.downwardItems(at(src, "downwardAPI", "items"))
-			if s.has(at(src, "serviceAccountToken")) {
-				t := at(src, "serviceAccountToken")
-				s.requiredString(at(t, "path"), "say where to write the token")
-				s.relativePath(at(t, "path"))
-				if n, ok := s.num(at(t, "expirationSeconds")); ok && (n < 600 || n > 1<<32) {
-					s.bad(at(t, "expirationSeconds"), "Invalid value: %d: may not be shorter than 10 minutes (600) or longer than 2^32 seconds", n)
+			s.keyToPaths(s.at(src, "configMap", "items"))
+			s.keyToPaths(s.at(src, "secret", "items"))
+			s.downwardItems(s.at(src, "downwardAPI", "items"))
+			if s.has(s.at(src, "serviceAccountToken")) {
+				t := s.at(src, "serviceAccountToken")
+				s.requiredString(s.at(t, "path"), "say where to write the token")
+				s.relativePath(s.at(t, "path"))
+				if n, ok := s.num(s.at(t, "expirationSeconds")); ok && (n < 600 || n > 1<<32) {
+					s.bad(s.at(t, "expirationSeconds"), "Invalid value: %d: may not be shorter than 10 minutes (600) or longer than 2^32 seconds", n)
 				}
 			}
 		})
 	}
-	if s.has(at(v, "hostPath")) {
-		s.requiredString(at(v, "hostPath", "path"), "the path on the node")
-		s.enum(at(v, "hostPath", "type"), "", "DirectoryOrCreate", "Directory", "FileOrCreate", "File", "Socket", "CharDevice", "BlockDevice")
+	if s.has(s.at(v, "hostPath")) {
+		s.requiredString(s.at(v, "hostPath", "path"), "the path on the node")
+		s.enum(s.at(v, "hostPath", "type"), "", "DirectoryOrCreate", "Directory", "FileOrCreate", "File", "Socket", "CharDevice", "BlockDevice")
 	}
 }
 
@@ -122,23 +122,23 @@ func (s *sem) requiredString(path []string, what string) {
 // a relative path each.
 func (s *sem) keyToPaths(path []string) {
 	s.items(path, func(it []string, m map[string]any) {
-		s.requiredString(at(it, "key"), "the key to project")
-		s.requiredString(at(it, "path"), "the file to write it to")
-		s.relativePath(at(it, "path"))
-		s.fileMode(at(it, "mode"))
+		s.requiredString(s.at(it, "key"), "the key to project")
+		s.requiredString(s.at(it, "path"), "the file to write it to")
+		s.relativePath(s.at(it, "path"))
+		s.fileMode(s.at(it, "mode"))
 	})
 }
 
 // downwardItems checks the items of a downwardAPI volume or projection.
 func (s *sem) downwardItems(path []string) {
 	s.items(path, func(it []string, m map[string]any) {
-		s.requiredString(at(it, "path"), "the file to write the field to")
-		s.relativePath(at(it, "path"))
-		s.fileMode(at(it, "mode"))
+		s.requiredString(s.at(it, "path"), "the file to write the field to")
+		s.relativePath(s.at(it, "path"))
+		s.fileMode(s.at(it, "mode"))
 		n := 0
 		if m["fieldRef"] != nil {
 			n++
-			s.fieldRef(at(it, "fieldRef"), volumeFieldPaths)
+			s.fieldRef(s.at(it, "fieldRef"), volumeFieldPaths)
 		}
 		if m["resourceFieldRef"] != nil {
 			n++

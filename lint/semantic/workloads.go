@@ -12,14 +12,14 @@ import (
 func checkDeployment(s *sem) {
 	s.replicasLike(p("spec"), "replicas", "minReadySeconds", "revisionHistoryLimit", "progressDeadlineSeconds")
 	st := p("spec", "strategy")
-	s.enum(at(st, "type"), "Recreate", "RollingUpdate")
-	if t, _ := s.str(at(st, "type")); t == "Recreate" && s.has(at(st, "rollingUpdate")) {
-		s.bad(at(st, "rollingUpdate"), "Forbidden: may not be specified when strategy `type` is 'Recreate'; remove it or use RollingUpdate")
+	s.enum(s.at(st, "type"), "Recreate", "RollingUpdate")
+	if t, _ := s.str(s.at(st, "type")); t == "Recreate" && s.has(s.at(st, "rollingUpdate")) {
+		s.bad(s.at(st, "rollingUpdate"), "Forbidden: may not be specified when strategy `type` is 'Recreate'; remove it or use RollingUpdate")
 	}
-	surge, sOK := s.intOrPercent(at(st, "rollingUpdate", "maxSurge"), false)
-	unavail, uOK := s.intOrPercent(at(st, "rollingUpdate", "maxUnavailable"), true)
+	surge, sOK := s.intOrPercent(s.at(st, "rollingUpdate", "maxSurge"), false)
+	unavail, uOK := s.intOrPercent(s.at(st, "rollingUpdate", "maxUnavailable"), true)
 	if sOK && uOK && surge == 0 && unavail == 0 {
-		s.bad(at(st, "rollingUpdate", "maxUnavailable"), "Invalid value: may not be 0 when `maxSurge` is 0; the rollout could never progress")
+		s.bad(s.at(st, "rollingUpdate", "maxUnavailable"), "Invalid value: may not be 0 when `maxSurge` is 0; the rollout could never progress")
 	}
 	s.workload(restartAlways, "deployment")
 }
@@ -41,9 +41,9 @@ func checkReplicationController(s *sem) {
 func checkDaemonSet(s *sem) {
 	s.replicasLike(p("spec"), "minReadySeconds", "revisionHistoryLimit")
 	us := p("spec", "updateStrategy")
-	s.enum(at(us, "type"), "RollingUpdate", "OnDelete")
-	s.intOrPercent(at(us, "rollingUpdate", "maxUnavailable"), true)
-	s.intOrPercent(at(us, "rollingUpdate", "maxSurge"), false)
+	s.enum(s.at(us, "type"), "RollingUpdate", "OnDelete")
+	s.intOrPercent(s.at(us, "rollingUpdate", "maxUnavailable"), true)
+	s.intOrPercent(s.at(us, "rollingUpdate", "maxSurge"), false)
 	s.workload(restartAlways, "daemonset")
 }
 
@@ -52,28 +52,28 @@ func checkStatefulSet(s *sem) {
 	s.replicasLike(p("spec"), "replicas", "minReadySeconds", "revisionHistoryLimit")
 	s.enum(p("spec", "podManagementPolicy"), "OrderedReady", "Parallel")
 	us := p("spec", "updateStrategy")
-	s.enum(at(us, "type"), "RollingUpdate", "OnDelete")
-	if n, ok := s.num(at(us, "rollingUpdate", "partition")); ok && n < 0 {
-		s.bad(at(us, "rollingUpdate", "partition"), "Invalid value: %d: must be greater than or equal to 0", n)
+	s.enum(s.at(us, "type"), "RollingUpdate", "OnDelete")
+	if n, ok := s.num(s.at(us, "rollingUpdate", "partition")); ok && n < 0 {
+		s.bad(s.at(us, "rollingUpdate", "partition"), "Invalid value: %d: must be greater than or equal to 0", n)
 	}
-	s.intOrPercent(at(us, "rollingUpdate", "maxUnavailable"), true)
+	s.intOrPercent(s.at(us, "rollingUpdate", "maxUnavailable"), true)
 	if name, ok := s.str(p("spec", "serviceName")); ok && name != "" {
 		s.msgs(p("spec", "serviceName"), name, DNS1123Label(name))
 	}
 	rp := p("spec", "persistentVolumeClaimRetentionPolicy")
-	s.enum(at(rp, "whenDeleted"), "Retain", "Delete")
-	s.enum(at(rp, "whenScaled"), "Retain", "Delete")
+	s.enum(s.at(rp, "whenDeleted"), "Retain", "Delete")
+	s.enum(s.at(rp, "whenScaled"), "Retain", "Delete")
 	s.claims = map[string]bool{}
 	s.items(p("spec", "volumeClaimTemplates"), func(c []string, m map[string]any) {
-		name, _ := s.str(at(c, "metadata", "name"))
+		name, _ := s.str(s.at(c, "metadata", "name"))
 		if name == "" {
-			s.required(at(c, "metadata", "name"), "name the claim template; pods mount it by this name")
+			s.required(s.at(c, "metadata", "name"), "name the claim template; pods mount it by this name")
 		} else {
-			s.msgs(at(c, "metadata", "name"), name, DNS1123Subdomain(name))
+			s.msgs(s.at(c, "metadata", "name"), name, DNS1123Subdomain(name))
 			s.claims[name] = true
 		}
-		s.labelMap(at(c, "metadata", "labels"))
-		s.pvcSpec(at(c, "spec"))
+		s.labelMap(s.at(c, "metadata", "labels"))
+		s.pvcSpec(s.at(c, "spec"))
 	})
 	s.workload(restartAlways, "statefulset")
 }
@@ -87,22 +87,22 @@ func (s *sem) workload(r restart, kind string) {
 // job checks a Job's spec at prefix (nil for a Job, the jobTemplate of a
 // CronJob).
 func (s *sem) job(prefix []string) {
-	spec := at(prefix, "spec")
+	spec := s.at(prefix, "spec")
 	s.replicasLike(spec, "parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished")
-	s.enum(at(spec, "completionMode"), "NonIndexed", "Indexed")
-	s.enum(at(spec, "podReplacementPolicy"), "TerminatingOrFailed", "Failed")
-	s.labelMap(at(prefix, "metadata", "labels"))
-	s.annotations(at(prefix, "metadata", "annotations"))
-	manual, _ := s.get(at(spec, "manualSelector")).(bool)
+	s.enum(s.at(spec, "completionMode"), "NonIndexed", "Indexed")
+	s.enum(s.at(spec, "podReplacementPolicy"), "TerminatingOrFailed", "Failed")
+	s.labelMap(s.at(prefix, "metadata", "labels"))
+	s.annotations(s.at(prefix, "metadata", "annotations"))
+	manual, _ := s.get(s.at(spec, "manualSelector")).(bool)
 	if name := s.o.Name; prefix == nil && !manual && len(name) > validation.LabelValueMaxLength {
 		s.bad(p("metadata", "name"), "Invalid value: must be no more than %d characters: the Job's pods get its name as the label batch.kubernetes.io/job-name", validation.LabelValueMaxLength)
 	}
 	if manual {
-		s.selectorMatchesTemplate(at(spec, "selector"), at(spec, "template"), "job")
-	} else if s.has(at(spec, "selector")) {
-		s.labelSelector(at(spec, "selector"))
+		s.selectorMatchesTemplate(s.at(spec, "selector"), s.at(spec, "template"), "job")
+	} else if s.has(s.at(spec, "selector")) {
+		s.labelSelector(s.at(spec, "selector"))
 	}
-	s.podTemplate(at(spec, "template"), restartJob)
+	s.podTemplate(s.at(spec, "template"), restartJob)
 }
 
 // checkCronJob: schedule, policy, the Job template.
@@ -154,8 +154,8 @@ var cronField = regexp.MustCompile(`^(\*|\?|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(/[0-9]
 // replicasLike reports negative integers in the named fields of spec.
 func (s *sem) replicasLike(spec []string, fields ...string) {
 	for _, f := range fields {
-		if n, ok := s.num(at(spec, f)); ok && n < 0 {
-			s.bad(at(spec, f), "Invalid value: %d: must be greater than or equal to 0", n)
+		if n, ok := s.num(s.at(spec, f)); ok && n < 0 {
+			s.bad(s.at(spec, f), "Invalid value: %d: must be greater than or equal to 0", n)
 		}
 	}
 }
