@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -33,14 +35,38 @@ func newInspector(kubeconfig string) (*inspector, error) {
 
 // snapshot is the resourceVersion of every ConfigMap, Service and
 // Deployment of a namespace (the ApplySet parent is one of the ConfigMaps),
-// by "kind/name".
+// by "kind/name", and a fingerprint of each without what a run that finds
+// nothing to do may move: the resourceVersion, managedFields and the
+// parent's kubeplan.dev/checked-at time (docs/apply.md).
 type snapshot struct {
 	RV    map[string]string
+	FP    map[string]string
 	MaxRV int64
 }
 
+// checkedAt is the annotation a no-op CLI run moves on the parent, at most
+// once a minute (apply/record.go).
+const checkedAt = "kubeplan.dev/checked-at"
+
+// fingerprint is the object's JSON without resourceVersion, managedFields
+// and the checked-at annotation.
+func fingerprint(u *unstructured.Unstructured) string {
+	c := u.DeepCopy()
+	c.SetResourceVersion("")
+	c.SetManagedFields(nil)
+	if a := c.GetAnnotations(); a != nil {
+		delete(a, checkedAt)
+		c.SetAnnotations(a)
+	}
+	b, err := json.Marshal(c.Object)
+	if err != nil {
+		return "?"
+	}
+	return string(b)
+}
+
 func (in *inspector) snapshot(ctx context.Context, ns string) (snapshot, error) {
-	s := snapshot{RV: map[string]string{}}
+	s := snapshot{RV: map[string]string{}, FP: map[string]string{}}
 	for _, kind := range []string{"ConfigMap", "Service", "Deployment"} {
 		l, err := in.dyn.Resource(corpusResources[kind]).Namespace(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
@@ -49,6 +75,7 @@ func (in *inspector) snapshot(ctx context.Context, ns string) (snapshot, error) 
 		for _, it := range l.Items {
 			rv := it.GetResourceVersion()
 			s.RV[kind+"/"+it.GetName()] = rv
+			s.FP[kind+"/"+it.GetName()] = fingerprint(&it)
 			if n, err := strconv.ParseInt(rv, 10, 64); err == nil {
 				s.MaxRV = max(s.MaxRV, n)
 			}
@@ -60,6 +87,9 @@ func (in *inspector) snapshot(ctx context.Context, ns string) (snapshot, error) 
 // stateDiff is what changed in a namespace between two snapshots.
 type stateDiff struct {
 	Changed, Removed, Added []string // "kind/name", sorted
+	// Rechecked were written with nothing changed but the checked-at time
+	// (the parent, after a no-op run): not counted as changed.
+	Rechecked               []string
 	MaxRVBefore, MaxRVAfter int64
 }
 
@@ -69,6 +99,8 @@ func diffSnapshots(before, after snapshot) stateDiff {
 		switch a, ok := after.RV[k]; {
 		case !ok:
 			d.Removed = append(d.Removed, k)
+		case a != rv && before.FP[k] != "" && before.FP[k] == after.FP[k]:
+			d.Rechecked = append(d.Rechecked, k)
 		case a != rv:
 			d.Changed = append(d.Changed, k)
 		}
@@ -84,10 +116,12 @@ func diffSnapshots(before, after snapshot) stateDiff {
 	return d
 }
 
-// unchanged says that nothing in the namespace was written: no object
-// added, removed, or given a new resourceVersion.
+// unchanged says that nothing in the namespace was changed: no object
+// added, removed, or given new content (only the parent's checked-at time
+// may have moved, and with it resourceVersions).
 func (d stateDiff) unchanged() bool {
-	return len(d.Changed) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 && d.MaxRVBefore == d.MaxRVAfter
+	return len(d.Changed) == 0 && len(d.Removed) == 0 && len(d.Added) == 0 &&
+		(d.MaxRVBefore == d.MaxRVAfter || len(d.Rechecked) > 0)
 }
 
 // prunedExactly says that exactly the objects want (kind/name) were removed

@@ -1,6 +1,9 @@
 package main
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // The targets of the issue: kubeplan apply's wall time over kubectl's.
 var applyTargets = map[string]float64{scFirst: 0.05, scNoop: 0.02, scPrune: 0.05}
@@ -124,10 +127,29 @@ func changedObjects(runs []applyRun) string {
 	for _, run := range runs {
 		lo, hi = min(lo, len(run.Diff.Changed)), max(hi, len(run.Diff.Changed))
 	}
-	if lo == hi {
-		return thousands(lo)
+	re := 0
+	for _, run := range runs {
+		re = max(re, len(run.Diff.Rechecked))
 	}
-	return thousands(lo) + " to " + thousands(hi)
+	out := thousands(lo)
+	if lo != hi {
+		out += " to " + thousands(hi)
+	}
+	if re > 0 {
+		out += fmt.Sprintf(" (and the parent's checked-at time, in %s)", runsWith(runs))
+	}
+	return out
+}
+
+// runsWith says in how many of runs the parent's checked-at time moved.
+func runsWith(runs []applyRun) string {
+	n := 0
+	for _, run := range runs {
+		if len(run.Diff.Rechecked) > 0 {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d of %d runs", n, len(runs))
 }
 
 func medianWall(ss []sample) time.Duration { return summarize(ss).MedianWall }
