@@ -1,6 +1,10 @@
 // Package lint checks manifests offline: YAML problems from loading, schema
-// validation against the Kubernetes schemas built into the binary (through
-// kubeconform's schema registry and the same JSON-schema engine), custom
+// validation against the Kubernetes schemas built into the binary (read
+// through kubeconform's schema registry, validated by fastSchema, a
+// validator for the part of JSON Schema those schemas use that reports what
+// jsonschema/v6 reports and is tested against it on every built-in schema:
+// fastschema*.go; a schema outside that part, and every CRD's, goes to
+// jsonschema/v6, kubeconform's engine), custom
 // resources against the CRDs found in the set, API versions that a chosen
 // Kubernetes version does not serve, object metadata as the API server
 // validates it (meta.go), the values, relations and formats the API server
