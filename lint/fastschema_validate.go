@@ -18,6 +18,9 @@ import (
 // alike. The intermediate $ref and group errors jsonschema adds between
 // them are left out: nothing reads them.
 func (s *fastSchema) Validate(v any) error {
+	if s.root.valid(v) {
+		return nil // most objects: checked without allocating
+	}
 	var errs []*jsonschema.ValidationError
 	s.root.validate(v, make([]string, 0, 8), &errs)
 	if len(errs) == 0 {
