@@ -2,7 +2,6 @@ package lint
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -88,7 +87,7 @@ func crdDrafts(o *manifest.Object, at crdRef) ([]crdDraft, error) {
 		d.cv.served, _ = vm["served"].(bool)
 		sch, _ := vm["schema"].(map[string]any)
 		if raw, ok := sch["openAPIV3Schema"].(map[string]any); ok {
-			b, err := json.Marshal(raw)
+			b, err := appendJSON(nil, raw)
 			if err != nil {
 				return nil, fmt.Errorf("keeping the schema of %s: %w", d.key, err)
 			}
