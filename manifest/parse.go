@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -239,14 +240,14 @@ func expandList(list *Object, items []any, probs []*Problem) ([]*Object, []*Prob
 	return out, probs
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // yamlProblem turns a yaml.v3 error into a Problem at the right line, and
 // finds the column the parser does not report.
 func yamlProblem(file string, c Chunk, lm *lineMap, err error) *Problem {
 	msg := err.Error()
 	line := 0
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 		// yaml.v3 reports parser errors at the 0-based line of the

@@ -113,7 +113,7 @@ func (t *docText) prefixError(end int) (_ string, ok bool) {
 			msg = err.Error()
 		}
 	}()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		return m[2], true
 	}
 	return strings.TrimPrefix(msg, "yaml: "), true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -111,7 +112,7 @@ func toolConfigProblem(file string, content map[string]any, root *yaml.Node, lin
 		Message: fmt.Sprintf("%s %s is %s, not a Kubernetes object: not linted, never applied", av, kind, tool)}
 }
 
-var apiVersionLine = regexp.MustCompile(`(?m)^\s*"?apiVersion"?\s*:\s*"?([^"\s,#]+)`)
+var apiVersionLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*"?apiVersion"?\s*:\s*"?([^"\s,#]+)`) })
 
 // MayHoldObject reports, cheaply and without parsing, whether data may
 // hold a Kubernetes object: it names an apiVersion and a kind, and not
@@ -121,7 +122,7 @@ func MayHoldObject(data []byte) bool {
 	if !strings.Contains(s, "kind") {
 		return false
 	}
-	ms := apiVersionLine.FindAllStringSubmatch(s, -1)
+	ms := apiVersionLine().FindAllStringSubmatch(s, -1)
 	if len(ms) == 0 {
 		return strings.Contains(s, "apiVersion") // a form the line scan misses: let the parser decide
 	}
@@ -133,12 +134,12 @@ func MayHoldObject(data []byte) bool {
 	return false
 }
 
-var kindLine = regexp.MustCompile(`(?m)^\s*"?kind"?\s*:\s*"?([^"\s,#]+)`)
+var kindLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*"?kind"?\s*:\s*"?([^"\s,#]+)`) })
 
 // onlyKubeconfigKinds reports whether every kind s names is a tool's kind
 // of the core group (a kubeconfig's Config).
 func onlyKubeconfigKinds(s string) bool {
-	ms := kindLine.FindAllStringSubmatch(s, -1)
+	ms := kindLine().FindAllStringSubmatch(s, -1)
 	for _, m := range ms {
 		if toolKinds[[2]string{"v1", m[1]}] == "" {
 			return false

@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/kubeplan/kubeplan/plan"
 )
@@ -78,14 +79,14 @@ func mdHTML(s string) string { return mdNoRefs(html.EscapeString(printable(s))) 
 // mdRef is "@" before a login or team, or "#" before a number: outside
 // code, GitHub turns them into mentions, which notify that user or team,
 // and into references, which show in the referenced issue's timeline.
-var mdRef = regexp.MustCompile(`[@＠]|#[0-9]`)
+var mdRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[@＠]|#[0-9]`) })
 
 // mdNoRefs puts a zero-width space (as the entity &#8203;) after every "@"
 // and before the digit after every "#" of escaped text, so that text from
 // the repository mentions nobody and references nothing; it reads the same.
 // Code spans and code blocks need none: GitHub makes neither there.
 func mdNoRefs(s string) string {
-	return mdRef.ReplaceAllStringFunc(s, func(m string) string {
+	return mdRef().ReplaceAllStringFunc(s, func(m string) string {
 		if m[0] == '#' {
 			return "#&#8203;" + m[1:]
 		}

@@ -51,13 +51,13 @@ func sourceReason(err error) string {
 	case errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed) ||
 		strings.Contains(msg, "authentication") || strings.Contains(msg, "authorization failed") ||
 		strings.Contains(msg, "permission denied") || strings.Contains(msg, "unable to authenticate") ||
-		credentialFile.MatchString(msg):
+		credentialFile().MatchString(msg):
 		return SourceAuth
 	case errors.Is(err, transport.ErrRepositoryNotFound) || strings.Contains(msg, "not found") || strings.Contains(msg, "does not exist"):
 		return SourceNotFound
 	case errors.As(err, &dns) || errors.As(err, &op) || strings.Contains(msg, "connection refused") ||
 		strings.Contains(msg, "no such host") || strings.Contains(msg, "unreachable") || strings.Contains(msg, "connection reset") ||
-		eofWord.MatchString(msg):
+		eofWord().MatchString(msg):
 		return SourceNetwork
 	}
 	return SourceOther
@@ -65,10 +65,12 @@ func sourceReason(err error) string {
 
 // credentialFile is a credential file that cannot be read, or is empty
 // (source.AuthFiles).
-var credentialFile = regexp.MustCompile(`reading the (token file|ssh key|known_hosts)|the token file .* is empty`)
+var credentialFile = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`reading the (token file|ssh key|known_hosts)|the token file .* is empty`)
+})
 
 // eofWord is a connection cut short ("unexpected EOF").
-var eofWord = regexp.MustCompile(`\beof\b`)
+var eofWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\beof\b`) })
 
 // sourceWords is what a source's error says past its "git source URL
 // (ref BRANCH): " prefix: the URL's own words (a repository named

@@ -20,14 +20,12 @@ import (
 func newApplyCmd(s streams) *cobra.Command {
 	f := &arguments.Apply{}
 	cmd := &cobra.Command{
-		Use:     "apply [PATH... | PLANFILE]",
-		Short:   "Make the cluster match the manifests: all or nothing, ordered, pruning only what left the set",
-		Long:    arguments.Help("apply"),
-		Example: arguments.Example("apply"),
-		RunE:    func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
+		Use:   "apply [PATH... | PLANFILE]",
+		Short: "Make the cluster match the manifests: all or nothing, ordered, pruning only what left the set",
+		RunE:  func(cmd *cobra.Command, args []string) error { return runApply(cmd, s, f, args) },
 	}
 	f.Bind(cmd.Flags())
-	return cmd
+	return withHelp(cmd, "apply", true)
 }
 
 func runApply(cmd *cobra.Command, s streams, f *arguments.Apply, args []string) error {

@@ -13,15 +13,13 @@ import (
 func newCommentCmd(s streams) *cobra.Command {
 	f := &arguments.Comment{}
 	cmd := &cobra.Command{
-		Use:     "comment DIR|FILE...",
-		Short:   "Merge the project plans of separate jobs (plan --out DIR) into one pull-request comment",
-		Long:    arguments.Help("comment"),
-		Example: arguments.Example("comment"),
-		Args:    cobra.MinimumNArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return runComment(s, f, args) },
+		Use:   "comment DIR|FILE...",
+		Short: "Merge the project plans of separate jobs (plan --out DIR) into one pull-request comment",
+		Args:  cobra.MinimumNArgs(1),
+		RunE:  func(cmd *cobra.Command, args []string) error { return runComment(s, f, args) },
 	}
 	f.Bind(cmd.Flags())
-	return cmd
+	return withHelp(cmd, "comment", true)
 }
 
 func runComment(s streams, f *arguments.Comment, args []string) error {

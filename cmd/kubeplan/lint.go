@@ -15,14 +15,12 @@ import (
 func newLintCmd(s streams) *cobra.Command {
 	f := &arguments.Lint{}
 	cmd := &cobra.Command{
-		Use:     "lint [PATH...]",
-		Short:   "Check manifests offline: YAML, schemas, CRDs, removed APIs and footgun policies",
-		Long:    arguments.Help("lint"),
-		Example: arguments.Example("lint"),
-		RunE:    func(cmd *cobra.Command, args []string) error { return runLint(cmd, s, f, args) },
+		Use:   "lint [PATH...]",
+		Short: "Check manifests offline: YAML, schemas, CRDs, removed APIs and footgun policies",
+		RunE:  func(cmd *cobra.Command, args []string) error { return runLint(cmd, s, f, args) },
 	}
 	f.Bind(cmd.Flags())
-	return cmd
+	return withHelp(cmd, "lint", true)
 }
 
 func runLint(cmd *cobra.Command, s streams, f *arguments.Lint, args []string) error {

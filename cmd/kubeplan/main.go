@@ -5,6 +5,7 @@ import (
 
 	"github.com/kubeplan/kubeplan/internal/interrupt"
 	"github.com/kubeplan/kubeplan/internal/quiet"
+	_ "github.com/kubeplan/kubeplan/internal/startgc" // no collection while kubeplan starts
 	"github.com/kubeplan/kubeplan/internal/term"
 )
 

@@ -13,15 +13,13 @@ import (
 func newOrphansCmd(s streams) *cobra.Command {
 	f := &arguments.Orphans{}
 	cmd := &cobra.Command{
-		Use:     "orphans",
-		Short:   "List the objects in a project's namespaces that nobody manages (no ApplySet, Helm, Flux, Argo CD, controller or Kubernetes)",
-		Long:    arguments.Help("orphans"),
-		Example: arguments.Example("orphans"),
-		Args:    cobra.MaximumNArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return runOrphans(cmd, s, f, args) },
+		Use:   "orphans",
+		Short: "List the objects in a project's namespaces that nobody manages (no ApplySet, Helm, Flux, Argo CD, controller or Kubernetes)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE:  func(cmd *cobra.Command, args []string) error { return runOrphans(cmd, s, f, args) },
 	}
 	f.Bind(cmd.Flags())
-	return cmd
+	return withHelp(cmd, "orphans", true)
 }
 
 // runOrphans looks in the selected projects' namespaces, or in -n's and

@@ -14,14 +14,12 @@ import (
 func newPlanCmd(s streams) *cobra.Command {
 	f := &arguments.Plan{}
 	cmd := &cobra.Command{
-		Use:     "plan [PATH...]",
-		Short:   "Show what apply would change in the cluster: server-side dry-run, field diff, drift, prune preview",
-		Long:    arguments.Help("plan"),
-		Example: arguments.Example("plan"),
-		RunE:    func(cmd *cobra.Command, args []string) error { return runPlan(cmd, s, f, args) },
+		Use:   "plan [PATH...]",
+		Short: "Show what apply would change in the cluster: server-side dry-run, field diff, drift, prune preview",
+		RunE:  func(cmd *cobra.Command, args []string) error { return runPlan(cmd, s, f, args) },
 	}
 	f.Bind(cmd.Flags())
-	return cmd
+	return withHelp(cmd, "plan", true)
 }
 
 // runPlan plans the selected projects, or the one project the flags

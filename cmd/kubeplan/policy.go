@@ -20,11 +20,9 @@ func newPolicyCmd(s streams) *cobra.Command {
 func newPolicyTestCmd(s streams) *cobra.Command {
 	f := &arguments.PolicyTest{}
 	cmd := &cobra.Command{
-		Use:     "test DIR",
-		Short:   "Run the kubeplan-test.yaml and kubeplan-guard-test.yaml cases under DIR",
-		Long:    arguments.Help("policy-test"),
-		Example: arguments.Example("policy-test"),
-		Args:    cobra.ExactArgs(1),
+		Use:   "test DIR",
+		Short: "Run the kubeplan-test.yaml and kubeplan-guard-test.yaml cases under DIR",
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s.stopOnSignal(cmd) // SIGINT or SIGTERM: exit 1 within 2 s
 			if err := f.Check(); err != nil {
@@ -44,5 +42,5 @@ func newPolicyTestCmd(s streams) *cobra.Command {
 		},
 	}
 	f.Bind(cmd.Flags())
-	return cmd
+	return withHelp(cmd, "policy-test", true)
 }

@@ -11,15 +11,13 @@ import (
 func newProjectsCmd(s streams) *cobra.Command {
 	f := &arguments.Projects{}
 	cmd := &cobra.Command{
-		Use:     "projects [PATH]",
-		Short:   "List the projects of a repository: its overlays and plain manifest directories",
-		Long:    arguments.Help("projects"),
-		Example: arguments.Example("projects"),
-		Args:    cobra.MaximumNArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return runProjects(cmd, s, f, args) },
+		Use:   "projects [PATH]",
+		Short: "List the projects of a repository: its overlays and plain manifest directories",
+		Args:  cobra.MaximumNArgs(1),
+		RunE:  func(cmd *cobra.Command, args []string) error { return runProjects(cmd, s, f, args) },
 	}
 	f.Bind(cmd.Flags())
-	return cmd
+	return withHelp(cmd, "projects", true)
 }
 
 func runProjects(cmd *cobra.Command, s streams, f *arguments.Projects, args []string) error {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kubeplan/kubeplan/arguments"
 	"github.com/kubeplan/kubeplan/internal/ghactions"
 	"github.com/kubeplan/kubeplan/internal/interrupt"
 	"github.com/kubeplan/kubeplan/internal/quiet"
@@ -94,7 +93,6 @@ func newRoot(s streams) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "kubeplan",
 		Short:         "Lint, plan and apply Kubernetes manifests from git, the Terraform way",
-		Long:          arguments.Help("root"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -106,5 +104,6 @@ func newRoot(s streams) *cobra.Command {
 	})
 	root.AddCommand(newLintCmd(s), newPlanCmd(s), newApplyCmd(s), newStatusCmd(s), newOrphansCmd(s), newUnlockCmd(s), newSuspendCmd(s), newResumeCmd(s), newSyncCmd(s), newProjectsCmd(s), newPolicyCmd(s), newCommentCmd(s), newServeCmd(s), newVersionCmd(s))
 	root.AddCommand(newHealthCmd(s))
-	return root
+	showHelpLazily(root)
+	return withHelp(root, "root", false)
 }

@@ -16,18 +16,16 @@ import (
 func newServeCmd(s streams) *cobra.Command {
 	f := &arguments.Serve{}
 	cmd := &cobra.Command{
-		Use:     "serve --source URL [--ref BRANCH] [--path DIR] [--project NAME ... | --all]",
-		Short:   "Reconcile the projects of a git repository continuously, from inside the cluster",
-		Long:    arguments.Help("serve"),
-		Example: arguments.Example("serve"),
-		Args:    cobra.NoArgs,
-		RunE:    func(*cobra.Command, []string) error { return runServe(s, f) },
+		Use:   "serve --source URL [--ref BRANCH] [--path DIR] [--project NAME ... | --all]",
+		Short: "Reconcile the projects of a git repository continuously, from inside the cluster",
+		Args:  cobra.NoArgs,
+		RunE:  func(*cobra.Command, []string) error { return runServe(s, f) },
 	}
 	f.Bind(cmd.Flags())
 	fl := cmd.Flags()
 	fl.StringVar(&f.Options.WebhookListen, "webhook-addr", "", "address of the push webhooks /hooks/github, /hooks/gitlab and /hooks/generic (\":9443\"; empty: none)")
 	fl.StringVar(&f.Options.WebhookSecretFile, "webhook-secret-file", "", "file holding the webhooks' shared secret (a mounted Secret's key; required with --webhook-addr)")
-	return cmd
+	return withHelp(cmd, "serve", true)
 }
 
 func runServe(s streams, f *arguments.Serve) error {

@@ -11,15 +11,13 @@ import (
 func newStatusCmd(s streams) *cobra.Command {
 	f := &arguments.Status{}
 	cmd := &cobra.Command{
-		Use:     "status",
-		Short:   "Show what the cluster runs for an ApplySet: revision, times, result, members and their health",
-		Long:    arguments.Help("status"),
-		Example: arguments.Example("status"),
-		Args:    cobra.MaximumNArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return runStatus(cmd, s, f, args) },
+		Use:   "status",
+		Short: "Show what the cluster runs for an ApplySet: revision, times, result, members and their health",
+		Args:  cobra.MaximumNArgs(1),
+		RunE:  func(cmd *cobra.Command, args []string) error { return runStatus(cmd, s, f, args) },
 	}
 	f.Bind(cmd.Flags())
-	return cmd
+	return withHelp(cmd, "status", true)
 }
 
 // runStatus reads the status of the selected projects' ApplySets, or of

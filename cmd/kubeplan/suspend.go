@@ -18,40 +18,34 @@ var syncPoll = time.Second
 func newSuspendCmd(s streams) *cobra.Command {
 	f := &arguments.Suspend{}
 	cmd := &cobra.Command{
-		Use:     "suspend [PROJECT...]",
-		Short:   "Stop every apply of a project (CLI, CI, serve) until kubeplan resume, recording who and why",
-		Long:    arguments.Help("suspend"),
-		Example: arguments.Example("suspend"),
+		Use:   "suspend [PROJECT...]",
+		Short: "Stop every apply of a project (CLI, CI, serve) until kubeplan resume, recording who and why",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runParents(cmd, s, f, args, "suspended", run.SuspendOp(strings.TrimSpace(f.Reason), s.env()("GITHUB_ACTOR"), s.env()("USER")))
 		},
 	}
 	f.Bind(cmd.Flags(), "suspend")
-	return cmd
+	return withHelp(cmd, "suspend", true)
 }
 
 func newResumeCmd(s streams) *cobra.Command {
 	f := &arguments.Suspend{}
 	cmd := &cobra.Command{
-		Use:     "resume [PROJECT...]",
-		Short:   "Let applies of a suspended project run again",
-		Long:    arguments.Help("resume"),
-		Example: arguments.Example("resume"),
+		Use:   "resume [PROJECT...]",
+		Short: "Let applies of a suspended project run again",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runParents(cmd, s, f, args, "resumed", run.ResumeOp(s.env()("GITHUB_ACTOR"), s.env()("USER")))
 		},
 	}
 	f.Bind(cmd.Flags(), "resume")
-	return cmd
+	return withHelp(cmd, "resume", true)
 }
 
 func newSyncCmd(s streams) *cobra.Command {
 	f := &arguments.Sync{}
 	cmd := &cobra.Command{
-		Use:     "sync [PROJECT...]",
-		Short:   "Apply a project now: here, as kubeplan apply does, or through kubeplan serve (--via-serve)",
-		Long:    arguments.Help("sync"),
-		Example: arguments.Example("sync"),
+		Use:   "sync [PROJECT...]",
+		Short: "Apply a project now: here, as kubeplan apply does, or through kubeplan serve (--via-serve)",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.Check(args); err != nil {
 				return err
@@ -63,7 +57,7 @@ func newSyncCmd(s streams) *cobra.Command {
 		},
 	}
 	f.Bind(cmd.Flags())
-	return cmd
+	return withHelp(cmd, "sync", true)
 }
 
 // runParents is suspend or resume: op on the parent of each selected

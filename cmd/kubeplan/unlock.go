@@ -14,16 +14,14 @@ import (
 func newUnlockCmd(s streams) *cobra.Command {
 	f := &arguments.Unlock{}
 	cmd := &cobra.Command{
-		Use:     "unlock",
-		Short:   "Break the apply lock of an ApplySet whose holder died, like terraform force-unlock",
-		Long:    arguments.Help("unlock"),
-		Example: arguments.Example("unlock"),
-		Args:    cobra.NoArgs,
-		RunE:    func(*cobra.Command, []string) error { return runUnlock(s, f) },
+		Use:   "unlock",
+		Short: "Break the apply lock of an ApplySet whose holder died, like terraform force-unlock",
+		Args:  cobra.NoArgs,
+		RunE:  func(*cobra.Command, []string) error { return runUnlock(s, f) },
 	}
 	f.Bind(cmd.Flags())
 	_ = cmd.MarkFlagRequired("applyset")
-	return cmd
+	return withHelp(cmd, "unlock", true)
 }
 
 func runUnlock(s streams, f *arguments.Unlock) error {

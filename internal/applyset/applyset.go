@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -152,7 +153,7 @@ func NewState(p Parent, version string, kinds []GroupKind, namespaces []string) 
 	return State{ID: p.ID(), Tooling: Tooling(version), GroupKinds: Union(kinds, nil), Namespaces: sortedSet(ns)}
 }
 
-var idPattern = regexp.MustCompile(`^applyset-[A-Za-z0-9_-]{43}-v1$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^applyset-[A-Za-z0-9_-]{43}-v1$`) })
 
 // ReadState parses a live parent's labels and annotations. It fails, with a
 // message naming the label or annotation, on a malformed parent; on an object
@@ -172,7 +173,7 @@ func ReadState(labels, annotations map[string]string) (State, error) {
 	switch {
 	case !hasID:
 		return State{}, fmt.Errorf("ApplySet parent has no %s label", LabelID)
-	case !idPattern.MatchString(id):
+	case !idPattern().MatchString(id):
 		return State{}, fmt.Errorf("ApplySet parent label %s=%q is not of the form applyset-<base64url sha256>-v1", LabelID, id)
 	case !hasTooling:
 		return State{}, fmt.Errorf("ApplySet parent has no %s annotation", AnnotationTooling)

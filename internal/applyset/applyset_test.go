@@ -34,7 +34,7 @@ func TestID(t *testing.T) {
 		if tc.want != "" && got != tc.want {
 			t.Errorf("%+v.ID() = %s, kubectl wrote %s", tc.p, got, tc.want)
 		}
-		if !idPattern.MatchString(got) || len(got) > 63 {
+		if !idPattern().MatchString(got) || len(got) > 63 {
 			t.Errorf("%+v.ID() = %s is no valid id label value", tc.p, got)
 		}
 	}

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/kubeplan/kubeplan/internal/guard"
 )
 
-var lineRE = regexp.MustCompile(`line (\d+): (.*)`)
+var lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+): (.*)`) })
 
 // Parse reads config data. Unknown keys, values of the wrong type and
 // settings kubeplan cannot use (an unsupported kubeVersion, a malformed
@@ -23,7 +24,7 @@ func Parse(path string, data []byte) (*Config, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
+		if m := lineRE().FindStringSubmatch(err.Error()); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			return nil, fmt.Errorf("%s:%d:1: %s", path, line, m[2])
 		}

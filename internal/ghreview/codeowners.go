@@ -2,7 +2,6 @@ package ghreview
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -35,12 +34,6 @@ type Codeowners struct {
 	Skipped []string
 }
 
-var (
-	userOwner  = regexp.MustCompile(`^@([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))$`)
-	teamOwner  = regexp.MustCompile(`^@([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})$`)
-	emailOwner = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
-)
-
 // ParseCodeowners reads a CODEOWNERS file: one rule a line, a pattern then
 // owners separated by white space; "#" starts a comment (at the start of
 // a line, or after white space); "\ " is a space in a pattern. A line
@@ -63,11 +56,11 @@ func ParseCodeowners(path string, data []byte) Codeowners {
 		ok := true
 		for _, o := range fields[1:] {
 			switch {
-			case teamOwner.MatchString(o):
+			case isTeamOwner(o):
 				r.Teams = append(r.Teams, strings.ToLower(o[1:]))
-			case userOwner.MatchString(o):
+			case isUserOwner(o):
 				r.Users = append(r.Users, strings.ToLower(o[1:]))
-			case emailOwner.MatchString(o):
+			case isEmailOwner(o):
 				r.Emails++
 			default:
 				c.Skipped = append(c.Skipped, fmt.Sprintf("%s:%d: owner %q is neither @user, @org/team nor an email", path, n, o))

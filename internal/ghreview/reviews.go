@@ -3,7 +3,6 @@ package ghreview
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -33,10 +32,6 @@ type approval struct {
 	login, name string
 	at          time.Time
 }
-
-// login is a GitHub account name: letters, digits and inner hyphens.
-// A review by anything else (a bot's "name[bot]") is not a code owner's.
-var login = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
 
 // approvingReviews returns the reviews that count on pr, in the order they
 // were given: for each reviewer, the latest review that is APPROVED,
@@ -82,7 +77,7 @@ func (a *call) approvingReviews(ctx context.Context, pr *pull) ([]approval, erro
 		switch {
 		case r.State != "APPROVED":
 			a.note("@%s's last word on pull request #%d is %s, which cancels an earlier approval", printableLogin(name), pr.Number, strings.ToLower(r.State))
-		case !login.MatchString(name):
+		case !isLogin(name): // a bot's "name[bot]" is not a code owner
 			a.note("a review by %q is not a user's, so it is not a code owner's", name)
 		case strings.EqualFold(name, pr.author()):
 			a.note("@%s opened pull request #%d, so their own approval does not count", name, pr.Number)
@@ -104,7 +99,7 @@ func (a *call) approvingReviews(ctx context.Context, pr *pull) ([]approval, erro
 
 // printableLogin is a login for a note: as is when it is one, else quoted.
 func printableLogin(s string) string {
-	if login.MatchString(s) {
+	if isLogin(s) {
 		return s
 	}
 	return fmt.Sprintf("%q", s)

@@ -51,7 +51,7 @@ func ParseApproval(s string) (Approval, error) {
 	if !ok || rule == "" || reason == "" {
 		return Approval{}, fmt.Errorf("--approve %q: want RULE=REASON, such as --approve protect-pvc='the data moved to the new volume'", s)
 	}
-	if !ruleName.MatchString(rule) {
+	if !ruleName().MatchString(rule) {
 		return Approval{}, fmt.Errorf("--approve %q: %q is not a rule's name: want RULE=REASON with the name a verdict shows, such as protect-pvc", s, rule)
 	}
 	return Approval{Rule: rule, Reason: reason, Via: "flag"}, nil

@@ -69,7 +69,7 @@ type compiled struct {
 
 // ruleName is what a rule may be called: --approve NAME=REASON must be
 // able to name it.
-var ruleName = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$`)
+var ruleName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$`) })
 
 // Compile checks and compiles c: a syntax or type error, an unknown
 // outcome, scope or built-in name, or two rules of one name, is an error
@@ -136,7 +136,7 @@ func checkRule(r Rule, seen map[string]Rule) error {
 	switch {
 	case r.Name == "":
 		return fmt.Errorf("%s: guard rule: name is missing: give the rule a name, which --approve NAME=REASON uses", at("name"))
-	case !ruleName.MatchString(r.Name):
+	case !ruleName().MatchString(r.Name):
 		return fmt.Errorf("%s: guard rule %q: name: want lower-case letters, digits, '-' and '.', starting and ending with a letter or digit", at("name"), r.Name)
 	}
 	if _, ok := builtin(r.Name); ok {

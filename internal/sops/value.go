@@ -6,18 +6,21 @@ import (
 	"encoding/base64"
 	"fmt"
 	"regexp"
+	"sync"
 )
 
 // encRe matches an encrypted value.
-var encRe = regexp.MustCompile(`^ENC\[AES256_GCM,data:(.*),iv:(.+),tag:(.+),type:(.+)\]$`)
+var encRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ENC\[AES256_GCM,data:(.*),iv:(.+),tag:(.+),type:(.+)\]$`)
+})
 
 // IsEncryptedValue reports whether s is a SOPS encrypted value.
-func IsEncryptedValue(s string) bool { return encRe.MatchString(s) }
+func IsEncryptedValue(s string) bool { return encRe().MatchString(s) }
 
 // EncryptedType is the type an encrypted value decrypts to ("str", "int",
 // "float", "bool", "bytes", "time", "comment"), "" when s is not one.
 func EncryptedType(s string) string {
-	m := encRe.FindStringSubmatch(s)
+	m := encRe().FindStringSubmatch(s)
 	if m == nil {
 		return ""
 	}
@@ -27,7 +30,7 @@ func EncryptedType(s string) string {
 // decryptValue opens an encrypted value with the data key; aad is the
 // value's path ("data:password:") or, for the MAC, lastmodified.
 func decryptValue(s string, key []byte, aad string) (plain []byte, typ string, err error) {
-	m := encRe.FindStringSubmatch(s)
+	m := encRe().FindStringSubmatch(s)
 	if m == nil {
 		return nil, "", fmt.Errorf("not a sops encrypted value")
 	}

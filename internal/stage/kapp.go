@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // The kapp annotations (docs/apply-ordering.md of carvel-dev/kapp); each
@@ -115,7 +116,7 @@ func parseRule(o Object, v string) (Rule, error) {
 	return r, nil
 }
 
-var placeholder = regexp.MustCompile(`\{[a-z-]+\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[a-z-]+\}`) })
 
 // groupName fills kapp's placeholders in v and checks that the result is a
 // qualified name, as kapp requires (an optional DNS subdomain and "/",
@@ -123,7 +124,7 @@ var placeholder = regexp.MustCompile(`\{[a-z-]+\}`)
 // alphanumeric).
 func groupName(o Object, v string) (string, error) {
 	var bad error
-	name := placeholder.ReplaceAllStringFunc(v, func(ph string) string {
+	name := placeholder().ReplaceAllStringFunc(v, func(ph string) string {
 		switch ph {
 		case "{api-group}":
 			return o.Group
@@ -154,15 +155,22 @@ func groupName(o Object, v string) (string, error) {
 	return name, nil
 }
 
+// nameRE and prefixRE are the two parts of a qualified name, compiled on
+// first use (only objects with a change-group or change-rule annotation
+// need them).
 var (
-	nameRE   = regexp.MustCompile(`^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
-	prefixRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	nameRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
+	})
+	prefixRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	})
 )
 
 func qualifiedName(s string) bool {
 	prefix, name, found := strings.Cut(s, "/")
 	if !found {
-		return nameRE.MatchString(s)
+		return nameRE().MatchString(s)
 	}
-	return prefix != "" && len(prefix) <= 253 && prefixRE.MatchString(prefix) && nameRE.MatchString(name)
+	return prefix != "" && len(prefix) <= 253 && prefixRE().MatchString(prefix) && nameRE().MatchString(name)
 }

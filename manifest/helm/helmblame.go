@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kubeplan/kubeplan/manifest"
 	yaml "go.yaml.in/yaml/v3"
@@ -13,7 +14,9 @@ import (
 // valuesLine is a template line that sets a field to one values key and
 // nothing else: `  tag: {{ .Values.image.tag }}` (quotes and the
 // {{- -}} trims allowed, `| quote` too).
-var valuesLine = regexp.MustCompile(`^\s*(?:-\s+)?([\w.\-/]+):\s*["']?\{\{-?\s*\.Values\.([\w.]+)(?:\s*\|\s*quote)?\s*-?\}\}["']?\s*$`)
+var valuesLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:-\s+)?([\w.\-/]+):\s*["']?\{\{-?\s*\.Values\.([\w.]+)(?:\s*\|\s*quote)?\s*-?\}\}["']?\s*$`)
+})
 
 // blameValues is the best-effort rule that points a rendered field at the
 // values file that set it. When a line of the object's template sets a
@@ -31,7 +34,7 @@ func blameValues(o *manifest.Object, src templateSource, vals *helmVals) {
 	}
 	byKey := map[string][][]string{}
 	for _, line := range strings.Split(string(src.data), "\n") {
-		if m := valuesLine.FindStringSubmatch(line); m != nil {
+		if m := valuesLine().FindStringSubmatch(line); m != nil {
 			vpath := append(append([]string(nil), src.prefix...), strings.Split(m[2], ".")...)
 			byKey[m[1]] = append(byKey[m[1]], vpath)
 		}

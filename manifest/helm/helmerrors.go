@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/manifest"
@@ -16,7 +17,7 @@ import (
 
 // tplLocation finds the first "chart/templates/x.yaml:12:20" in a helm
 // error message (the column is absent for parse errors).
-var tplLocation = regexp.MustCompile(`([^\s():"<>]+):(\d+)(?::(\d+))?`)
+var tplLocation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([^\s():"<>]+):(\d+)(?::(\d+))?`) })
 
 // templateProblem turns a helm rendering error into one problem (rule
 // helm-template) at the template file:line:col helm's message names,
@@ -29,7 +30,7 @@ var tplLocation = regexp.MustCompile(`([^\s():"<>]+):(\d+)(?::(\d+))?`)
 func templateProblem(path string, err error) *manifest.Problem {
 	msg := err.Error()
 	p := &manifest.Problem{File: path, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: "helm-template"}
-	m := tplLocation.FindStringSubmatchIndex(msg)
+	m := tplLocation().FindStringSubmatchIndex(msg)
 	if m == nil {
 		p.Message = OneLine(msg)
 		return p
@@ -51,7 +52,7 @@ func templateProblem(path string, err error) *manifest.Problem {
 }
 
 // yamlLine finds "line 3" in a YAML error.
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // chartLoadProblem is the problem at Chart.yaml for a chart helm cannot
 // load, nil when err is not one (a file kubeplan refused to read).
@@ -65,7 +66,7 @@ func chartLoadProblem(path string, err error) *manifest.Problem {
 	if IsChartArchive(path) {
 		p.File = path
 	}
-	if m := yamlLine.FindStringSubmatch(le.err.Error()); m != nil && strings.Contains(le.err.Error(), "Chart.yaml") {
+	if m := yamlLine().FindStringSubmatch(le.err.Error()); m != nil && strings.Contains(le.err.Error(), "Chart.yaml") {
 		p.Line, _ = strconv.Atoi(m[1])
 	}
 	return p
@@ -124,7 +125,7 @@ func chartFieldPos(path, root, field string) manifest.Pos {
 }
 
 // lookupCall finds a call of helm's lookup function in template source.
-var lookupCall = regexp.MustCompile(`(?:^|[\s({|])(lookup)\s+["$.(]`)
+var lookupCall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s({|])(lookup)\s+["$.(]`) })
 
 // lookupWarnings is a warning (rule helm-lookup) at every lookup call in
 // the templates of ch and its subcharts: kubeplan renders offline, where
@@ -140,7 +141,7 @@ func lookupWarnings(path string, ch *chart.Chart) []*manifest.Problem {
 			if !strings.Contains(line, "lookup") {
 				continue
 			}
-			for _, m := range lookupCall.FindAllStringSubmatchIndex(line, -1) {
+			for _, m := range lookupCall().FindAllStringSubmatchIndex(line, -1) {
 				probs = append(probs, &manifest.Problem{File: file, Pos: manifest.Pos{Line: i + 1, Col: m[2] + 1}, Rule: "helm-lookup", Warning: true,
 					Message: "lookup reads the cluster; kubeplan renders offline, where it returns an empty map (as helm template does)"})
 			}

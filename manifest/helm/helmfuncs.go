@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"text/template"
 
@@ -27,8 +28,9 @@ var helmOwnFuncs = map[string]bool{
 	"durationRoundTo": true, "durationTruncateTo": true,
 }
 
-// sprigFuncs are sprig's template functions, made once (only read).
-var sprigFuncs = sprig.TxtFuncMap()
+// sprigFuncs are sprig's template functions, made on first use, once
+// (only read).
+var sprigFuncs = sync.OnceValue(sprig.TxtFuncMap)
 
 // builtinFuncs are text/template's own functions that can grow output,
 // with the functions text/template gives them.
@@ -57,7 +59,7 @@ func (e *helmLimitError) Error() string { return e.msg }
 // (a render's generating functions and lookup), which replace the others.
 func (b *renderBudget) funcs(extra map[string]any) template.FuncMap {
 	out := template.FuncMap{}
-	for name, fn := range sprigFuncs {
+	for name, fn := range sprigFuncs() {
 		if !helmOwnFuncs[name] {
 			out[name] = b.wrap(name, fn)
 		}
@@ -205,7 +207,7 @@ func seqGrowth(args []reflect.Value) int64 {
 }
 
 // printfWidth finds the widths and precisions of a format string.
-var printfWidth = regexp.MustCompile(`%[-+# 0]*(\*|\d*)(?:\.(\*|\d*))?`)
+var printfWidth = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[-+# 0]*(\*|\d*)(?:\.(\*|\d*))?`) })
 
 // printfGrowth is what the widths and precisions of printf's format (and
 // the arguments a "*" takes) may add.
@@ -215,7 +217,7 @@ func printfGrowth(args []reflect.Value) int64 {
 	}
 	var n int64
 	stars := false
-	for _, m := range printfWidth.FindAllStringSubmatch(args[0].String(), -1) {
+	for _, m := range printfWidth().FindAllStringSubmatch(args[0].String(), -1) {
 		for _, w := range m[1:] {
 			switch v, err := strconv.ParseInt(w, 10, 64); {
 			case w == "":

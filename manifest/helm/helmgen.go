@@ -83,7 +83,7 @@ func newGenSource(mode genMode, tape *[]genCall) *genSource {
 // funcs are the generating and clock functions of this render, to be
 // bounded like every other (see renderBudget.funcs).
 func (g *genSource) funcs() map[string]any {
-	sf := sprigFuncs
+	sf := sprigFuncs()
 	out := make(map[string]any, len(generatingFuncs)+len(clockFuncs)+1)
 	for name := range generatingFuncs {
 		fn := sf[name]

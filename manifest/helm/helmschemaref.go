@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/kubeplan/kubeplan/manifest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -52,7 +53,7 @@ func (l *chartLoader) Load(u string) (any, error) {
 
 // refPattern finds "$ref": "..." in a schema, for the position of a
 // refused one.
-var refPattern = regexp.MustCompile(`"\$ref"\s*:\s*"([^"\\]*)"`)
+var refPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"\$ref"\s*:\s*"([^"\\]*)"`) })
 
 // refusedRef is the problem of a $ref the chart's schema may not follow,
 // at that $ref in values.schema.json when it can be found.
@@ -61,7 +62,7 @@ func refusedRef(ch *chart.Chart, vals *helmVals, prefix []string, refused string
 	p := &manifest.Problem{File: file, Pos: manifest.Pos{Line: 1, Col: 1}, Rule: "helm-values-schema"}
 	shown := refused
 	base, _ := url.Parse(chartSchemaBase + ch.ChartFullPath() + "/values.schema.json")
-	for _, m := range refPattern.FindAllSubmatchIndex(ch.Schema, -1) {
+	for _, m := range refPattern().FindAllSubmatchIndex(ch.Schema, -1) {
 		ref := string(ch.Schema[m[2]:m[3]])
 		r, err := url.Parse(ref)
 		if err != nil || base == nil {

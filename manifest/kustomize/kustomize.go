@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/kubeplan/kubeplan/internal/confine"
 	"github.com/kubeplan/kubeplan/manifest"
@@ -306,18 +307,20 @@ func missingFile(msg string) string {
 	if !strings.Contains(msg, "no such file or directory") {
 		return ""
 	}
-	if m := lookedFor.FindStringSubmatch(msg); m != nil {
+	if m := lookedFor().FindStringSubmatch(msg); m != nil {
 		return m[1]
 	}
-	if m := missingPath.FindStringSubmatch(msg); m != nil {
+	if m := missingPath().FindStringSubmatch(msg); m != nil {
 		return m[1]
 	}
 	return ""
 }
 
 var (
-	lookedFor   = regexp.MustCompile(`evalsymlink failure on '([^']+)' : lstat [^:']+: no such file or directory`)
-	missingPath = regexp.MustCompile(`lstat ([^:']+): no such file or directory`)
+	lookedFor = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`evalsymlink failure on '([^']+)' : lstat [^:']+: no such file or directory`)
+	})
+	missingPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`lstat ([^:']+): no such file or directory`) })
 )
 
 // kustomizeError formats kustomize's error text on one line.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/kubeplan/kubeplan/manifest"
 )
@@ -52,7 +53,7 @@ func findRemote(data []byte, dir string) *remoteRef {
 
 // scpUser is the "user@" that makes kustomize read an entry as an
 // scp-style git address (git@github.com:org/repo).
-var scpUser = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
+var scpUser = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`) })
 
 // isRemote reports whether kustomize would fetch the entry v: a URL (git
 // or http), a github.com/ address, or an scp-style git address ("user@"
@@ -67,7 +68,7 @@ func isRemote(v, dir string) bool {
 	if strings.Contains(l, "://") || strings.HasPrefix(l, "github.com/") || strings.HasPrefix(l, "github.com:") {
 		return true
 	}
-	if m := scpUser.FindString(l); m != "" {
+	if m := scpUser().FindString(l); m != "" {
 		return strings.ContainsAny(l[len(m):], ":/")
 	}
 	return false
