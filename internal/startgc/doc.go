@@ -11,7 +11,9 @@
 // reaches startLimit; the collection that limit starts turns the collector
 // back on with the process's own settings (GOGC, GOMEMLIMIT). A short run
 // never collects; a long one collects first at startLimit, then as usual.
-// When GOGC or GOMEMLIMIT is set, the user chose, and nothing changes.
+// When GOGC or GOMEMLIMIT is set, the user chose, and nothing changes;
+// settings the program makes before the hold ends (serve's, through
+// internal/gctune) are kept when it ends.
 //
 // It imports no kubeplan package, so Go initialises it as soon as the
 // runtime's own packages are: before most of the allocations above.

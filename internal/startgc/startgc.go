@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 )
 
 // startLimit is the memory (as GOMEMLIMIT counts it) a run may reach
@@ -32,6 +33,7 @@ type sentinel struct{ _ *byte }
 type settings struct {
 	gogc  int
 	limit int64
+	held  int64 // the limit hold set
 	done  chan struct{}
 }
 
@@ -39,14 +41,19 @@ type settings struct {
 // and back on, with the settings it had, after the first collection; the
 // channel it returns is closed then.
 func hold(limit int64) <-chan struct{} {
-	prev := settings{gogc: debug.SetGCPercent(-1), limit: debug.SetMemoryLimit(limit), done: make(chan struct{})}
+	prev := settings{gogc: debug.SetGCPercent(-1), limit: debug.SetMemoryLimit(limit), held: limit, done: make(chan struct{})}
 	runtime.AddCleanup(new(sentinel), restore, prev)
 	return prev.done
 }
 
-// restore puts the collector's settings back.
+// restore puts the collector's settings back, unless the program set its
+// own since hold (serve does, internal/gctune): those are kept.
 func restore(s settings) {
-	debug.SetGCPercent(s.gogc)
-	debug.SetMemoryLimit(s.limit)
+	now := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(now)
+	if int64(now[0].Value.Uint64()) == -1 && int64(now[1].Value.Uint64()) == s.held {
+		debug.SetGCPercent(s.gogc)
+		debug.SetMemoryLimit(s.limit)
+	}
 	close(s.done)
 }

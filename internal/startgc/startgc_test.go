@@ -100,3 +100,17 @@ func TestHoldEndsAtTheLimit(t *testing.T) {
 		time.Sleep(time.Microsecond) // let the cleanup goroutine run
 	}
 }
+
+// Settings the program makes while the hold lasts (serve's GOGC and soft
+// limit) are kept when it ends.
+func TestHoldKeepsSettingsMadeMeanwhile(t *testing.T) {
+	own(t)
+	done := hold(int64(read(total)[0]) + 256<<20)
+	debug.SetGCPercent(50)
+	debug.SetMemoryLimit(3 << 30)
+	runtime.GC()
+	wait(t, done, "after runtime.GC")
+	if gogc, limit := gcSettings(); gogc != 50 || limit != 3<<30 {
+		t.Errorf("after the hold: GOGC %d, memory limit %d; want serve's 50 and %d", gogc, limit, int64(3<<30))
+	}
+}
