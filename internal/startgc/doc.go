@@ -15,6 +15,10 @@
 // settings the program makes before the hold ends (serve's, through
 // internal/gctune) are kept when it ends.
 //
-// It imports no kubeplan package, so Go initialises it as soon as the
-// runtime's own packages are: before most of the allocations above.
+// It imports no kubeplan package and only the standard library, so Go
+// (which initialises packages in import-path order as their dependencies
+// allow) runs it before k8s.io/... and github.com/santhosh-tekuri/...,
+// which allocate most of the 6 MB: `GODEBUG=inittrace=1` shows it about
+// halfway through the list, and `GODEBUG=gctrace=1 kubeplan version`
+// shows no collection.
 package startgc
