@@ -338,13 +338,16 @@ func (g *instanceGen) wrong() any {
 // A schema outside the subset falls back to jsonschema.
 func TestFastSchemaFallsBack(t *testing.T) {
 	for _, doc := range []string{
-		`{"type": "object", "properties": {"a": {"type": "string", "enum": ["x"]}}}`,
-		`{"type": "string", "pattern": "^a"}`,
-		`{"type": "string", "format": "hostname"}`,
+		`{"type": "object", "properties": {"a": {"enum": [{"x": 1}]}}}`,
+		`{"type": "string", "pattern": "^(a"}`,
+		`{"type": "object", "patternProperties": {"[": {"type": "string"}}}`,
 		`{"$ref": "https://example.com/s.json"}`,
 		`{"type": "array", "items": [{"type": "string"}]}`,
-		`{"type": "object", "minProperties": 1}`,
-		`{"allOf": [{"type": "string"}]}`,
+		`{"type": "number", "minimum": 1, "exclusiveMinimum": 2}`,
+		`{"type": "string", "minLength": 1.5}`,
+		`{"type": "number", "multipleOf": 0}`,
+		`{"const": 1}`,
+		`{"dependencies": {"a": ["b"]}}`,
 		`{"type": "strin"}`,
 		`{"$ref": "#/definitions/missing"}`,
 	} {
@@ -356,8 +359,20 @@ func TestFastSchemaFallsBack(t *testing.T) {
 			t.Errorf("compileFast(%s) took it; it is outside the subset", doc)
 		}
 	}
-	d, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"type": ["string", "null"], "format": "int64", "description": "x", "x-kubernetes-patch-strategy": "merge"}`))
-	if compileFast(d) == nil {
-		t.Error("a schema with an unchecked format and annotations is in the subset")
+	for _, doc := range []string{
+		`{"type": ["string", "null"], "format": "int64", "description": "x", "x-kubernetes-patch-strategy": "merge", "default": "1"}`,
+		`{"type": "object", "properties": {"a": {"type": "string", "enum": ["x", 1, null]}}, "minProperties": 1}`,
+		`{"type": "string", "pattern": "^a", "format": "hostname", "minLength": 1, "maxLength": 3}`,
+		`{"allOf": [{"type": "string"}], "anyOf": [{"type": "string"}], "not": {"type": "integer"}}`,
+		`{"type": "number", "minimum": 1, "exclusiveMinimum": true, "maximum": 1e3, "multipleOf": 0.5}`,
+		`{"type": "array", "items": {"type": "string"}, "uniqueItems": true, "minItems": 1, "maxItems": 2}`,
+	} {
+		d, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if compileFast(d) == nil {
+			t.Errorf("compileFast(%s) = nil; it is in the subset", doc)
+		}
 	}
 }
