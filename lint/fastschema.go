@@ -153,7 +153,9 @@ func (c *fastCompiler) node(m map[string]any, ptr string) *fastNode {
 		if !c.ok {
 			return n
 		}
-		c.ok = c.keyword(n, m, k, v, ptr)
+		if !c.keyword(n, m, k, v, ptr) {
+			c.ok = false // and stays so: nested nodes set it too
+		}
 	}
 	if n.ref != nil { // draft 4: the other keywords of a $ref are ignored
 		*n = fastNode{loc: n.loc, ref: n.ref}
