@@ -1,0 +1,190 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/kubeplan/kubeplan/manifest"
+)
+
+// crdFallbacks are the CRD schemas of the testdata that legitimately are
+// not compiled fast, by "file version", with why. None today.
+var crdFallbacks = map[string]string{}
+
+// Custom resources are validated by the fast validator when the CRD's
+// schema is in its subset; jsonschema/v6 judges it: on every CRD version
+// schema of the repository's testdata and vendored charts, random custom
+// resources (valid ones, and ones with values at and past their bounds,
+// enum strangers, strings that miss their pattern, duplicate items,
+// unknown fields, wrong types) must get the same errors from both, and
+// the same lint findings. KUBEPLAN_FASTSCHEMA_CRDS adds directories (such
+// as a benchmark corpus) to the search.
+func TestFastSchemaAgreesOnCRDs(t *testing.T) {
+	roots := []string{"testdata", filepath.Join("..", "testdata"), filepath.Join("..", "deploy")}
+	if extra := os.Getenv("KUBEPLAN_FASTSCHEMA_CRDS"); extra != "" {
+		roots = append(roots, filepath.SplitList(extra)...)
+	}
+	schemas := crdSchemasIn(t, roots)
+	if len(schemas) < 20 {
+		t.Fatalf("found %d CRD version schemas in %v; the testdata has more", len(schemas), roots)
+	}
+	perSchema := 60
+	if testing.Short() {
+		perSchema = 15
+	}
+	rng := rand.New(rand.NewPCG(33, 2))
+	var compared, invalid, findingsCompared, fast int
+	kinds := map[string]int{} // leaf error kinds jsonschema reported
+	for n, cs := range schemas {
+		doc := cs.doc
+		f := compileFast(doc)
+		if f == nil {
+			if why, ok := crdFallbacks[cs.name]; ok {
+				t.Logf("%s falls back to jsonschema: %s", cs.name, why)
+			} else {
+				t.Errorf("%s: not in the fast subset; every CRD schema of the testdata should be (or be listed in crdFallbacks with why)", cs.name)
+			}
+			continue
+		}
+		fast++
+		if !cs.plain {
+			t.Errorf("%s: plainlyValid does not vouch for it, so lint would not compile it fast", cs.name)
+		}
+		ref, err := compileSchema(fmt.Sprintf("mem:///crd/%d.json", n), doc)
+		if err != nil {
+			t.Fatalf("%s: %v", cs.name, err)
+		}
+		g := &instanceGen{rng: rng, root: doc}
+		for i := range perSchema {
+			g.mutate = []float64{0, 0.02, 0.08, 0.2}[i%4]
+			v := g.value(doc, 0)
+			want, got := leafKeys(ref.Validate(v)), leafKeys(f.Validate(v))
+			compared++
+			if f.root.valid(v) != (len(want) == 0) {
+				t.Errorf("%s, instance %d: valid() = %v, but jsonschema found %q", cs.name, i, f.root.valid(v), want)
+			}
+			if len(want) > 0 {
+				invalid++
+			}
+			for _, k := range want {
+				kinds[kindRE.FindString(k)]++
+			}
+			if !slices.Equal(want, got) {
+				t.Errorf("%s, instance %d:\n%s\njsonschema: %q\nfast:       %q", cs.name, i, show(v), want, got)
+				continue
+			}
+			if m, ok := v.(map[string]any); ok && i%4 != 0 && noNaN(v) {
+				findingsCompared++
+				raw := skeleton(doc)
+				compareFindings(t, cs.name, m, &compiled{schema: ref, raw: raw}, &compiled{fast: f, raw: raw})
+			}
+		}
+	}
+	t.Logf("%d CRD schemas (%d fast), %d instances (%d invalid), findings compared on %d", len(schemas), fast, compared, invalid, findingsCompared)
+	t.Logf("error kinds: %v", kinds)
+	for _, k := range []string{"*kind.Type", "*kind.Required", "*kind.AdditionalProperties", "*kind.Enum", "*kind.Pattern",
+		"*kind.Minimum", "*kind.MinLength", "*kind.MinItems", "*kind.AnyOf", "*kind.Format"} {
+		if kinds[k] == 0 {
+			t.Errorf("no instance had a %s error: the generator does not exercise it", k)
+		}
+	}
+	if invalid < compared/3 || invalid > compared*9/10 {
+		t.Errorf("%d of %d instances invalid: the generator does not exercise both sides", invalid, compared)
+	}
+}
+
+// crdSchema is one CRD version's schema as lint validates with it.
+type crdTestSchema struct {
+	name  string         // file and version
+	doc   map[string]any // crdToJSONSchema's, shared, as decoded from JSON
+	plain bool           // plainlyValidCRD's verdict
+}
+
+// crdSchemasIn finds every CRD version schema in YAML files and txtar
+// archives under roots, distinct by content.
+func crdSchemasIn(t *testing.T, roots []string) []crdTestSchema {
+	t.Helper()
+	seen := map[string]bool{}
+	var out []crdTestSchema
+	add := func(name string, data []byte) {
+		objs, err := manifest.Parse(name, data)
+		if err != nil {
+			return // not all testdata is valid YAML
+		}
+		for _, o := range objs {
+			if o.Kind != "CustomResourceDefinition" {
+				continue
+			}
+			versions, _ := mustGet(o, "spec", "versions").([]any)
+			for _, vv := range versions {
+				vm, _ := vv.(map[string]any)
+				sch, _ := vm["schema"].(map[string]any)
+				raw, ok := sch["openAPIV3Schema"].(map[string]any)
+				if !ok {
+					continue
+				}
+				b, err := appendJSON(nil, raw)
+				if err != nil || seen[string(b)] {
+					continue
+				}
+				seen[string(b)] = true
+				var decoded map[string]any // as crdSchema.decode has it
+				if err := json.Unmarshal(b, &decoded); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, crdTestSchema{
+					name:  filepath.ToSlash(name) + " " + strings.TrimSpace(toString(vm["name"])),
+					doc:   shareSubschemas(crdToJSONSchema(decoded, true)),
+					plain: plainlyValidCRD(raw),
+				})
+			}
+		}
+	}
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			switch filepath.Ext(path) {
+			case ".yaml", ".yml":
+				if strings.Contains(string(data), "CustomResourceDefinition") {
+					add(path, data)
+				}
+			case ".txtar":
+				for _, f := range txtar.Parse(data).Files {
+					if strings.Contains(string(f.Data), "CustomResourceDefinition") {
+						add(path+"/"+f.Name, f.Data)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+var kindRE = regexp.MustCompile(`\*kind\.\w+`)
+
+func toString(v any) string {
+	s, _ := v.(string)
+	return s
+}
