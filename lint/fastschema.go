@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -147,7 +148,7 @@ func (c *fastCompiler) node(m map[string]any, ptr string) *fastNode {
 	if n, ok := c.byLoc[ptr]; ok {
 		return n
 	}
-	n := &fastNode{loc: "#" + ptr}
+	n := &fastNode{loc: "#" + encodePointer(ptr)}
 	c.byLoc[ptr] = n
 	for k, v := range m {
 		if !c.ok {
@@ -439,6 +440,24 @@ func (c *fastCompiler) resolve(ptr string) (map[string]any, bool) {
 	}
 	m, ok := cur.(map[string]any)
 	return m, ok
+}
+
+// encodePointer is ptr as jsonschema writes it in a schema's location:
+// each token path-escaped ("^x-" is "%5Ex-").
+func encodePointer(ptr string) string {
+	if !strings.ContainsFunc(ptr, func(r rune) bool { return !isPlainPointerRune(r) }) {
+		return ptr
+	}
+	toks := strings.Split(ptr, "/")
+	for i, t := range toks {
+		toks[i] = url.PathEscape(t)
+	}
+	return strings.Join(toks, "/")
+}
+
+func isPlainPointerRune(r rune) bool {
+	return r == '/' || r == '-' || r == '_' || r == '.' || r == '~' ||
+		('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')
 }
 
 func escapePointer(s string) string {

@@ -36,6 +36,7 @@ func TestFastSchemaAgreesOnCRDs(t *testing.T) {
 		roots = append(roots, filepath.SplitList(extra)...)
 	}
 	schemas := crdSchemasIn(t, roots)
+	schemas = append(schemas, crdSchemasOf(t, "every-keyword.yaml", []byte(everyKeywordCRD))...)
 	if len(schemas) < 20 {
 		t.Fatalf("found %d CRD version schemas in %v; the testdata has more", len(schemas), roots)
 	}
@@ -66,7 +67,11 @@ func TestFastSchemaAgreesOnCRDs(t *testing.T) {
 			t.Fatalf("%s: %v", cs.name, err)
 		}
 		g := &instanceGen{rng: rng, root: doc}
-		for i := range perSchema {
+		runs := perSchema
+		if strings.HasPrefix(cs.name, "every-keyword") {
+			runs *= 20 // small, and the only user of some keywords
+		}
+		for i := range runs {
 			g.mutate = []float64{0, 0.02, 0.08, 0.2}[i%4]
 			v := g.value(doc, 0)
 			want, got := leafKeys(ref.Validate(v)), leafKeys(f.Validate(v))
@@ -94,7 +99,9 @@ func TestFastSchemaAgreesOnCRDs(t *testing.T) {
 	t.Logf("%d CRD schemas (%d fast), %d instances (%d invalid), findings compared on %d", len(schemas), fast, compared, invalid, findingsCompared)
 	t.Logf("error kinds: %v", kinds)
 	for _, k := range []string{"*kind.Type", "*kind.Required", "*kind.AdditionalProperties", "*kind.Enum", "*kind.Pattern",
-		"*kind.Minimum", "*kind.MinLength", "*kind.MinItems", "*kind.AnyOf", "*kind.Format"} {
+		"*kind.Minimum", "*kind.MinLength", "*kind.MinItems", "*kind.AnyOf", "*kind.Format",
+		"*kind.Maximum", "*kind.MaxLength", "*kind.MaxItems", "*kind.UniqueItems", "*kind.ExclusiveMinimum",
+		"*kind.ExclusiveMaximum", "*kind.MultipleOf", "*kind.Not", "*kind.OneOf", "*kind.MinProperties", "*kind.MaxProperties"} {
 		if kinds[k] == 0 {
 			t.Errorf("no instance had a %s error: the generator does not exercise it", k)
 		}
@@ -111,6 +118,63 @@ type crdTestSchema struct {
 	plain bool           // plainlyValidCRD's verdict
 }
 
+// everyKeywordCRD uses every keyword of the fast subset, those the
+// testdata's CRDs do not use too.
+const everyKeywordCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [name]
+            minProperties: 1
+            maxProperties: 5
+            properties:
+              name: {type: string, minLength: 2, maxLength: 5, pattern: '^[a-z]+$'}
+              size: {type: integer, minimum: 1, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: true, multipleOf: 3}
+              ratio: {type: number, minimum: -1.5, maximum: 2.5, multipleOf: 0.5, nullable: true}
+              tags: {type: array, items: {type: string, enum: [a, b, c]}, uniqueItems: true, minItems: 1, maxItems: 3}
+              ports: {type: array, items: {type: integer, enum: [80, 443]}, uniqueItems: true, maxItems: 2}
+              timeout: {type: string, format: duration}
+              host: {type: string, format: hostname}
+              since: {type: string, format: date-time}
+              quantity: {x-kubernetes-int-or-string: true, pattern: '^[0-9]+m?$'}
+              mode:
+                type: string
+                not: {maxLength: 1}
+                allOf: [{minLength: 1}, {maxLength: 8}]
+              target:
+                type: object
+                oneOf: [{required: [host]}, {required: [ip]}]
+                properties:
+                  host: {type: string}
+                  ip: {type: string}
+              either:
+                type: object
+                anyOf: [{required: [a]}, {required: [b]}]
+                properties:
+                  a: {type: integer}
+                  b: {type: integer}
+              env: {type: object, minProperties: 2, additionalProperties: {type: string}}
+              labels:
+                type: object
+                patternProperties:
+                  '^x-': {type: string, maxLength: 3}
+                  '^[a-z]+$': {type: string}
+                additionalProperties: false
+`
+
 // crdSchemasIn finds every CRD version schema in YAML files and txtar
 // archives under roots, distinct by content.
 func crdSchemasIn(t *testing.T, roots []string) []crdTestSchema {
@@ -118,36 +182,10 @@ func crdSchemasIn(t *testing.T, roots []string) []crdTestSchema {
 	seen := map[string]bool{}
 	var out []crdTestSchema
 	add := func(name string, data []byte) {
-		objs, err := manifest.Parse(name, data)
-		if err != nil {
-			return // not all testdata is valid YAML
-		}
-		for _, o := range objs {
-			if o.Kind != "CustomResourceDefinition" {
-				continue
-			}
-			versions, _ := mustGet(o, "spec", "versions").([]any)
-			for _, vv := range versions {
-				vm, _ := vv.(map[string]any)
-				sch, _ := vm["schema"].(map[string]any)
-				raw, ok := sch["openAPIV3Schema"].(map[string]any)
-				if !ok {
-					continue
-				}
-				b, err := appendJSON(nil, raw)
-				if err != nil || seen[string(b)] {
-					continue
-				}
+		for _, s := range crdSchemasOf(t, name, data) {
+			if b, _ := appendJSON(nil, s.doc); !seen[string(b)] {
 				seen[string(b)] = true
-				var decoded map[string]any // as crdSchema.decode has it
-				if err := json.Unmarshal(b, &decoded); err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, crdTestSchema{
-					name:  filepath.ToSlash(name) + " " + strings.TrimSpace(toString(vm["name"])),
-					doc:   shareSubschemas(crdToJSONSchema(decoded, true)),
-					plain: plainlyValidCRD(raw),
-				})
+				out = append(out, s)
 			}
 		}
 	}
@@ -179,6 +217,44 @@ func crdSchemasIn(t *testing.T, roots []string) []crdTestSchema {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// crdSchemasOf is the CRD version schemas in the YAML data.
+func crdSchemasOf(t *testing.T, name string, data []byte) []crdTestSchema {
+	t.Helper()
+	objs, err := manifest.Parse(name, data)
+	if err != nil {
+		return nil // not all testdata is valid YAML
+	}
+	var out []crdTestSchema
+	for _, o := range objs {
+		if o.Kind != "CustomResourceDefinition" {
+			continue
+		}
+		versions, _ := mustGet(o, "spec", "versions").([]any)
+		for _, vv := range versions {
+			vm, _ := vv.(map[string]any)
+			sch, _ := vm["schema"].(map[string]any)
+			raw, ok := sch["openAPIV3Schema"].(map[string]any)
+			if !ok {
+				continue
+			}
+			b, err := appendJSON(nil, raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var decoded map[string]any // as crdSchema.decode has it
+			if err := json.Unmarshal(b, &decoded); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, crdTestSchema{
+				name:  filepath.ToSlash(name) + " " + strings.TrimSpace(toString(vm["name"])),
+				doc:   shareSubschemas(crdToJSONSchema(decoded, true)),
+				plain: plainlyValidCRD(raw),
+			})
+		}
+	}
 	return out
 }
 
