@@ -2,9 +2,11 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 )
 
@@ -245,7 +247,8 @@ func (g *instanceGen) arrayLen(s map[string]any) int {
 // patternNames adds properties named to match s's patternProperties.
 func (g *instanceGen) patternNames(s map[string]any, out map[string]any, depth int) {
 	pp, _ := s["patternProperties"].(map[string]any)
-	for p, sub := range pp {
+	for _, p := range slices.Sorted(maps.Keys(pp)) { // in order: the same instances every run
+		sub := pp[p]
 		if depth >= 7 {
 			return
 		}
