@@ -139,11 +139,11 @@ spec:
             type: object
             required: [name]
             minProperties: 1
-            maxProperties: 5
+            maxProperties: 7
             properties:
               name: {type: string, minLength: 2, maxLength: 5, pattern: '^[a-z]+$'}
               size: {type: integer, minimum: 1, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: true, multipleOf: 3}
-              ratio: {type: number, minimum: -1.5, maximum: 2.5, multipleOf: 0.5, nullable: true}
+              ratio: {type: number, minimum: -1.5, maximum: 2.5, multipleOf: 0.1, nullable: true}
               tags: {type: array, items: {type: string, enum: [a, b, c]}, uniqueItems: true, minItems: 1, maxItems: 3}
               ports: {type: array, items: {type: integer, enum: [80, 443]}, uniqueItems: true, maxItems: 2}
               timeout: {type: string, format: duration}
@@ -166,6 +166,20 @@ spec:
                 properties:
                   a: {type: integer}
                   b: {type: integer}
+              when: {type: string, format: date-time, enum: ['2024-01-02T03:04:05Z', 'yesterday']}
+              main: &box # large enough to be shared: box's anyOf has a $ref
+                type: object
+                required: [name]
+                properties:
+                  name: {type: string}
+                  image: {type: string}
+                  port: {type: integer, minimum: 1}
+                  args: {type: array, items: {type: string}}
+                  cpu: {type: string}
+                  memory: {type: string}
+                  user: {type: integer}
+              box:
+                anyOf: [*box, {type: string}]
               env: {type: object, minProperties: 2, additionalProperties: {type: string}}
               labels:
                 type: object
