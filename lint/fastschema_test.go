@@ -159,9 +159,10 @@ func leafKey(l *jsonschema.ValidationError) string {
 }
 
 // causeKey is a cause of a oneOf or anyOf error: the cause itself when it
-// is a leaf (schemaFindings reads a cause's kind), else its leaves in
-// order (it reports the first). How the errors nest under a cause is not
-// compared: jsonschema groups them by subschema, a fast schema does not.
+// is a leaf (schemaFindings reads a cause's kind), else its leaves,
+// sorted (both validators meet an object's fields in map order). How the
+// errors nest under a cause is not compared: jsonschema groups them by
+// subschema, a fast schema does not.
 func causeKey(c *jsonschema.ValidationError) string {
 	var leaves []*jsonschema.ValidationError
 	collectLeaves(c, &leaves)
