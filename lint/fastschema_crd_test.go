@@ -278,3 +278,56 @@ func toString(v any) string {
 	s, _ := v.(string)
 	return s
 }
+
+// lint validates a custom resource with the fast validator when
+// plainlyValid vouched for its CRD's schema, with jsonschema when it did
+// not (a $ref: valid, but not plainly), and still reports a CRD whose
+// schema is invalid; the findings are the same either way.
+func TestCRDValidatedFast(t *testing.T) {
+	objs := parseAll(t,
+		testCRD("Plain", "{size: {type: integer, minimum: 1}, name: {type: string, pattern: '^[a-z]+$'}}"),
+		testCRD("Ref", "{size: {type: integer, minimum: 1}, name: {type: string, pattern: '^[a-z]+$'}, other: {$ref: '#/properties/spec/properties/size'}}"),
+		testCRD("Broken", "{size: {type: integer, minimum: 1}, name: {type: string, pattern: '^(a'}}"),
+		"apiVersion: example.com/v1\nkind: Plain\nmetadata: {name: p}\nspec: {size: 0, name: Bad, sise: 1}\n",
+		"apiVersion: example.com/v1\nkind: Ref\nmetadata: {name: r}\nspec: {size: 0, name: Bad, sise: 1}\n",
+		"apiVersion: example.com/v1\nkind: Broken\nmetadata: {name: b}\nspec: {size: 0}\n")
+	l, err := newLinter(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.crds, err = collectCRDs(objs); err != nil {
+		t.Fatal(err)
+	}
+	var got [3][]string
+	for i, o := range objs[3:] {
+		fs, err := l.checkObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			got[i] = append(got[i], fmt.Sprintf("%d:%d %s %s", f.Line-o.Start().Line, f.Col, f.Rule, f.Message))
+		}
+		sort.Strings(got[i])
+	}
+	plain, err := l.crds.versions[crdKey("example.com", "v1", "Plain")].schema.get(l.crdCache)
+	if err != nil || plain.fast == nil || plain.schema != nil {
+		t.Fatalf("the plainly valid schema: fast %v, jsonschema %v, %v; want fast only", plain.fast != nil, plain.schema != nil, err)
+	}
+	ref, err := l.crds.versions[crdKey("example.com", "v1", "Ref")].schema.get(l.crdCache)
+	if err != nil || ref.fast != nil || ref.schema == nil {
+		t.Fatalf("the schema with a $ref: fast %v, jsonschema %v, %v; want jsonschema only", ref.fast != nil, ref.schema != nil, err)
+	}
+	if len(got[0]) != 3 || !slices.Equal(got[0], got[1]) {
+		t.Errorf("findings on the custom resources:\nfast:       %q\njsonschema: %q\nwant the same 3 (minimum, pattern, unknown field)", got[0], got[1])
+	}
+	if len(got[2]) != 0 {
+		t.Errorf("the custom resource of a CRD with an invalid schema: %q, want none (the CRD is reported)", got[2])
+	}
+	fs, err := l.crds.schemaFindings(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 2 || !strings.Contains(fs[0].Message, "not a valid schema") || !strings.Contains(fs[0].Message, "^(a") {
+		t.Errorf("findings on the CRDs: %v, want the broken pattern of Broken's two versions", fs)
+	}
+}
