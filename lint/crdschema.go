@@ -111,18 +111,23 @@ func (s *crdSchema) compile() (*crdCompiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &crdCompiled{compiled: compiled{schema: v.schema, raw: skeleton(v.doc)}, cel: buildCEL(v.raw)}, nil
+	return &crdCompiled{compiled: compiled{schema: v.schema, fast: v.fast, raw: skeleton(v.doc)}, cel: buildCEL(v.raw)}, nil
 }
 
 // crdValidator is a compiled schema with the documents it came from.
 type crdValidator struct {
 	raw, doc map[string]any // the openAPIV3Schema, and the JSON schema made of it
 	schema   *jsonschema.Schema
+	fast     *fastSchema // instead of schema
 }
 
 // validator decodes, converts and compiles the schema: all a check needs
 // (whether it compiles, and the error), without what validating custom
-// resources also needs (compile).
+// resources also needs (compile). A schema plainlyValid vouched for is
+// compiled by compileFast when it is in the fast subset (most are):
+// jsonschema's compile, with its metaschema pass, costs more than the
+// custom resources' validation. Anything else is compiled by jsonschema,
+// which also reports an invalid schema's error, as a check needs.
 func (s *crdSchema) validator() (crdValidator, error) {
 	s.compiles.Add(1)
 	raw, err := s.decode()
@@ -130,6 +135,11 @@ func (s *crdSchema) validator() (crdValidator, error) {
 		return crdValidator{}, err
 	}
 	doc := shareSubschemas(crdToJSONSchema(raw, true))
+	if s.plainlyValid {
+		if f := compileFast(doc); f != nil {
+			return crdValidator{raw: raw, doc: doc, fast: f}, nil
+		}
+	}
 	sch, err := compileSchema(s.url, doc)
 	if err != nil {
 		return crdValidator{}, err

@@ -1,38 +1,86 @@
 package lint
 
 import (
+	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 )
 
-// A fastSchema is a built-in Kubernetes schema compiled for the small part
-// of JSON Schema draft 4 those schemas use: type, properties,
-// additionalProperties, items, required, local $ref, oneOf and the
-// date-time format. It validates as jsonschema/v6 does and reports the same
-// errors (fastschema_validate.go), at a fraction of the cost: compiling
-// the Deployment schema with jsonschema takes about 7 ms, most of what a
-// pre-commit hook's lint of one file does, because jsonschema first
-// validates every schema against the draft's metaschema.
+// A fastSchema is a built-in Kubernetes schema, or a CRD's schema as
+// crdToJSONSchema makes it, compiled for the part of JSON Schema draft 4
+// those schemas use: type, enum (of scalars), the asserted formats, local
+// $ref, properties, patternProperties, additionalProperties, required,
+// min/maxProperties, items (one schema), min/maxItems, uniqueItems,
+// min/maxLength, pattern, minimum, maximum, exclusiveMinimum/Maximum,
+// multipleOf, not, allOf, anyOf and oneOf. It validates as jsonschema/v6
+// does and reports the same errors (fastschema_validate.go), at a fraction
+// of the cost: compiling the Deployment schema with jsonschema takes about
+// 7 ms, most of what a pre-commit hook's lint of one file does, because
+// jsonschema first validates every schema against the draft's metaschema.
 //
-// compileFast returns nil for a schema that uses anything else, and the
-// caller compiles that one with jsonschema; fastschema_test.go checks both
-// agree on every built-in schema.
+// compileFast does not check the schema as the metaschema would: it
+// returns nil for anything outside the subset or that it cannot read
+// (and the caller compiles that one with jsonschema), but a value the
+// metaschema rejects that the subset can still read, such as a required
+// list with duplicates, is taken. Callers use it on schemas that are
+// valid: the built-in ones, and CRD schemas plainlyValid vouched for.
+// fastschema_test.go and fastschema_crd_test.go check both agree.
 type fastSchema struct {
 	root *fastNode
 }
 
-// fastNode is one schema object.
+// fastNode is one schema object. Its keywords are checked in the order
+// jsonschema's validator checks them (fastschema_validate.go).
 type fastNode struct {
-	loc       string // where it is in the document, as jsonschema names it: "#/definitions/..."
-	types     fastTypes
-	dateTime  bool
-	ref       *fastNode
-	props     map[string]*fastNode
-	addl      *fastNode // additionalProperties as a schema
-	addlFalse bool      // additionalProperties: false
-	items     *fastNode
-	required  []string
-	oneOf     []*fastNode
+	loc      string // where it is in the document, as jsonschema names it: "#/definitions/..."
+	types    fastTypes
+	enum     []any // scalars only
+	format   *fastFormat
+	ref      *fastNode // draft 4: a node with $ref has nothing else
+	not      *fastNode
+	allOf    []*fastNode
+	anyOf    []*fastNode
+	oneOf    []*fastNode
+	object   *fastObject
+	array    *fastArray
+	str      *fastString
+	num      *fastNumber
+	hasOther bool // any of not, allOf, anyOf, oneOf
+}
+
+// fastObject is a node's object keywords.
+type fastObject struct {
+	minProps, maxProps int // -1 when absent
+	required           []string
+	props              map[string]*fastNode
+	patProps           []fastPattern
+	addl               *fastNode // additionalProperties as a schema
+	addlFalse          bool      // additionalProperties: false
+}
+
+type fastPattern struct {
+	re   *regexp.Regexp
+	node *fastNode
+}
+
+// fastArray is a node's array keywords.
+type fastArray struct {
+	minItems, maxItems int // -1 when absent
+	unique             bool
+	items              *fastNode
+}
+
+// fastString is a node's string keywords.
+type fastString struct {
+	minLen, maxLen int // -1 when absent, in runes
+	pattern        *regexp.Regexp
+}
+
+// fastNumber is a node's number keywords, exclusive bounds as draft 4
+// has them: a flag that turns minimum into an exclusive minimum.
+type fastNumber struct {
+	min, max, exMin, exMax, multipleOf *fastNum
 }
 
 // fastTypes is a set of JSON types, in jsonschema's order.
@@ -100,109 +148,253 @@ func (c *fastCompiler) node(m map[string]any, ptr string) *fastNode {
 	if n, ok := c.byLoc[ptr]; ok {
 		return n
 	}
-	n := &fastNode{loc: "#" + ptr}
+	n := &fastNode{loc: "#" + encodePointer(ptr)}
 	c.byLoc[ptr] = n
 	for k, v := range m {
 		if !c.ok {
 			return n
 		}
-		switch k {
-		case "type":
-			c.ok = n.setTypes(v)
-		case "format":
-			f, isStr := v.(string)
-			switch {
-			case !isStr:
-				c.ok = false
-			case f == "date-time":
-				n.dateTime = true
-			case assertedFormats[f]:
-				c.ok = false
-			}
-		case "$ref":
-			s, isStr := v.(string)
-			if !isStr || !strings.HasPrefix(s, "#/") {
-				c.ok = false
-				break
-			}
-			target, found := c.resolve(s[1:])
-			if !found {
-				c.ok = false
-				break
-			}
-			n.ref = c.node(target, s[1:])
-		case "properties":
-			props, isMap := v.(map[string]any)
-			if !isMap {
-				c.ok = false
-				break
-			}
-			n.props = make(map[string]*fastNode, len(props))
-			for name, ps := range props {
-				sm, isMap := ps.(map[string]any)
-				if !isMap {
-					c.ok = false
-					break
-				}
-				n.props[name] = c.node(sm, ptr+"/properties/"+escapePointer(name))
-			}
-		case "additionalProperties":
-			switch a := v.(type) {
-			case bool:
-				n.addlFalse = !a
-			case map[string]any:
-				n.addl = c.node(a, ptr+"/additionalProperties")
-			default:
-				c.ok = false
-			}
-		case "items":
-			im, isMap := v.(map[string]any)
-			if !isMap {
-				c.ok = false
-				break
-			}
-			n.items = c.node(im, ptr+"/items")
-		case "required":
-			l, isList := v.([]any)
-			if !isList {
-				c.ok = false
-				break
-			}
-			for _, r := range l {
-				s, isStr := r.(string)
-				if !isStr {
-					c.ok = false
-					break
-				}
-				n.required = append(n.required, s)
-			}
-		case "oneOf":
-			l, isList := v.([]any)
-			if !isList || len(l) == 0 {
-				c.ok = false
-				break
-			}
-			for i, s := range l {
-				sm, isMap := s.(map[string]any)
-				if !isMap {
-					c.ok = false
-					break
-				}
-				n.oneOf = append(n.oneOf, c.node(sm, ptr+"/oneOf/"+strconv.Itoa(i)))
-			}
-		case "definitions":
-			// compiled when a $ref reaches them
-			if _, isMap := v.(map[string]any); !isMap {
-				c.ok = false
-			}
-		case "description", "title":
-		default:
-			if !strings.HasPrefix(k, "x-") { // x-kubernetes-* annotations
-				c.ok = false
-			}
+		if !c.keyword(n, m, k, v, ptr) {
+			c.ok = false // and stays so: nested nodes set it too
 		}
 	}
+	if n.ref != nil { // draft 4: the other keywords of a $ref are ignored
+		*n = fastNode{loc: n.loc, ref: n.ref}
+	}
+	n.hasOther = n.not != nil || n.allOf != nil || n.anyOf != nil || n.oneOf != nil
 	return n
+}
+
+// keyword compiles one keyword of m into n; false when it is outside the
+// subset.
+func (c *fastCompiler) keyword(n *fastNode, m map[string]any, k string, v any, ptr string) bool {
+	switch k {
+	case "type":
+		return n.setTypes(v)
+	case "enum":
+		l, ok := v.([]any)
+		if !ok || len(l) == 0 {
+			return false
+		}
+		for _, it := range l {
+			if !isScalar(it) {
+				return false // objects and lists: jsonschema compares them
+			}
+		}
+		n.enum = l
+	case "format":
+		f, ok := v.(string)
+		if !ok {
+			return false
+		}
+		if assertedFormats[f] {
+			n.format = formatChecker(f)
+		}
+	case "$ref":
+		s, isStr := v.(string)
+		if !isStr || !strings.HasPrefix(s, "#/") {
+			return false
+		}
+		target, found := c.resolve(s[1:])
+		if !found {
+			return false
+		}
+		n.ref = c.node(target, s[1:])
+	case "properties":
+		props, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		o := n.obj()
+		o.props = make(map[string]*fastNode, len(props))
+		for name, ps := range props {
+			sm, ok := ps.(map[string]any)
+			if !ok {
+				return false
+			}
+			o.props[name] = c.node(sm, ptr+"/properties/"+escapePointer(name))
+		}
+	case "patternProperties":
+		props, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		o := n.obj()
+		for p, ps := range props {
+			sm, ok := ps.(map[string]any)
+			re, err := regexp.Compile(p) // jsonschema's default engine
+			if !ok || err != nil {
+				return false // a bad pattern: jsonschema reports it
+			}
+			o.patProps = append(o.patProps, fastPattern{re: re, node: c.node(sm, ptr+"/patternProperties/"+escapePointer(p))})
+		}
+	case "additionalProperties":
+		switch a := v.(type) {
+		case bool:
+			n.obj().addlFalse = !a
+		case map[string]any:
+			n.obj().addl = c.node(a, ptr+"/additionalProperties")
+		default:
+			return false
+		}
+	case "required":
+		l, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		o := n.obj()
+		for _, r := range l {
+			s, ok := r.(string)
+			if !ok {
+				return false
+			}
+			o.required = append(o.required, s)
+		}
+	case "minProperties", "maxProperties":
+		i, ok := intKeyword(v)
+		if !ok {
+			return false
+		}
+		o := n.obj()
+		if k == "minProperties" {
+			o.minProps = i
+		} else {
+			o.maxProps = i
+		}
+	case "items":
+		im, ok := v.(map[string]any)
+		if !ok {
+			return false // an items list: not in the subset
+		}
+		n.arr().items = c.node(im, ptr+"/items")
+	case "minItems", "maxItems":
+		i, ok := intKeyword(v)
+		if !ok {
+			return false
+		}
+		if k == "minItems" {
+			n.arr().minItems = i
+		} else {
+			n.arr().maxItems = i
+		}
+	case "uniqueItems":
+		b, ok := v.(bool)
+		if !ok {
+			return false
+		}
+		n.arr().unique = b
+	case "minLength", "maxLength":
+		i, ok := intKeyword(v)
+		if !ok {
+			return false
+		}
+		if k == "minLength" {
+			n.strs().minLen = i
+		} else {
+			n.strs().maxLen = i
+		}
+	case "pattern":
+		p, ok := v.(string)
+		if !ok {
+			return false
+		}
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return false // jsonschema reports it
+		}
+		n.strs().pattern = re
+	case "minimum", "maximum", "multipleOf":
+		f, ok := numKeyword(v)
+		if !ok {
+			return false
+		}
+		nm := n.nums()
+		excl, _ := m["exclusive"+strings.ToUpper(k[:1])+k[1:]].(bool)
+		switch {
+		case k == "multipleOf":
+			if f.rat.Sign() <= 0 {
+				return false
+			}
+			nm.multipleOf = f
+		case k == "minimum" && excl:
+			nm.exMin = f
+		case k == "minimum":
+			nm.min = f
+		case excl:
+			nm.exMax = f
+		default:
+			nm.max = f
+		}
+	case "exclusiveMinimum", "exclusiveMaximum":
+		if _, ok := v.(bool); !ok {
+			return false // draft 6's number form
+		}
+	case "not":
+		sm, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		n.not = c.node(sm, ptr+"/not")
+	case "allOf", "anyOf", "oneOf":
+		l, ok := v.([]any)
+		if !ok || len(l) == 0 {
+			return false
+		}
+		subs := make([]*fastNode, 0, len(l))
+		for i, s := range l {
+			sm, ok := s.(map[string]any)
+			if !ok {
+				return false
+			}
+			subs = append(subs, c.node(sm, ptr+"/"+k+"/"+strconv.Itoa(i)))
+		}
+		switch k {
+		case "allOf":
+			n.allOf = subs
+		case "anyOf":
+			n.anyOf = subs
+		default:
+			n.oneOf = subs
+		}
+	case "definitions":
+		// compiled when a $ref reaches them
+		if _, ok := v.(map[string]any); !ok {
+			return false
+		}
+	case "description", "title", "default":
+		// annotations
+	default:
+		return strings.HasPrefix(k, "x-") // x-kubernetes-* annotations
+	}
+	return true
+}
+
+func (n *fastNode) obj() *fastObject {
+	if n.object == nil {
+		n.object = &fastObject{minProps: -1, maxProps: -1}
+	}
+	return n.object
+}
+
+func (n *fastNode) arr() *fastArray {
+	if n.array == nil {
+		n.array = &fastArray{minItems: -1, maxItems: -1}
+	}
+	return n.array
+}
+
+func (n *fastNode) strs() *fastString {
+	if n.str == nil {
+		n.str = &fastString{minLen: -1, maxLen: -1}
+	}
+	return n.str
+}
+
+func (n *fastNode) nums() *fastNumber {
+	if n.num == nil {
+		n.num = &fastNumber{}
+	}
+	return n.num
 }
 
 func (n *fastNode) setTypes(v any) bool {
@@ -248,6 +440,24 @@ func (c *fastCompiler) resolve(ptr string) (map[string]any, bool) {
 	}
 	m, ok := cur.(map[string]any)
 	return m, ok
+}
+
+// encodePointer is ptr as jsonschema writes it in a schema's location:
+// each token path-escaped ("^x-" is "%5Ex-").
+func encodePointer(ptr string) string {
+	if !strings.ContainsFunc(ptr, func(r rune) bool { return !isPlainPointerRune(r) }) {
+		return ptr
+	}
+	toks := strings.Split(ptr, "/")
+	for i, t := range toks {
+		toks[i] = url.PathEscape(t)
+	}
+	return strings.Join(toks, "/")
+}
+
+func isPlainPointerRune(r rune) bool {
+	return r == '/' || r == '-' || r == '_' || r == '.' || r == '~' ||
+		('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')
 }
 
 func escapePointer(s string) string {

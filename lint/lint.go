@@ -148,7 +148,7 @@ func (l *linter) checkCustom(o *manifest.Object) []Finding {
 		return nil // reported on the CRD (crdSet.schemaFindings)
 	}
 	var findings []Finding
-	if err := c.schema.Validate(o.Content); err != nil {
+	if err := c.validate(o.Content); err != nil {
 		findings = append(findings, schemaFindings(o, &c.compiled, err, "crd-schema")...)
 	}
 	if ruleOff(l.opts, "crd-validation") {
