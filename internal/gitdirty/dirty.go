@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -20,44 +21,66 @@ import (
 // conflict. A repository without a commit is dirty when its index holds
 // anything.
 func Dirty(repo *git.Repository) (bool, error) {
+	dirty := false
+	err := tracked(repo, func(string) bool { dirty = true; return false })
+	return dirty, err
+}
+
+// tracked calls visit with each tracked path that differs from HEAD (in
+// the index, or in the work tree from the index) until it returns false;
+// a path may come twice.
+func tracked(repo *git.Repository, visit func(path string) bool) error {
 	idx, err := repo.Storer.Index()
 	if err != nil {
-		return false, fmt.Errorf("reading the index: %w", err)
+		return fmt.Errorf("reading the index: %w", err)
 	}
-	staged, err := stagedDiffers(repo, idx)
-	if err != nil || staged {
-		return staged, err
+	more, err := staged(repo, idx, visit)
+	if err != nil || !more {
+		return err
 	}
 	wt, err := repo.Worktree()
 	if err != nil {
-		return false, fmt.Errorf("reading the work tree: %w", err)
+		return fmt.Errorf("reading the work tree: %w", err)
 	}
 	for _, e := range idx.Entries {
 		if e.SkipWorktree || e.Mode == filemode.Submodule {
 			continue
 		}
 		changed, err := fileDiffers(wt.Filesystem.Root(), idx, e)
-		if err != nil || changed {
-			return changed, err
+		if err != nil {
+			return err
+		}
+		if changed && !visit(e.Name) {
+			return nil
 		}
 	}
-	return false, nil
+	return nil
 }
 
-// stagedDiffers compares HEAD's tree with the index: the same paths, each
-// with the same blob and mode, and nothing in conflict or only intended
-// to be added.
-func stagedDiffers(repo *git.Repository, idx *index.Index) (bool, error) {
+// staged compares HEAD's tree with the index (the same paths, each with
+// the same blob and mode, nothing in conflict or only intended to be
+// added) and calls visit with each path that differs, until it returns
+// false (then more is false). An index whose cached tree is valid and is
+// HEAD's tree holds HEAD's files: the tree is not walked.
+func staged(repo *git.Repository, idx *index.Index, visit func(string) bool) (more bool, err error) {
 	byName := make(map[string]*index.Entry, len(idx.Entries))
 	for _, e := range idx.Entries {
 		if e.Stage != 0 || e.IntentToAdd { // 0: not in a conflict
-			return true, nil
+			if !visit(e.Name) {
+				return false, nil
+			}
+			continue
 		}
 		byName[e.Name] = e
 	}
 	head, err := repo.Head()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return len(byName) > 0, nil // no commit yet
+		for name := range byName { // no commit yet: everything is staged
+			if !visit(name) {
+				return false, nil
+			}
+		}
+		return true, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("reading HEAD: %w", err)
@@ -66,13 +89,17 @@ func stagedDiffers(repo *git.Repository, idx *index.Index) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("reading HEAD: %w", err)
 	}
+	if c := idx.Cache; len(byName) == len(idx.Entries) && c != nil && len(c.Entries) > 0 &&
+		c.Entries[0].Path == "" && c.Entries[0].Entries == len(idx.Entries) && c.Entries[0].Hash == commit.TreeHash {
+		return true, nil
+	}
 	tree, err := commit.Tree()
 	if err != nil {
 		return false, fmt.Errorf("reading HEAD's tree: %w", err)
 	}
 	w := object.NewTreeWalker(tree, true, nil)
 	defer w.Close()
-	files := 0
+	seen := make(map[string]bool, len(byName))
 	for {
 		name, te, err := w.Next()
 		if err == io.EOF {
@@ -84,13 +111,17 @@ func stagedDiffers(repo *git.Repository, idx *index.Index) (bool, error) {
 		if te.Mode == filemode.Dir {
 			continue
 		}
-		files++
-		e := byName[name]
-		if e == nil || e.Hash != te.Hash || e.Mode != te.Mode {
-			return true, nil
+		seen[name] = true
+		if e := byName[name]; (e == nil || e.Hash != te.Hash || e.Mode != te.Mode) && !visit(name) {
+			return false, nil
 		}
 	}
-	return files != len(byName), nil
+	for name := range byName {
+		if !seen[name] && !visit(name) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // fileDiffers compares the file of e with it: by its metadata when that
@@ -98,7 +129,7 @@ func stagedDiffers(repo *git.Repository, idx *index.Index) (bool, error) {
 func fileDiffers(root string, idx *index.Index, e *index.Entry) (bool, error) {
 	path := filepath.Join(root, filepath.FromSlash(e.Name))
 	fi, err := os.Lstat(path)
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) { // ENOTDIR: a directory above became a file
 		return true, nil
 	}
 	if err != nil {
