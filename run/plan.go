@@ -301,8 +301,13 @@ func (o *Options) readAhead(ctx context.Context, cls *clusters, ps []project.Pro
 // readOne starts the reads p's plan makes whatever its objects are
 // (plan.ReadAheadOne), once p's cluster answers, while its objects are
 // loaded and linted; the function returned waits for them (nil when the
-// cluster did not answer: the ping's error is the project's).
+// cluster did not answer: the ping's error is the project's). The guard
+// rules are compiled meanwhile too (once per workspace; the plan waits
+// for it if it needs them first).
 func readOne(ctx context.Context, cls *clusters, p project.Project, c *kube.Client, as *applyset.Parent, nss *plan.Namespaces) func() *plan.ReadAhead {
+	if p.Guards != nil {
+		go p.Guards.NeedsObjects()
+	}
 	done := make(chan *plan.ReadAhead, 1)
 	go func() {
 		if cls.ping(ctx, p) != nil {
