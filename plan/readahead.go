@@ -21,7 +21,10 @@ import (
 // instead of each project's own GETs and LISTs: the ApplySet parents
 // (ConfigMaps), their members by kind, the Namespaces and the
 // HorizontalPodAutoscalers. 50 projects make about 12 reads instead of
-// 600; the API server's work, not the bytes, is what that saves.
+// 600; the API server's work, not the bytes, is what that saves. For a
+// plan of one project, ReadAheadOne makes the project's own reads early
+// instead (readone.go): the wall time, not the requests, is what that
+// saves.
 //
 // Each part is all or nothing: a LIST that fails (an identity that may not
 // list across namespaces, a timeout) leaves that part to each project's
@@ -42,6 +45,11 @@ type ReadAhead struct {
 	// autoscalers are the HorizontalPodAutoscalers by namespace; nil when
 	// not read.
 	autoscalers map[string][]unstructured.Unstructured
+	// scoped says the reads were one project's (ReadAheadOne): a parent,
+	// or a namespace's autoscalers, missing from their map were not read,
+	// and a kind's members were read only in listedIn[kind] ("": in all).
+	scoped   bool
+	listedIn map[schema.GroupKind][]string
 	// everything is set when the identity may do every verb on every
 	// resource in every namespace (one SelfSubjectAccessReview): then no
 	// project checks its permissions one by one.
@@ -198,14 +206,15 @@ func (ra *ReadAhead) parent(as applyset.Parent) (obj *unstructured.Unstructured,
 	if ra == nil || ra.parents == nil || as.Resource() != "configmaps" {
 		return nil, false
 	}
-	return ra.parents[as.Namespace+"/"+as.Name], true
+	obj, ok = ra.parents[as.Namespace+"/"+as.Name]
+	return obj, ok || !ra.scoped
 }
 
 // membersOf are the read-ahead members of kind gk of the set as, in
 // namespaces (all of them for a cluster-scoped kind: nil); ok is false
 // when that kind was not read.
 func (ra *ReadAhead) membersOf(as applyset.Parent, gk schema.GroupKind, namespaces []string) (out []*unstructured.Unstructured, ok bool) {
-	if ra == nil || !ra.kinds[gk] {
+	if ra == nil || !ra.kinds[gk] || ra.scoped && !listedAll(ra.listedIn[gk], namespaces) {
 		return nil, false
 	}
 	if _, read := ra.parent(as); !read {
@@ -224,6 +233,23 @@ func (ra *ReadAhead) membersOf(as applyset.Parent, gk schema.GroupKind, namespac
 	return out, true
 }
 
+// listedAll says whether LISTs in listed ("": all namespaces) hold every
+// object in namespaces (nil: all of them).
+func listedAll(listed, namespaces []string) bool {
+	if slices.Contains(listed, "") {
+		return true
+	}
+	if namespaces == nil {
+		return false
+	}
+	for _, ns := range namespaces {
+		if !slices.Contains(listed, ns) {
+			return false
+		}
+	}
+	return true
+}
+
 // namespace is the read-ahead Namespace name: ok is false when the
 // Namespaces were not read; obj nil with ok means it does not exist.
 func (ra *ReadAhead) namespace(name string) (obj *unstructured.Unstructured, ok bool) {
@@ -239,7 +265,8 @@ func (ra *ReadAhead) autoscalersIn(ns string) ([]unstructured.Unstructured, bool
 	if ra == nil || ra.autoscalers == nil {
 		return nil, false
 	}
-	return ra.autoscalers[ns], true
+	items, ok := ra.autoscalers[ns]
+	return items, ok || !ra.scoped
 }
 
 // notFound is the API server's answer for a Namespace ReadAhead knows is

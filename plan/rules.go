@@ -8,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/kubeplan/kubeplan/internal/kube"
 )
 
 var ssrrGVR = schema.GroupVersionResource{Group: "authorization.k8s.io", Version: "v1", Resource: "selfsubjectrulesreviews"}
@@ -58,22 +60,28 @@ func (p *planner) grantedByRules(ctx context.Context, perms []Permission) []bool
 // rulesIn returns the identity's resource rules in ns (nil when the review
 // fails).
 func (p *planner) rulesIn(ctx context.Context, ns string) []resourceRule {
-	if p.c.Memo == nil {
+	return rulesOf(ctx, p.c, ns)
+}
+
+// rulesOf returns the identity's resource rules in ns (nil when the
+// review fails), reviewed once per client (kube.Client.Memo).
+func rulesOf(ctx context.Context, c *kube.Client, ns string) []resourceRule {
+	if c.Memo == nil {
 		return nil
 	}
-	v, _ := p.c.Memo.LoadOrStore("rules\x00"+ns, &rulesEntry{})
+	v, _ := c.Memo.LoadOrStore("rules\x00"+ns, &rulesEntry{})
 	e := v.(*rulesEntry)
-	e.once.Do(func() { e.rules = p.reviewRules(ctx, ns) })
+	e.once.Do(func() { e.rules = reviewRules(ctx, c, ns) })
 	return e.rules
 }
 
-func (p *planner) reviewRules(ctx context.Context, ns string) []resourceRule {
+func reviewRules(ctx context.Context, c *kube.Client, ns string) []resourceRule {
 	review := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "authorization.k8s.io/v1",
 		"kind":       "SelfSubjectRulesReview",
 		"spec":       map[string]any{"namespace": ns},
 	}}
-	res, err := p.c.Dynamic.Resource(ssrrGVR).Create(ctx, review, metav1.CreateOptions{})
+	res, err := c.Dynamic.Resource(ssrrGVR).Create(ctx, review, metav1.CreateOptions{})
 	if err != nil {
 		return nil
 	}

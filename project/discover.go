@@ -112,22 +112,26 @@ func DiscoverWith(root string, opts Options) ([]Project, error) {
 // root (Components and used bases included): lint splits a directory into
 // its projects only when it holds some.
 func Find(root string, opts Options) ([]Project, int, error) {
+	ps, n, _, err := find(root, opts)
+	return ps, n, err
+}
+
+// find is Find that also returns the graph of the kustomizations read.
+func find(root string, opts Options) ([]Project, int, *graph, error) {
 	fi, err := os.Stat(root)
 	if err != nil {
-		return nil, 0, fmt.Errorf("cannot read %s: %w", root, err)
+		return nil, 0, nil, fmt.Errorf("cannot read %s: %w", root, err)
 	}
 	if !fi.IsDir() {
-		return nil, 0, fmt.Errorf("%s is not a directory", root)
+		return nil, 0, nil, fmt.Errorf("%s is not a directory", root)
 	}
 	root = filepath.Clean(root)
 	t, err := walk(root, opts.Exclude)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	g := newGraph(root)
-	for _, dir := range t.kdirs {
-		g.node(dir)
-	}
+	g.readNodes(t.kdirs)
 	for _, dir := range t.kdirs {
 		g.resolve(dir)
 	}
@@ -161,7 +165,7 @@ func Find(root string, opts Options) ([]Project, int, error) {
 	}
 	slices.SortFunc(out, func(a, b Project) int { return strings.Compare(a.Path, b.Path) })
 	name(root, out)
-	return out, len(t.kdirs), nil
+	return out, len(t.kdirs), g, nil
 }
 
 // name gives each project a unique name: its DefaultName, with "-2",

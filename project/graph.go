@@ -3,8 +3,10 @@ package project
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // graph is the reference graph of kustomizations.
@@ -28,6 +30,8 @@ type node struct {
 	refs      []string
 	// charts and helmFiles are what its helmCharts: read.
 	charts, helmFiles []string
+	// namespace is its namespace: field.
+	namespace string
 }
 
 func newGraph(root string) *graph {
@@ -39,12 +43,51 @@ func (g *graph) node(dir string) *node {
 	if n, ok := g.nodes[dir]; ok {
 		return n
 	}
-	n := &node{file: kustomizationFile(dir)}
-	k := readKustomization(n.file)
-	n.component, n.refs = k.component, k.paths
-	n.charts, n.helmFiles = k.charts, k.helmFiles
+	n := readNode(dir)
 	g.nodes[dir] = n
 	return n
+}
+
+// readNodes parses the kustomizations of dirs, a few at a time (most of
+// finding projects is parsing them).
+func (g *graph) readNodes(dirs []string) {
+	nodes := make([]*node, len(dirs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, dir := range dirs {
+		if _, ok := g.nodes[dir]; ok {
+			continue
+		}
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			nodes[i] = readNode(dir)
+		})
+	}
+	wg.Wait()
+	for i, n := range nodes {
+		if n != nil {
+			g.nodes[dirs[i]] = n
+		}
+	}
+}
+
+func readNode(dir string) *node {
+	n := &node{file: kustomizationFile(dir)}
+	k := readKustomization(n.file)
+	n.component, n.refs, n.namespace = k.component, k.paths, k.namespace
+	n.charts, n.helmFiles = k.charts, k.helmFiles
+	return n
+}
+
+// namespaces are the namespace: fields of the kustomizations parsed, by
+// directory.
+func (g *graph) namespaces() map[string]string {
+	out := make(map[string]string, len(g.nodes))
+	for dir, n := range g.nodes {
+		out[dir] = n.namespace
+	}
+	return out
 }
 
 // resolve turns dir's references into edges, parsing the kustomizations

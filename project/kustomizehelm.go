@@ -1,6 +1,7 @@
 package project
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,8 +26,14 @@ type kustomizeHelm struct {
 // helmRefs returns the chart directories (under the chartHome, default
 // charts/, as kustomize looks for them: NAME, or NAME-VERSION/NAME) and
 // the values files a kustomization's helmCharts: read, relative to its
-// directory; nothing when it names none or does not parse.
+// directory; nothing when it names none or does not parse. A
+// kustomization without the word helmCharts is not parsed again (most
+// name no chart; the key written with escapes in a quoted string is not
+// looked for).
 func helmRefs(data []byte) (charts, files []string) {
+	if !bytes.Contains(data, []byte("helmCharts")) {
+		return nil, nil
+	}
 	var k kustomizeHelm
 	if yaml.Unmarshal(data, &k) != nil {
 		return nil, nil

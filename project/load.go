@@ -57,10 +57,11 @@ func Load(root string, cfg *config.Config, opts Options) ([]Project, error) {
 		// neither is a project nor makes the ones it uses bases.
 		opts.Exclude = slices.Concat(opts.Exclude, cfg.IgnorePatterns())
 	}
-	found, _, err := Find(base, opts)
+	found, _, g, err := find(base, opts)
 	if err != nil {
 		return nil, err
 	}
+	namespaces := g.namespaces()
 	var ms []member
 	if declared {
 		if ms, err = declaredProjects(base, cfg, found, opts); err != nil {
@@ -72,7 +73,7 @@ func Load(root string, cfg *config.Config, opts Options) ([]Project, error) {
 		}
 	}
 	for i := range ms {
-		if err := resolve(base, cfg, &ms[i]); err != nil {
+		if err := resolve(base, cfg, &ms[i], namespaces); err != nil {
 			return nil, err
 		}
 	}

@@ -13,7 +13,8 @@ import (
 // resolve fills m's settings: each from m's entry, else cfg.Defaults, with
 // these exceptions. Namespace is the entry's, else the namespace: field of
 // the project's own kustomization, else the defaults', else "" (the
-// kubeconfig context's). ApplySet falls back to config.DefaultApplySet.
+// kubeconfig context's; namespaces has those of the kustomizations
+// already read, by directory). ApplySet falls back to config.DefaultApplySet.
 // {name} in Namespace and ApplySet is the project's name; ClusterName is
 // a logical name only (the runner maps it), ClusterAt where it is set.
 // KubeVersion is left "" when neither sets it (lint
@@ -21,7 +22,7 @@ import (
 // windows compiled (an empty list means none), else the defaults'; nil
 // when neither has any. RollOnConfigChange is the entry's, else the
 // defaults', else false.
-func resolve(base string, cfg *config.Config, m *member) error {
+func resolve(base string, cfg *config.Config, m *member, namespaces map[string]string) error {
 	var e config.Settings
 	if m.entry != nil {
 		e = m.entry.Settings
@@ -37,7 +38,12 @@ func resolve(base string, cfg *config.Config, m *member) error {
 	}
 	m.Namespace = e.Namespace
 	if m.Namespace == "" && m.Kind == Kustomize {
-		m.Namespace = readKustomization(kustomizationFile(filepath.Join(base, filepath.FromSlash(m.Path)))).namespace
+		dir := filepath.Join(filepath.Clean(base), filepath.FromSlash(m.Path))
+		ns, read := namespaces[dir]
+		if !read {
+			ns = readKustomization(kustomizationFile(dir)).namespace
+		}
+		m.Namespace = ns
 	}
 	m.Namespace = strings.ReplaceAll(pick(m.Namespace, d.Namespace), config.NamePlaceholder, m.Name)
 	m.ApplySet = strings.ReplaceAll(pick(pick(e.ApplySet, d.ApplySet), config.DefaultApplySet), config.NamePlaceholder, m.Name)

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/kubeplan/kubeplan/internal/applyset"
 	"github.com/kubeplan/kubeplan/internal/guard"
@@ -143,12 +144,19 @@ func (o *Options) planOne(ctx context.Context, cls *clusters, ps []project.Proje
 	}
 	ahead := o.readAhead(ctx, cls, ps, p)
 	nss := plan.NewNamespaces(c, ahead)
+	var one func() *plan.ReadAhead
+	if ahead == nil && o.Saved == nil {
+		one = readOne(ctx, cls, p, c, as, nss)
+	}
 	objs, err := o.objects(cls, p, c.Namespace, o.liveNamespaces(ctx, cls, p, nss))
 	if err != nil {
 		return planned{client: c, parent: as, err: err}
 	}
 	if err := cls.ping(ctx, p); err != nil {
 		return planned{err: err}
+	}
+	if one != nil {
+		ahead = one()
 	}
 	opts := o.planOptions(p, c.Namespace, as, pending)
 	opts.Namespaces, opts.ReadAhead = nss, ahead
@@ -288,4 +296,25 @@ func (o *Options) readAhead(ctx context.Context, cls *clusters, ps []project.Pro
 		cl.ahead = plan.ReadAheadFor(ctx, cl.c, parents)
 	})
 	return cl.ahead
+}
+
+// readOne starts the reads p's plan makes whatever its objects are
+// (plan.ReadAheadOne), once p's cluster answers, while its objects are
+// loaded and linted; the function returned waits for them (nil when the
+// cluster did not answer: the ping's error is the project's). The guard
+// rules are compiled meanwhile too (once per workspace; the plan waits
+// for it if it needs them first).
+func readOne(ctx context.Context, cls *clusters, p project.Project, c *kube.Client, as *applyset.Parent, nss *plan.Namespaces) func() *plan.ReadAhead {
+	if p.Guards != nil {
+		go p.Guards.NeedsObjects()
+	}
+	done := make(chan *plan.ReadAhead, 1)
+	go func() {
+		if cls.ping(ctx, p) != nil {
+			done <- nil
+			return
+		}
+		done <- plan.ReadAheadOne(ctx, c, c.Namespace, as, nss)
+	}()
+	return sync.OnceValue(func() *plan.ReadAhead { return <-done })
 }

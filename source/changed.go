@@ -7,13 +7,15 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/kubeplan/kubeplan/internal/gitdirty"
 )
 
 // ChangedPaths lists the paths (relative to the repository root, with
 // "/") that differ between the revision ref and the work tree of the git
 // repository holding dir: the commits from ref to HEAD and the uncommitted
-// changes (untracked files included). It also returns the repository's
-// root, with symbolic links resolved.
+// changes (untracked files included, ignored ones not: gitdirty.Changes).
+// It also returns the repository's root, with symbolic links resolved.
 func ChangedPaths(dir, ref string) (changed map[string]bool, repoRoot string, err error) {
 	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if err != nil {
@@ -43,14 +45,12 @@ func ChangedPaths(dir, ref string) (changed map[string]bool, repoRoot string, er
 			}
 		}
 	}
-	st, err := wt.Status()
+	local, err := gitdirty.Changes(repo)
 	if err != nil {
-		return nil, "", fmt.Errorf("reading the work tree: %w", err)
+		return nil, "", err
 	}
-	for p, fs := range st {
-		if fs.Worktree != git.Unmodified || fs.Staging != git.Unmodified {
-			changed[filepath.ToSlash(p)] = true
-		}
+	for p := range local {
+		changed[p] = true
 	}
 	repoRoot = wt.Filesystem.Root()
 	if r, err := filepath.EvalSymlinks(repoRoot); err == nil {

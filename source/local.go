@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
+
+	"github.com/kubeplan/kubeplan/internal/gitdirty"
 )
 
 // DirtySuffix marks the revision of a work tree with uncommitted changes.
@@ -40,26 +42,11 @@ func LocalRevision(path string) (*Revision, error) {
 	sha := head.Hash().String()
 	rev := &Revision{SHA: sha, ShortSHA: sha[:shortSHALen], Subject: firstLine(commit.Message),
 		Author: commit.Author.Name + " <" + commit.Author.Email + ">", Time: commit.Committer.When}
-	if wt, err := repo.Worktree(); err == nil {
-		if st, err := wt.Status(); err == nil && dirty(st) {
-			rev.SHA += DirtySuffix
-			rev.ShortSHA += DirtySuffix
-		}
+	if dirty, err := gitdirty.Dirty(repo); err == nil && dirty {
+		rev.SHA += DirtySuffix
+		rev.ShortSHA += DirtySuffix
 	}
 	return rev, nil
-}
-
-// dirty reports a change to a tracked file, staged or not.
-func dirty(st git.Status) bool {
-	for _, fs := range st {
-		if fs.Worktree == git.Untracked && fs.Staging == git.Untracked {
-			continue
-		}
-		if fs.Worktree != git.Unmodified || fs.Staging != git.Unmodified {
-			return true
-		}
-	}
-	return false
 }
 
 func firstLine(s string) string {

@@ -34,6 +34,8 @@ func RootOf(args []string) (string, error) {
 // windows among them), each with the workspace's Guards. They are loaded
 // once.
 func (w *Workspace) Projects() ([]project.Project, error) {
+	w.allMu.Lock()
+	defer w.allMu.Unlock()
 	if !w.loaded {
 		if w.guards.err != nil {
 			return nil, w.guards.err

@@ -21,6 +21,8 @@ func (w *Workspace) Single(paths []string, applySet string) project.Project {
 	}
 	p.Yield = w.Config.ProjectYield(nil) // the top level's and the defaults' yield rules
 	w.single, w.isSingle = paths, true
+	w.allMu.Lock()
 	w.all, w.loaded = []project.Project{p}, true
+	w.allMu.Unlock()
 	return p
 }

@@ -42,6 +42,9 @@ type Workspace struct {
 	// Config is the config read (empty when there is none).
 	Config *config.Config
 	o      Options
+	// all are the projects, once loaded (Projects; projects of one run
+	// ask for them at once).
+	allMu  sync.Mutex
 	all    []project.Project
 	loaded bool
 	// single are the paths of a plain invocation's project (Single).
