@@ -16,8 +16,9 @@ import (
 )
 
 // compiled is a schema ready to validate, with its raw document kept for
-// finding the names of known fields. A built-in schema is compiled by
-// compileFast (fast set); anything else by jsonschema (schema set).
+// finding the names of known fields. A schema compileFast takes (every
+// built-in one, and a CRD's that plainlyValid vouched for) has fast set;
+// any other is compiled by jsonschema (schema set).
 type compiled struct {
 	schema *jsonschema.Schema
 	fast   *fastSchema

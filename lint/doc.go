@@ -3,9 +3,11 @@
 // through kubeconform's schema registry, validated by fastSchema, a
 // validator for the part of JSON Schema those schemas use that reports what
 // jsonschema/v6 reports and is tested against it on every built-in schema:
-// fastschema*.go; a schema outside that part, and every CRD's, goes to
-// jsonschema/v6, kubeconform's engine), custom
-// resources against the CRDs found in the set, API versions that a chosen
+// fastschema*.go; a schema outside that part goes to jsonschema/v6,
+// kubeconform's engine), custom
+// resources against the CRDs found in the set (by fastSchema too, when
+// plainlyValid proved the CRD's schema valid and it is in fastSchema's
+// part; by jsonschema/v6 otherwise), API versions that a chosen
 // Kubernetes version does not serve, object metadata as the API server
 // validates it (meta.go), the values, relations and formats the API server
 // validates beyond the schemas (package lint/semantic, rule invalid-value; measured
