@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kubeplan/kubeplan/manifest"
 )
@@ -51,12 +52,26 @@ type sem struct {
 // violations in the order the checks find them; an object of a kind it
 // has no checks for has none.
 func Check(o *manifest.Object) []Violation {
-	s := &sem{o: o}
-	if check, ok := semanticChecks[o.Group()+"/"+o.Kind]; ok {
-		check(s)
+	check, ok := semanticChecks[o.Group()+"/"+o.Kind]
+	if !ok {
+		return nil
 	}
+	a := arenas.Get().(*[]string)
+	s := &sem{o: o, arena: (*a)[:0]}
+	check(s)
+	// The violations' paths leave; the arena is reused by the next object.
+	for i := range s.out {
+		s.out[i].Path = slices.Clone(s.out[i].Path)
+	}
+	clear(s.arena)
+	*a = s.arena[:0]
+	arenas.Put(a)
 	return s.out
 }
+
+// arenas keeps the path arenas of finished checks (sem.arena) for the
+// next: nothing but the violations, copied out, keeps a path of a check.
+var arenas = sync.Pool{New: func() any { return new([]string) }}
 
 // semanticChecks are the checks per group/kind.
 var semanticChecks = map[string]func(*sem){
@@ -89,25 +104,33 @@ func p(parts ...string) []string { return parts }
 
 // at returns path + more, without sharing path's backing array.
 //
-// The paths of one object's checks are cut from shared chunks (s.arena):
-// a check builds a path for every field it walks and keeps almost none, so
-// one allocation serves hundreds of them. Each path is capped at its own
-// length, so appending to it copies instead of writing into a neighbour.
+// The paths of one object's checks are cut from shared chunks (s.arena),
+// which the next object's checks reuse (Check): a check builds a path for
+// every field it walks and keeps almost none. Each path is capped at its
+// own length, so appending to it copies instead of writing into a
+// neighbour.
 func (s *sem) at(path []string, more ...string) []string {
 	n := len(path) + len(more)
-	if n > arenaChunk/4 {
-		return append(append(make([]string, 0, n), path...), more...)
-	}
 	if len(s.arena)+n > cap(s.arena) {
-		s.arena = make([]string, 0, arenaChunk)
+		// chunks double from arenaFirst, so a small object wastes little
+		// and a large one allocates a few times
+		c := min(max(2*cap(s.arena), arenaFirst), arenaMax)
+		if n > c/4 {
+			return append(append(make([]string, 0, n), path...), more...)
+		}
+		s.arena = make([]string, 0, c)
 	}
 	start := len(s.arena)
 	s.arena = append(append(s.arena, path...), more...)
 	return s.arena[start : start+n : start+n]
 }
 
-// arenaChunk is how many path elements one chunk of sem.arena holds.
-const arenaChunk = 512
+// The chunks of sem.arena hold arenaFirst path elements, then twice as
+// many as the last, up to arenaMax.
+const (
+	arenaFirst = 256
+	arenaMax   = 8192
+)
 
 // idx is the path element of list index i.
 func idx(i int) string { return strconv.Itoa(i) }
