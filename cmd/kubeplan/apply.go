@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/arguments"
+	"github.com/kubeplan/kubeplan/internal/startgc"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
 	"github.com/kubeplan/kubeplan/run"
@@ -29,6 +30,7 @@ func newApplyCmd(s streams) *cobra.Command {
 }
 
 func runApply(cmd *cobra.Command, s streams, f *arguments.Apply, args []string) error {
+	startgc.Raise(startgc.ClusterLimit) // it holds live objects too: no collection in a small run
 	if err := f.Check(args); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubeplan/kubeplan/arguments"
+	"github.com/kubeplan/kubeplan/internal/startgc"
 	"github.com/kubeplan/kubeplan/render"
 	"github.com/kubeplan/kubeplan/render/ghview"
 	"github.com/kubeplan/kubeplan/run"
@@ -26,6 +27,7 @@ func newPlanCmd(s streams) *cobra.Command {
 // make, each against its own cluster, namespace and ApplySet (run.Plan),
 // and shows the report as --output says and in GitHub mode.
 func runPlan(cmd *cobra.Command, s streams, f *arguments.Plan, args []string) error {
+	startgc.Raise(startgc.ClusterLimit) // it holds live objects too: no collection in a small run
 	format, err := f.Check(args)
 	if err != nil {
 		return err

@@ -11,6 +11,8 @@
 // reaches startLimit; the collection that limit starts turns the collector
 // back on with the process's own settings (GOGC, GOMEMLIMIT). A short run
 // never collects; a long one collects first at startLimit, then as usual.
+// plan and apply raise the limit to ClusterLimit (Raise) as they start: a
+// one-project plan then never collects either.
 // When GOGC or GOMEMLIMIT is set, the user chose, and nothing changes;
 // settings the program makes before the hold ends (serve's, through
 // internal/gctune) are kept when it ends.

@@ -114,3 +114,48 @@ func TestHoldKeepsSettingsMadeMeanwhile(t *testing.T) {
 		t.Errorf("after the hold: GOGC %d, memory limit %d; want serve's 50 and %d", gogc, limit, int64(3<<30))
 	}
 }
+
+// Raise moves the hold's limit up, only while the hold lasts with its own
+// limit; the settings come back as before after the first collection.
+func TestRaise(t *testing.T) {
+	own(t)
+	base := int64(read(total)[0])
+	done := hold(base + 64<<20)
+	Raise(base + 32<<20) // lower: ignored
+	if _, limit := gcSettings(); limit != base+64<<20 {
+		t.Fatalf("a lower Raise moved the limit to %d", limit)
+	}
+	Raise(base + 512<<20)
+	if gogc, limit := gcSettings(); gogc != -1 || limit != base+512<<20 {
+		t.Fatalf("raised: GOGC %d, limit %d; want off and %d", gogc, limit, base+512<<20)
+	}
+	before := read(cycles)[0]
+	for range 1024 { // 64 MiB of garbage: above the first limit, below the raised one
+		sink = append(sink[:0], make([]byte, 64<<10))
+	}
+	if n := read(cycles)[0] - before; n != 0 {
+		t.Fatalf("%d collections under the raised limit", n)
+	}
+	runtime.GC()
+	wait(t, done, "after runtime.GC")
+	if gogc, limit := gcSettings(); gogc != 150 || limit != 1<<40 {
+		t.Errorf("after the hold: GOGC %d, limit %d; want 150 and %d", gogc, limit, int64(1<<40))
+	}
+	Raise(base + 1<<30) // the hold is over: nothing moves
+	if _, limit := gcSettings(); limit != 1<<40 {
+		t.Errorf("Raise after the hold set the limit to %d", limit)
+	}
+}
+
+// serve sets GOGC but no limit when its container has none: the hold's
+// limit must not stay behind.
+func TestHoldDropsItsLimitWhenOnlyGOGCWasSet(t *testing.T) {
+	own(t)
+	done := hold(int64(read(total)[0]) + 256<<20)
+	debug.SetGCPercent(50)
+	runtime.GC()
+	wait(t, done, "after runtime.GC")
+	if gogc, limit := gcSettings(); gogc != 50 || limit != 1<<40 {
+		t.Errorf("after the hold: GOGC %d, limit %d; want serve's 50 and the process's %d", gogc, limit, int64(1<<40))
+	}
+}
