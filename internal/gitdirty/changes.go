@@ -74,8 +74,13 @@ func untracked(root string, dir []string, ps []gitignore.Pattern, known, out map
 }
 
 // readIgnore reads the patterns of an ignore file in dir, as go-git's
-// gitignore.ReadPatterns does; none when it cannot be read.
+// gitignore.ReadPatterns does; none when it cannot be read or is not a
+// regular file (git does not follow a .gitignore that is a symbolic link,
+// and kubeplan reads nothing a link leads to).
 func readIgnore(file string, dir []string) []gitignore.Pattern {
+	if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
 	f, err := os.Open(file)
 	if err != nil {
 		return nil

@@ -13,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/kubeplan/kubeplan/internal/confine"
 )
 
 // Dirty reports whether a tracked file of repo's work tree, staged or not,
@@ -145,6 +147,13 @@ func fileDiffers(root string, idx *index.Index, e *index.Entry) (bool, error) {
 	mtime := fi.ModTime()
 	if mtime.Equal(e.ModifiedAt) && (idx.ModTime.IsZero() || mtime.Before(idx.ModTime)) {
 		return false, nil
+	}
+	if fi.Mode().IsRegular() {
+		if _, err := confine.Resolve(path, root); err != nil {
+			// a directory above it is now a link out of the work tree:
+			// changed, and the file there is not read
+			return true, nil
+		}
 	}
 	h, err := blobHash(path, fi)
 	if err != nil {
