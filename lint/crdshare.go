@@ -3,7 +3,6 @@ package lint
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"strconv"
 )
 
@@ -84,7 +83,7 @@ func (s *sharer) hash(m map[string]any, ptr string) int {
 		size += s.hash(sub, ptr+suffix)
 		return s.hashes[ptr+suffix]
 	})
-	b, _ := json.Marshal(shallow)
+	b, _ := appendJSON(nil, shallow)
 	sum := sha256.Sum256(b)
 	h := hex.EncodeToString(sum[:12])
 	s.hashes[ptr] = h

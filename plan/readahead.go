@@ -157,13 +157,8 @@ func (ra *ReadAhead) readSets(ctx context.Context, c *kube.Client, parents []app
 			continue // readParent says why, for that project
 		}
 		ids = append(ids, as.ID())
-		for _, gk := range st.GroupKinds {
+		for _, gk := range withResourceKinds(c, st).GroupKinds {
 			kinds[gk] = true
-		}
-		for _, gr := range st.GroupResources {
-			if gvk, err := c.Mapper.KindFor(gr.WithVersion("")); err == nil {
-				kinds[gvk.GroupKind()] = true
-			}
 		}
 	}
 	ra.parents = found

@@ -79,13 +79,8 @@ func (ra *ReadAhead) readSet(ctx context.Context, c *kube.Client, as applyset.Pa
 		return // readParent says why
 	}
 	kinds := map[schema.GroupKind]bool{}
-	for _, gk := range st.GroupKinds {
+	for _, gk := range withResourceKinds(c, st).GroupKinds {
 		kinds[gk] = true
-	}
-	for _, gr := range st.GroupResources {
-		if gvk, err := c.Mapper.KindFor(gr.WithVersion("")); err == nil {
-			kinds[gvk.GroupKind()] = true
-		}
 	}
 	ra.members, ra.kinds, ra.listedIn = map[schema.GroupKind][]*unstructured.Unstructured{}, map[schema.GroupKind]bool{}, map[schema.GroupKind][]string{}
 	var mu sync.Mutex
@@ -96,10 +91,7 @@ func (ra *ReadAhead) readSet(ctx context.Context, c *kube.Client, as applyset.Pa
 		if err != nil {
 			continue // not served: listMembers skips it too
 		}
-		namespaces := []string{""}
-		if m.Scope.Name() == "namespace" {
-			namespaces = append([]string{as.Namespace}, st.Namespaces...)
-		}
+		namespaces := memberNamespaces(m, as.Namespace, st.Namespaces)
 		g.Go(func() {
 			var items []*unstructured.Unstructured
 			for _, ns := range namespaces {

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -111,15 +112,30 @@ func (p *planner) readParent(ctx context.Context, as applyset.Parent) (*applySet
 	if !applyset.IsOurs(st.Tooling) && !p.opts.Adopt {
 		return nil, fmt.Errorf("the ApplySet %s was made by %s; kubeplan leaves other tools' sets alone (to take it over, plan and apply it once from the command line with --adopt; kubeplan serve never adopts: its members will then be pruned by kubeplan)", as, st.Tooling)
 	}
-	set.state = st
+	set.state = withResourceKinds(p.c, st)
+	return set, nil
+}
+
+// withResourceKinds is st with the kinds of the group resources it records
+// (kubectl's older annotation) among its group kinds, those the cluster
+// serves.
+func withResourceKinds(c *kube.Client, st applyset.State) applyset.State {
 	for _, gr := range st.GroupResources {
-		gvk, err := p.c.Mapper.KindFor(gr.WithVersion(""))
-		if err == nil {
+		if gvk, err := c.Mapper.KindFor(gr.WithVersion("")); err == nil {
 			st.GroupKinds = applyset.Union(st.GroupKinds, []applyset.GroupKind{gvk.GroupKind()})
 		}
 	}
-	set.state = st
-	return set, nil
+	return st
+}
+
+// memberNamespaces are the namespaces an ApplySet's members of the type
+// mapped by m are listed in: "" (all) for a cluster-scoped type, else the
+// parent's namespace and the others the set records.
+func memberNamespaces(m *meta.RESTMapping, parentNS string, recorded []string) []string {
+	if m.Scope.Name() != meta.RESTScopeNameNamespace {
+		return []string{""}
+	}
+	return append([]string{parentNS}, recorded...)
 }
 
 // ListMembers lists the live members of the ApplySet whose parent is as and
@@ -143,10 +159,7 @@ func listMembers(ctx context.Context, c *kube.Client, as applyset.Parent, st app
 		if err != nil {
 			continue
 		}
-		namespaces := []string{""}
-		if m.Scope.Name() == "namespace" {
-			namespaces = append([]string{as.Namespace}, st.Namespaces...)
-		}
+		namespaces := memberNamespaces(m, as.Namespace, st.Namespaces)
 		within := namespaces
 		if within[0] == "" {
 			within = nil // cluster-scoped: wherever
@@ -197,11 +210,7 @@ func (s *applySet) prunePermissions(p *planner) []Permission {
 		if err != nil {
 			continue
 		}
-		namespaces := []string{""}
-		if m.Scope.Name() == "namespace" {
-			namespaces = append([]string{s.parent.Ref.Namespace}, s.state.Namespaces...)
-		}
-		for _, ns := range namespaces {
+		for _, ns := range memberNamespaces(m, s.parent.Ref.Namespace, s.state.Namespaces) {
 			// get: a prune reads each object again first; patch: a
 			// protected member is released (its label removed).
 			for _, verb := range []string{"get", "list", "delete", "patch"} {
